@@ -1,0 +1,89 @@
+package contracts
+
+import "github.com/cloudwego/eino/schema"
+
+// ChatState is the one value every node of a turn reads and writes.
+type ChatState struct {
+	SessionID string `json:"session_id"`
+	Turn      int    `json:"turn"`
+	// UserMessage is this turn's input, as the user sent it.
+	UserMessage string `json:"user_message"`
+	// UserRole is checked by the query policy's permissions.
+	UserRole string `json:"user_role,omitempty"`
+	// Language is the answer language settled for this turn (ru, en, ...).
+	Language string `json:"language,omitempty"`
+
+	// Messages is the model context: what the next model call sees.
+	Messages []*schema.Message `json:"messages"`
+	// UI is what the person sees.
+	UI []UIMessage `json:"ui"`
+
+	// Structured metadata from here on.
+	Moderation  *Moderation    `json:"moderation,omitempty"`
+	Policy      *PolicyResult  `json:"policy,omitempty"`
+	Plan        *SGRPlan       `json:"plan,omitempty"`
+	Action      Action         `json:"action,omitempty"`
+	RequestType RequestType    `json:"request_type,omitempty"`
+	Track       Track          `json:"track,omitempty"`
+	Spec        ArchitectSpec  `json:"architect_spec"`
+	Draft       string         `json:"draft_answer,omitempty"`
+	Answer      string         `json:"answer,omitempty"`
+	Evidence    []EvidenceItem `json:"evidence"`
+	QueryTraces []QueryTrace   `json:"query_traces"`
+	Articles    []Article      `json:"articles"`
+	Verdict     *Verdict       `json:"verdict,omitempty"`
+	RetryCount  int            `json:"retry_count"`
+	ReactIters  int            `json:"react_iters"`
+	SGRCalls    int            `json:"sgr_calls"`
+	Diagnostics Diagnostics    `json:"diagnostics"`
+}
+
+// Diagnostics is what a turn reports about itself: timings, tokens, the
+// places a decision table overrode the model, and every error met on the way.
+type Diagnostics struct {
+	Nodes     []NodeRun  `json:"nodes"`
+	Overrides []Override `json:"overrides,omitempty"`
+	Errors    []NodeNote `json:"errors,omitempty"`
+	Notes     []NodeNote `json:"notes,omitempty"`
+}
+
+// NodeRun is one execution of one node.
+type NodeRun struct {
+	Node             string  `json:"node"`
+	DurationMS       float64 `json:"duration_ms"`
+	PromptTokens     int     `json:"prompt_tokens,omitempty"`
+	CompletionTokens int     `json:"completion_tokens,omitempty"`
+}
+
+// Override records a decision table disagreeing with the model's own choice.
+type Override struct {
+	Table      string `json:"table"`
+	Rule       int    `json:"rule"`
+	Field      string `json:"field"`
+	ModelValue string `json:"model_value"`
+	TableValue string `json:"table_value"`
+}
+
+// NodeNote is a message from one node: an error it recovered from, or a note.
+type NodeNote struct {
+	Node    string `json:"node"`
+	Message string `json:"message"`
+}
+
+// StructuredResult is everything a finished turn produced, for scripts,
+// batch output and the server.
+type StructuredResult struct {
+	SessionID   string         `json:"session_id"`
+	Turn        int            `json:"turn"`
+	Action      Action         `json:"action"`
+	Answer      string         `json:"answer"`
+	UI          []UIMessage    `json:"ui_messages"`
+	Moderation  *Moderation    `json:"moderation,omitempty"`
+	Plan        *SGRPlan       `json:"plan,omitempty"`
+	Verdict     *Verdict       `json:"verdict,omitempty"`
+	RetryCount  int            `json:"retry_count"`
+	Evidence    []EvidenceItem `json:"evidence"`
+	QueryTraces []QueryTrace   `json:"query_traces"`
+	Articles    []Article      `json:"articles"`
+	Diagnostics Diagnostics    `json:"diagnostics"`
+}
