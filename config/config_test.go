@@ -1,0 +1,82 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestDefaultsAreValid(t *testing.T) {
+	c := Default()
+	require.NoError(t, c.Validate())
+	assert.Equal(t, 0.7, c.Tables.SpamThreshold)
+	assert.Equal(t, 0.6, c.Tables.ConfidenceThreshold)
+	assert.Equal(t, 2, c.Tables.MaxRetries)
+	assert.Equal(t, "enforce", c.Guard.Mode)
+}
+
+func writeFile(t *testing.T, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "sgrgraph.yaml")
+	require.NoError(t, os.WriteFile(p, []byte(body), 0o600))
+	return p
+}
+
+func env(vars map[string]string) func(string) (string, bool) {
+	return func(k string) (string, bool) { v, ok := vars[k]; return v, ok }
+}
+
+func TestLoad(t *testing.T) {
+	tests := []struct {
+		name    string
+		file    string
+		env     map[string]string
+		check   func(t *testing.T, c Config)
+		wantErr string
+	}{
+		{name: "no file is the defaults", check: func(t *testing.T, c Config) { assert.Equal(t, Default(), c) }},
+		{name: "empty file is the defaults", file: "", check: func(t *testing.T, c Config) { assert.Equal(t, Default(), c) }},
+		{name: "file overrides one key, keeps the rest", file: "tables:\n  spam_threshold: 0.5\n",
+			check: func(t *testing.T, c Config) {
+				assert.Equal(t, 0.5, c.Tables.SpamThreshold)
+				assert.Equal(t, 0.6, c.Tables.ConfidenceThreshold)
+			}},
+		{name: "environment beats the file", file: "guard:\n  mode: enforce\n", env: map[string]string{"SGRGRAPH_GUARD_MODE": "report", "SGRGRAPH_MAX_RETRIES": "3", "SGRGRAPH_SPAM_THRESHOLD": "0.8"},
+			check: func(t *testing.T, c Config) {
+				assert.Equal(t, "report", c.Guard.Mode)
+				assert.Equal(t, 3, c.Tables.MaxRetries)
+				assert.Equal(t, 0.8, c.Tables.SpamThreshold)
+			}},
+		{name: "unknown key", file: "tables:\n  spam_treshold: 0.5\n", wantErr: "field spam_treshold not found"},
+		{name: "bad threshold", file: "tables:\n  spam_threshold: 1.5\n", wantErr: "tables.spam_threshold: 1.5 is outside [0,1]"},
+		{name: "bad mode", file: "guard:\n  mode: maybe\n", wantErr: `guard.mode: "maybe" is not enforce or report`},
+		{name: "bad top_k", file: "kb:\n  top_k: 0\n", wantErr: "kb.top_k: 0 is outside 1..50"},
+		{name: "bad retries", file: "tables:\n  max_retries: 11\n", wantErr: "tables.max_retries: 11 is outside 0..10"},
+		{name: "bad env number", env: map[string]string{"SGRGRAPH_SPAM_THRESHOLD": "high"}, wantErr: `SGRGRAPH_SPAM_THRESHOLD="high" is not a number`},
+		{name: "bad env integer", env: map[string]string{"SGRGRAPH_MAX_RETRIES": "two"}, wantErr: `SGRGRAPH_MAX_RETRIES="two" is not an integer`},
+		{name: "not yaml", file: "tables: [", wantErr: "config "},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			path := ""
+			if tc.file != "" || tc.name == "empty file is the defaults" {
+				path = writeFile(t, tc.file)
+			}
+			c, err := Load(path, env(tc.env))
+			if tc.wantErr != "" {
+				assert.ErrorContains(t, err, tc.wantErr)
+				return
+			}
+			require.NoError(t, err)
+			tc.check(t, c)
+		})
+	}
+}
+
+func TestLoadMissingFileNamesIt(t *testing.T) {
+	_, err := Load("/no/such/sgrgraph.yaml", nil)
+	assert.ErrorContains(t, err, "/no/such/sgrgraph.yaml")
+}
