@@ -1,0 +1,177 @@
+package tables
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// test is one compiled unary test: it answers whether an input value passes.
+type test struct {
+	any     bool
+	negate  bool
+	numbers []numTest // alternatives, any may match
+	strings []string  // alternatives for string and bool values
+}
+
+type numTest struct {
+	op    string // "<", "<=", ">", ">=", "=", or "range"
+	value float64
+	lo    float64
+	hi    float64
+	loInc bool
+	hiInc bool
+}
+
+// parseUnary compiles the text of one rule entry.
+func parseUnary(text string) (test, error) {
+	s := strings.TrimSpace(text)
+	if s == "-" || s == "" {
+		return test{any: true}, nil
+	}
+	if strings.HasPrefix(s, "not(") && strings.HasSuffix(s, ")") {
+		inner, err := parseUnary(s[4 : len(s)-1])
+		if err != nil {
+			return test{}, err
+		}
+		if inner.any || inner.negate {
+			return test{}, fmt.Errorf("not(%s): cannot negate %q", s[4:len(s)-1], s[4:len(s)-1])
+		}
+		inner.negate = true
+		return inner, nil
+	}
+	var t test
+	for _, part := range splitList(s) {
+		if err := t.add(part); err != nil {
+			return test{}, err
+		}
+	}
+	return t, nil
+}
+
+func (t *test) add(p string) error {
+	switch {
+	case p == "":
+		return fmt.Errorf("empty entry in list")
+	case strings.HasPrefix(p, `"`):
+		v, err := strconv.Unquote(p)
+		if err != nil {
+			return fmt.Errorf("bad string %s: %v", p, err)
+		}
+		t.strings = append(t.strings, v)
+	case p == "true" || p == "false":
+		t.strings = append(t.strings, p)
+	case strings.HasPrefix(p, "[") || strings.HasPrefix(p, "(") || strings.HasPrefix(p, "]"):
+		n, err := parseRange(p)
+		if err != nil {
+			return err
+		}
+		t.numbers = append(t.numbers, n)
+	default:
+		n, err := parseComparison(p)
+		if err != nil {
+			return err
+		}
+		t.numbers = append(t.numbers, n)
+	}
+	return nil
+}
+
+// splitList splits a comma-separated list, keeping commas inside quotes.
+func splitList(s string) []string {
+	var parts []string
+	var cur strings.Builder
+	quoted := false
+	for _, r := range s {
+		switch {
+		case r == '"':
+			quoted = !quoted
+			cur.WriteRune(r)
+		case r == ',' && !quoted:
+			parts = append(parts, strings.TrimSpace(cur.String()))
+			cur.Reset()
+		default:
+			cur.WriteRune(r)
+		}
+	}
+	return append(parts, strings.TrimSpace(cur.String()))
+}
+
+func parseComparison(p string) (numTest, error) {
+	for _, op := range []string{"<=", ">=", "<", ">", "="} {
+		if strings.HasPrefix(p, op) {
+			v, err := parseNumber(strings.TrimSpace(p[len(op):]))
+			return numTest{op: op, value: v}, err
+		}
+	}
+	v, err := parseNumber(p)
+	return numTest{op: "=", value: v}, err
+}
+
+// parseRange reads [a..b], (a..b), [a..b), (a..b] and ]a..b[ forms.
+func parseRange(p string) (numTest, error) {
+	if len(p) < 5 {
+		return numTest{}, fmt.Errorf("bad range %q", p)
+	}
+	open, closing := p[0], p[len(p)-1]
+	bounds := strings.Split(p[1:len(p)-1], "..")
+	if len(bounds) != 2 || !strings.ContainsRune("])[", rune(closing)) {
+		return numTest{}, fmt.Errorf("bad range %q: want [a..b], (a..b), [a..b) or (a..b]", p)
+	}
+	lo, err := parseNumber(strings.TrimSpace(bounds[0]))
+	if err != nil {
+		return numTest{}, err
+	}
+	hi, err := parseNumber(strings.TrimSpace(bounds[1]))
+	if err != nil {
+		return numTest{}, err
+	}
+	if lo > hi {
+		return numTest{}, fmt.Errorf("bad range %q: low end above high end", p)
+	}
+	return numTest{op: "range", lo: lo, hi: hi, loInc: open == '[', hiInc: closing == ']'}, nil
+}
+
+func parseNumber(s string) (float64, error) {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a number", s)
+	}
+	return v, nil
+}
+
+func (n numTest) match(v float64) bool {
+	switch n.op {
+	case "<":
+		return v < n.value
+	case "<=":
+		return v <= n.value
+	case ">":
+		return v > n.value
+	case ">=":
+		return v >= n.value
+	case "=":
+		return v == n.value
+	}
+	return (v > n.lo || (n.loInc && v == n.lo)) && (v < n.hi || (n.hiInc && v == n.hi))
+}
+
+// matches answers for a value already converted to the column's type:
+// float64 for numbers, string for strings and bools ("true"/"false").
+func (t test) matches(v any) bool {
+	if t.any {
+		return true
+	}
+	hit := false
+	switch x := v.(type) {
+	case float64:
+		for _, n := range t.numbers {
+			hit = hit || n.match(x)
+		}
+	case string:
+		for _, s := range t.strings {
+			hit = hit || s == x
+		}
+	}
+	return hit != t.negate
+}
