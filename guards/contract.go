@@ -1,0 +1,72 @@
+package guards
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/sgrgraph/sgrgraph/contracts"
+)
+
+// CheckContract judges a draft answer against its contract (seed 004 §4):
+// required sections, forbidden content, sensitive data, and the use of at
+// least one domain term. Forbidden content and domain terms are matched
+// without regard to case, so "Guardian" counts for "guardian".
+func CheckContract(spec contracts.ArchitectSpec, draft string) contracts.CheckResult {
+	if missing := missingSections(spec.RequiredSections, draft); len(missing) > 0 {
+		return fail(fmt.Sprintf("missing_required_sections=%v", missing), contracts.ActAddRequiredSections, contracts.ActRegenerateDraft)
+	}
+	lower := strings.ToLower(draft)
+	var hits []string
+	for _, f := range spec.ForbiddenContent {
+		if f != "" && strings.Contains(lower, strings.ToLower(f)) {
+			hits = append(hits, f)
+		}
+	}
+	if len(hits) > 0 {
+		return fail(fmt.Sprintf("forbidden_content_detected=%v", hits), contracts.ActRemoveForbiddenContent, contracts.ActRegenerateDraft)
+	}
+	if found := FindSensitiveData(draft); len(found) > 0 {
+		return fail(fmt.Sprintf("sensitive_data_detected=%v", kinds(found)), contracts.ActRemoveForbiddenContent, contracts.ActRegenerateDraft)
+	}
+	if len(spec.DomainTerms) > 0 && !usesAny(lower, spec.DomainTerms) {
+		return fail("domain_terms_not_used", contracts.ActUseDomainTerms, contracts.ActRegenerateDraft)
+	}
+	return contracts.CheckResult{OK: true, Reason: "ok"}
+}
+
+// missingSections finds sections that appear neither as text nor as a
+// Markdown header of any level.
+func missingSections(sections []string, draft string) []string {
+	var missing []string
+	for _, s := range sections {
+		if s == "" || strings.Contains(draft, s) {
+			continue
+		}
+		header := regexp.MustCompile(`(?im)^#{1,6}\s*` + regexp.QuoteMeta(s))
+		if !header.MatchString(draft) {
+			missing = append(missing, s)
+		}
+	}
+	return missing
+}
+
+func usesAny(lowerDraft string, terms []string) bool {
+	for _, t := range terms {
+		if t != "" && strings.Contains(lowerDraft, strings.ToLower(t)) {
+			return true
+		}
+	}
+	return false
+}
+
+func kinds(found []SensitiveMatch) []string {
+	var out []string
+	for _, f := range found {
+		if !slices.Contains(out, f.Kind) {
+			out = append(out, f.Kind)
+		}
+	}
+	return out
+}

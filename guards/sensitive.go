@@ -1,0 +1,151 @@
+package guards
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// SensitiveMatch is one piece of personal or payment data found in a text.
+type SensitiveMatch struct {
+	Kind string `json:"kind"` // email, phone, card, ru_passport, inn, snils
+	// Value is redacted: only the first and last two characters are kept.
+	Value  string `json:"value"`
+	Offset int    `json:"offset"`
+}
+
+// The patterns are compiled once and never changed.
+var (
+	emailRe = regexp.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}`)
+	// A phone starts with + and a country code, or with a Russian 8, and has
+	// 10 to 15 digits in groups; dates, versions and plain years do not.
+	phoneRe = regexp.MustCompile(`(?:\+\d{1,3}|\b8)[\s-]?\(?\d{3}\)?[\s-]?\d{3}[\s-]?\d{2}[\s-]?\d{2,4}\b`)
+	cardRe  = regexp.MustCompile(`\b\d(?:[ -]?\d){12,18}\b`)
+	// A passport number counts only next to the word passport: ten bare
+	// digits are too often something else.
+	passportRe = regexp.MustCompile(`(?i)(?:паспорт\S*|passport)\D{0,30}?(\d{2}\s?\d{2}\s?\d{6})\b`)
+	innRe      = regexp.MustCompile(`\b(\d{12}|\d{10})\b`)
+	snilsRe    = regexp.MustCompile(`\b(\d{3})-(\d{3})-(\d{3})[ -](\d{2})\b`)
+)
+
+// FindSensitiveData finds e-mail addresses, phone numbers, payment card
+// numbers (Luhn-valid only), Russian passport numbers, INNs and SNILS
+// numbers (with valid check digits) in text, in order of position.
+func FindSensitiveData(text string) []SensitiveMatch {
+	var found []SensitiveMatch
+	add := func(kind string, loc []int) {
+		found = append(found, SensitiveMatch{Kind: kind, Value: redact(text[loc[0]:loc[1]]), Offset: loc[0]})
+	}
+	taken := func(loc []int) bool {
+		for _, f := range found {
+			if loc[0] < f.Offset+len(f.Value) && f.Offset < loc[1] && f.Kind != "email" {
+				return true
+			}
+		}
+		return false
+	}
+	for _, loc := range emailRe.FindAllStringIndex(text, -1) {
+		add("email", loc)
+	}
+	for _, loc := range snilsRe.FindAllStringIndex(text, -1) {
+		if ValidSNILS(text[loc[0]:loc[1]]) {
+			add("snils", loc)
+		}
+	}
+	for _, m := range passportRe.FindAllStringSubmatchIndex(text, -1) {
+		add("ru_passport", m[2:4])
+	}
+	for _, loc := range cardRe.FindAllStringIndex(text, -1) {
+		if d := digits(text[loc[0]:loc[1]]); len(d) >= 13 && Luhn(d) && !taken(loc) {
+			add("card", loc)
+		}
+	}
+	for _, loc := range innRe.FindAllStringIndex(text, -1) {
+		if ValidINN(text[loc[0]:loc[1]]) && !taken(loc) {
+			add("inn", loc)
+		}
+	}
+	for _, loc := range phoneRe.FindAllStringIndex(text, -1) {
+		if n := len(digits(text[loc[0]:loc[1]])); n >= 10 && n <= 15 && !taken(loc) {
+			add("phone", loc)
+		}
+	}
+	sort.SliceStable(found, func(i, j int) bool { return found[i].Offset < found[j].Offset })
+	return found
+}
+
+// Luhn reports whether a string of digits has a valid Luhn check digit.
+func Luhn(number string) bool {
+	d := digits(number)
+	if len(d) < 2 {
+		return false
+	}
+	sum := 0
+	for i := len(d) - 1; i >= 0; i-- {
+		n := int(d[i] - '0')
+		if (len(d)-1-i)%2 == 1 {
+			n *= 2
+			if n > 9 {
+				n -= 9
+			}
+		}
+		sum += n
+	}
+	return sum%10 == 0
+}
+
+// ValidINN reports whether s is a Russian taxpayer number (10 digits for an
+// organisation, 12 for a person) with valid check digits.
+func ValidINN(s string) bool {
+	d := digits(s)
+	check := func(weights []int, n int) bool {
+		sum := 0
+		for i, w := range weights {
+			sum += w * int(d[i]-'0')
+		}
+		return sum%11%10 == int(d[n]-'0')
+	}
+	switch len(d) {
+	case 10:
+		return check([]int{2, 4, 10, 3, 5, 9, 4, 6, 8}, 9)
+	case 12:
+		return check([]int{7, 2, 4, 10, 3, 5, 9, 4, 6, 8}, 10) && check([]int{3, 7, 2, 4, 10, 3, 5, 9, 4, 6, 8}, 11)
+	}
+	return false
+}
+
+// ValidSNILS reports whether s is a Russian insurance number with a valid
+// check number.
+func ValidSNILS(s string) bool {
+	d := digits(s)
+	if len(d) != 11 {
+		return false
+	}
+	sum := 0
+	for i := 0; i < 9; i++ {
+		sum += int(d[i]-'0') * (9 - i)
+	}
+	check := sum % 101
+	if check == 100 {
+		check = 0
+	}
+	return check == int(d[9]-'0')*10+int(d[10]-'0')
+}
+
+func digits(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func redact(s string) string {
+	r := []rune(s)
+	if len(r) <= 4 {
+		return strings.Repeat("*", len(r))
+	}
+	return string(r[:2]) + strings.Repeat("*", len(r)-4) + string(r[len(r)-2:])
+}
