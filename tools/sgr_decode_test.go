@@ -99,7 +99,10 @@ func TestValidatePlan(t *testing.T) {
 	}{
 		{"valid normal", func(p *contracts.SGRPlan) {}, nil},
 		{"valid casual normal without queries", func(p *contracts.SGRPlan) { p.Subqueries = nil; p.RequestType = contracts.RequestCasual }, nil},
-		{"valid clarify with uncertainties", func(p *contracts.SGRPlan) { p.Action = contracts.ActionClarify; p.Uncertainties = []string{"which node?"} }, nil},
+		{"valid clarify with uncertainties", func(p *contracts.SGRPlan) {
+			p.Action = contracts.ActionClarify
+			p.Uncertainties = []string{"which node?"}
+		}, nil},
 		{"valid block without queries", func(p *contracts.SGRPlan) { p.Action = contracts.ActionBlock; p.Subqueries = nil }, nil},
 		{"unknown action", func(p *contracts.SGRPlan) { p.Action = "maybe" }, []string{`action: "maybe" is not one of`}},
 		{"empty intent", func(p *contracts.SGRPlan) { p.UserIntent = "" }, []string{"user_intent: must not be empty"}},

@@ -1,0 +1,44 @@
+// Package kb is sgrgraph's knowledge base: a folder of Markdown articles,
+// chunked by headings and indexed with bleve for full-text search in Russian
+// and English.
+//
+// # Articles
+//
+// Each *.md file is one article. Front matter (YAML between --- lines) is
+// optional: title, kb_id, url, tags. kb_id falls back to the file name without
+// its extension, title to the first "# " heading, then to the file name. A
+// file that cannot be read or has broken front matter is reported and the
+// other files are indexed.
+//
+// # Chunks
+//
+// An article is cut at its headings; a chunk is the heading path ("Guard >
+// Modes") and the text under it. Fenced code blocks are never cut, and a "#"
+// line inside a fence is not a heading. Sections longer than about 1500
+// characters are split at paragraph boundaries.
+//
+// # Index and cache
+//
+// The index lives in a cache directory (DefaultCacheDir: the user cache dir,
+// one folder per knowledge-base path). Beside the bleve index, manifest.json
+// records each file's SHA-256, so Sync re-indexes only files that changed and
+// deletes the chunks of files that are gone.
+//
+// # Scores
+//
+// Chunk text is indexed twice, with bleve's ru and en analyzers (stemming),
+// and a query searches both. Raw bleve scores are unbounded and not
+// comparable across queries, so each chunk hit is given an absolute score in
+// [0,1]:
+//
+//	score = coverage × (0.5 + 0.5 × raw/(raw+1))
+//
+// where coverage is the share of the query's distinct terms (after analysis,
+// the better of the two languages) that the chunk contains. A chunk that
+// holds every term of the query scores at least 0.5 and more the stronger
+// bleve ranks it; a chunk that shares no term scores 0. An article's score is
+// its best chunk's. Retrieval confidence (top score, mean of the top k, gap to
+// the median, count above the threshold, likely relevant) is computed from
+// these absolute scores, so one good article is not pulled to 0.5 the way a
+// min-max normalisation would.
+package kb
