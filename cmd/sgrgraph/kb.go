@@ -1,0 +1,91 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/sgrgraph/sgrgraph/kb"
+)
+
+// kbFlags are the flags of every command that reads the knowledge base.
+type kbFlags struct {
+	dir, cacheDir string
+}
+
+func (f *kbFlags) register(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&f.dir, "kb", "", "folder of Markdown articles (default: kb.dir of the configuration)")
+	cmd.Flags().StringVar(&f.cacheDir, "cache-dir", "", "where the search index is kept (default: kb.cache_dir, else the user cache dir)")
+}
+
+// open syncs the index of the knowledge base with its folder and returns it
+// with what the sync did. Files that fail to load are reported in the stats
+// and the others are indexed.
+func (f *kbFlags) open(a *app) (*kb.Index, kb.SyncStats, error) {
+	dir := firstNonEmpty(f.dir, a.cfg.KB.Dir)
+	if dir == "" {
+		return nil, kb.SyncStats{}, errors.New("--kb: no knowledge-base folder given (flag --kb or kb.dir in the configuration)")
+	}
+	cache := firstNonEmpty(f.cacheDir, a.cfg.KB.CacheDir, kb.DefaultCacheDir(dir))
+	docs, loadErrs := kb.LoadDir(dir)
+	if len(docs) == 0 && len(loadErrs) > 0 {
+		return nil, kb.SyncStats{}, fmt.Errorf("--kb %s: %w", dir, errors.Join(loadErrs...))
+	}
+	idx, err := kb.Open(cache, kb.Options{RelevanceThreshold: a.cfg.KB.RelevanceThreshold})
+	if err != nil {
+		return nil, kb.SyncStats{}, err
+	}
+	stats, err := idx.Sync(docs)
+	if err != nil {
+		idx.Close()
+		return nil, stats, err
+	}
+	for _, e := range loadErrs {
+		stats.Errors = append(stats.Errors, e.Error())
+	}
+	a.log.Info().Str("kb", dir).Str("cache", cache).Int("files", stats.Files).Int("chunks", stats.Chunks).Msg("knowledge base ready")
+	return idx, stats, nil
+}
+
+func firstNonEmpty(values ...string) string {
+	for _, v := range values {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+func newIndexCmd(a *app) *cobra.Command {
+	var f kbFlags
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "index --kb DIR",
+		Short: "Index a folder of Markdown articles; only changed files are re-indexed",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			idx, stats, err := f.open(a)
+			if err != nil {
+				return err
+			}
+			defer idx.Close()
+			if asJSON {
+				err = writeJSON(a.out, stats)
+			} else {
+				_, err = fmt.Fprintf(a.out, "files %d: added %d, updated %d, unchanged %d, removed %d; chunks %d; errors %d\n",
+					stats.Files, stats.Added, stats.Updated, stats.Unchanged, stats.Removed, stats.Chunks, len(stats.Errors))
+				for _, e := range stats.Errors {
+					fmt.Fprintln(a.errOut, "error:", e)
+				}
+			}
+			if err == nil && len(stats.Errors) > 0 {
+				err = fmt.Errorf("%d file(s) could not be indexed; the others were", len(stats.Errors))
+			}
+			return err
+		},
+	}
+	f.register(cmd)
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the counts as JSON")
+	return cmd
+}

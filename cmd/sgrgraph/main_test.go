@@ -1,0 +1,159 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// run executes the CLI in-process and returns stdout, stderr and the error.
+func run(t *testing.T, args ...string) (string, string, error) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	cmd := newRootCmd(&out, &errOut)
+	cmd.SetArgs(args)
+	err := cmd.Execute()
+	return out.String(), errOut.String(), err
+}
+
+func TestDecide(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"spam blocks", []string{"decide", "DT-002", "spam_score=0.7", "intent_confidence=0.9", "guardian_level=Safe"}, []string{"rule 3", "action", "= block"}},
+		{"low confidence clarifies", []string{"decide", "DT-002", "spam_score=0.2", "intent_confidence=0.59", "guardian_level=Safe"}, []string{"= clarify"}},
+		{"confidence boundary is normal", []string{"decide", "DT-002", "spam_score=0.2", "intent_confidence=0.6", "guardian_level=Safe"}, []string{"= normal"}},
+		{"unsafe beats scores", []string{"decide", "DT-002", "spam_score=0.95", "intent_confidence=0.1", "guardian_level=Unsafe"}, []string{"= guardian_block"}},
+		{"report mode continues", []string{"decide", "DT-001", "guardian_level=Unsafe", "guard_mode=report"}, []string{"= Continue"}},
+		{"enforce mode blocks", []string{"decide", "dt-001", "guardian_level=Unsafe", "guard_mode=enforce"}, []string{"= Block"}},
+		{"by name", []string{"decide", "guardian_enforcement", "guardian_level=Safe", "guard_mode=enforce"}, []string{"= Continue"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out, _, err := run(t, tc.args...)
+			require.NoError(t, err)
+			for _, w := range tc.want {
+				assert.Contains(t, out, w)
+			}
+		})
+	}
+}
+
+func TestDecideJSON(t *testing.T) {
+	out, _, err := run(t, "decide", "DT-002", "spam_score=0.2", "intent_confidence=0.9", "guardian_level=Safe", "--json")
+	require.NoError(t, err)
+	var got struct {
+		Table   string            `json:"table"`
+		Rule    int               `json:"rule"`
+		Outputs map[string]string `json:"outputs"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &got))
+	assert.Equal(t, "DT-002", got.Table)
+	assert.Equal(t, 1, got.Rule)
+	assert.Equal(t, "normal", got.Outputs["action"])
+}
+
+func TestConfigThresholdsReachTheTables(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "c.yaml")
+	require.NoError(t, os.WriteFile(cfg, []byte("tables:\n  spam_threshold: 0.5\n"), 0o600))
+	out, _, err := run(t, "--config", cfg, "decide", "DT-002", "spam_score=0.6", "intent_confidence=0.9", "guardian_level=Safe")
+	require.NoError(t, err)
+	assert.Contains(t, out, "= block")
+	out, _, err = run(t, "--config", cfg, "tables")
+	require.NoError(t, err)
+	assert.Contains(t, out, ">= 0.5")
+}
+
+func TestErrorsNameTheBadArgument(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"unknown table", []string{"decide", "DT-999"}, "DT-999"},
+		{"unknown input", []string{"decide", "DT-001", "level=Unsafe"}, "level"},
+		{"bad number", []string{"decide", "DT-002", "spam_score=abc", "intent_confidence=0.9", "guardian_level=Safe"}, "spam_score"},
+		{"missing input", []string{"decide", "DT-002", "spam_score=0.1", "guardian_level=Safe"}, "intent_confidence"},
+		{"value not allowed", []string{"decide", "DT-001", "guardian_level=Dangerous", "guard_mode=enforce"}, "guardian_level"},
+		{"no table", []string{"decide"}, "arg"},
+		{"no kb", []string{"search", "query"}, "--kb"},
+		{"kb missing", []string{"index", "--kb", "/no/such/dir", "--cache-dir", "/tmp/x"}, "/no/such/dir"},
+		{"bad log level", []string{"--log-level", "loud", "tables"}, "--log-level"},
+		{"bad config", []string{"--config", "/no/such.yaml", "tables"}, "/no/such.yaml"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := run(t, tc.args...)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+}
+
+func TestTablesPrintsEveryTable(t *testing.T) {
+	out, _, err := run(t, "tables")
+	require.NoError(t, err)
+	for _, id := range []string{"DT-001", "DT-002", "DT-003", "DT-004", "DT-005", "DT-006"} {
+		assert.Contains(t, out, id)
+	}
+	out, _, err = run(t, "tables", "--json")
+	require.NoError(t, err)
+	var all []map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &all))
+	assert.Len(t, all, 6)
+}
+
+func writeKB(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{
+		"guard.md":     "---\ntitle: The safety guard\nkb_id: guard\nurl: https://example.org/guard\n---\n# Safety guard\n\nConfigure the safety guard in the guard section of the configuration: mode enforce or report.\n",
+		"tables.md":    "# Decision tables\n\nDecision tables decide every conditional edge with hit policy FIRST.\n",
+		"broken.md":    "---\ntitle: [unclosed\n---\n# Broken\n",
+		"настройка.md": "# Настройка интеграции\n\nИнтеграция настраивается в разделе интеграций.\n",
+	}
+	for name, body := range files {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(body), 0o600))
+	}
+	return dir
+}
+
+func TestIndexAndSearch(t *testing.T) {
+	dir := writeKB(t)
+	cache := filepath.Join(t.TempDir(), "cache")
+	out, errOut, err := run(t, "index", "--kb", dir, "--cache-dir", cache)
+	require.Error(t, err, "a broken file makes the exit code non-zero")
+	assert.Contains(t, errOut, "broken.md")
+	assert.Contains(t, out, "added 3")
+
+	out, _, err = run(t, "search", "--kb", dir, "--cache-dir", cache, "--json", "configure the safety guard")
+	require.NoError(t, err)
+	var got struct {
+		Articles []struct {
+			KBID  string  `json:"kb_id"`
+			Title string  `json:"title"`
+			URL   string  `json:"url"`
+			Score float64 `json:"score"`
+		} `json:"articles"`
+		Confidence map[string]any `json:"confidence"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &got))
+	require.NotEmpty(t, got.Articles)
+	assert.Equal(t, "guard", got.Articles[0].KBID)
+	assert.Equal(t, "https://example.org/guard", got.Articles[0].URL)
+	assert.Equal(t, true, got.Confidence["likely_relevant"])
+
+	out, _, err = run(t, "search", "--kb", dir, "--cache-dir", cache, "настроить интеграцию")
+	require.NoError(t, err)
+	assert.Contains(t, out, "1. настройка")
+
+	_, _, err = run(t, "search", "--kb", dir, "--cache-dir", cache, "--top-k", "51", "guard")
+	assert.ErrorContains(t, err, "top_k")
+}

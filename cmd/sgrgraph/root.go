@@ -1,0 +1,56 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/rs/zerolog"
+	"github.com/spf13/cobra"
+
+	"github.com/sgrgraph/sgrgraph/config"
+)
+
+// app is what every command shares: where to write, the logger and the
+// configuration, filled by the root command before any command runs.
+type app struct {
+	out, errOut io.Writer
+	log         zerolog.Logger
+	cfg         config.Config
+
+	configPath string
+	logLevel   string
+}
+
+func newRootCmd(out, errOut io.Writer) *cobra.Command {
+	a := &app{out: out, errOut: errOut}
+	root := &cobra.Command{
+		Use:           "sgrgraph",
+		Short:         "Guarded, schema-guided agent graphs on eino",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			return a.setup()
+		},
+	}
+	root.SetOut(out)
+	root.SetErr(errOut)
+	root.PersistentFlags().StringVar(&a.configPath, "config", "", "YAML configuration file laid over the defaults")
+	root.PersistentFlags().StringVar(&a.logLevel, "log-level", "warn", "log level: debug, info, warn, error")
+	root.AddCommand(newTablesCmd(a), newDecideCmd(a), newIndexCmd(a), newSearchCmd(a))
+	return root
+}
+
+func (a *app) setup() error {
+	level, err := zerolog.ParseLevel(a.logLevel)
+	if err != nil || a.logLevel == "" {
+		return fmt.Errorf("--log-level: %q is not one of debug, info, warn, error", a.logLevel)
+	}
+	a.log = zerolog.New(zerolog.ConsoleWriter{Out: a.errOut, NoColor: true}).Level(level).With().Timestamp().Logger()
+	cfg, err := config.Load(a.configPath, os.LookupEnv)
+	if err != nil {
+		return err
+	}
+	a.cfg = cfg
+	return nil
+}

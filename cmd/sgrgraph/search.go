@@ -1,0 +1,74 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/sgrgraph/sgrgraph/kb"
+)
+
+func newSearchCmd(a *app) *cobra.Command {
+	var f kbFlags
+	var asJSON bool
+	var topK int
+	cmd := &cobra.Command{
+		Use:   `search --kb DIR "query"`,
+		Short: "Search the knowledge base: ranked articles, their best chunks and the retrieval confidence",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !cmd.Flags().Changed("top-k") {
+				topK = a.cfg.KB.TopK
+			}
+			idx, stats, err := f.open(a)
+			if err != nil {
+				return err
+			}
+			defer idx.Close()
+			for _, e := range stats.Errors {
+				a.log.Warn().Str("node", "search").Msg(e)
+			}
+			res, err := idx.Search(args[0], topK)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return writeJSON(a.out, map[string]any{"articles": res.Articles, "confidence": res.Confidence})
+			}
+			printSearch(a, res)
+			return nil
+		},
+	}
+	f.register(cmd)
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
+	cmd.Flags().IntVar(&topK, "top-k", 5, "number of articles to return (1..50; default kb.top_k)")
+	return cmd
+}
+
+func printSearch(a *app, res kb.Result) {
+	if len(res.Articles) == 0 {
+		fmt.Fprintln(a.out, "no articles found")
+	}
+	for i, art := range res.Articles {
+		fmt.Fprintf(a.out, "%d. %s  %s  score %.3f", i+1, art.KBID, art.Title, art.Score)
+		if art.URL != "" {
+			fmt.Fprintf(a.out, "  %s", art.URL)
+		}
+		fmt.Fprintln(a.out)
+		for _, ch := range art.Chunks {
+			fmt.Fprintf(a.out, "   [%.3f] %s: %s\n", ch.Score, ch.Heading, snippet(ch.Text, 100))
+		}
+	}
+	c := res.Confidence
+	fmt.Fprintf(a.out, "confidence: top %.3f, mean_top_k %.3f, gap %.3f, above threshold %d, likely relevant %t\n",
+		c.TopScore, c.MeanTopK, c.ScoreGap, c.NAboveThreshold, c.LikelyRelevant)
+}
+
+func snippet(text string, n int) string {
+	text = strings.Join(strings.Fields(text), " ")
+	if r := []rune(text); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return text
+}
