@@ -1,0 +1,129 @@
+package safety
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/sgrgraph/sgrgraph/contracts"
+)
+
+// labelled is one message of tests/testdata/safety_labelled.jsonl.
+type labelled struct {
+	Text       string                `json:"text"`
+	Lang       string                `json:"lang"`
+	Level      contracts.SafetyLevel `json:"level"`
+	Categories []string              `json:"categories"`
+	// Lookalike marks a benign message that contains a trigger word.
+	Lookalike bool `json:"lookalike"`
+}
+
+func loadLabelled(t testing.TB, name string) []labelled {
+	t.Helper()
+	f, err := os.Open(filepath.Join("..", "..", "tests", "testdata", name))
+	require.NoError(t, err)
+	defer f.Close()
+	var set []labelled
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		var l labelled
+		require.NoError(t, json.Unmarshal(sc.Bytes(), &l), "line %d", n)
+		set = append(set, l)
+	}
+	require.NoError(t, sc.Err())
+	return set
+}
+
+var levels = []contracts.SafetyLevel{contracts.LevelSafe, contracts.LevelControversial, contracts.LevelUnsafe}
+
+// TestLabelledSet measures the rules classifier on the labelled sets and
+// prints precision and recall per level with the confusion matrix. Any benign
+// look-alike that is flagged, any Unsafe message let through as Safe and any
+// flagged message missing its expected category fails the test; overall
+// figures must stay above the floors below.
+//
+// safety_labelled.jsonl is the development set the lexicon was written
+// against; safety_holdout.jsonl was written afterwards as a check on
+// phrasings the lexicon had not seen.
+func TestLabelledSet(t *testing.T) {
+	r, err := NewDefaultRules()
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		file          string
+		min, minAlike int
+	}{{"safety_labelled.jsonl", 150, 60}, {"safety_holdout.jsonl", 50, 20}} {
+		t.Run(tc.file, func(t *testing.T) {
+			set := loadLabelled(t, tc.file)
+			require.GreaterOrEqual(t, len(set), tc.min)
+			measure(t, r, set, tc.minAlike)
+		})
+	}
+}
+
+func measure(t *testing.T, r *Rules, set []labelled, minAlike int) {
+	confusion := map[contracts.SafetyLevel]map[contracts.SafetyLevel]int{}
+	for _, l := range levels {
+		confusion[l] = map[contracts.SafetyLevel]int{}
+	}
+	lookalikes := 0
+	for _, l := range set {
+		m, err := r.Classify(context.Background(), l.Text)
+		require.NoError(t, err)
+		confusion[l.Level][m.Level]++
+		if l.Lookalike {
+			lookalikes++
+		}
+		switch {
+		case l.Lookalike && m.Level != contracts.LevelSafe:
+			t.Errorf("benign look-alike flagged %s: %q (%v)", m.Level, l.Text, m.Reasons)
+		case l.Level == contracts.LevelUnsafe && m.Level == contracts.LevelSafe:
+			t.Errorf("unsafe message let through: %q", l.Text)
+		case l.Level != m.Level:
+			t.Logf("level %s, want %s: %q (%v)", m.Level, l.Level, l.Text, m.Reasons)
+		}
+		if m.Level != contracts.LevelSafe {
+			for _, c := range l.Categories {
+				if !slices.Contains(m.Categories, c) {
+					t.Errorf("category %q missing for %q: got %v", c, l.Text, m.Categories)
+				}
+			}
+		}
+	}
+	require.GreaterOrEqual(t, lookalikes, minAlike, "benign look-alikes in the set")
+
+	var b strings.Builder
+	fmt.Fprintf(&b, "labelled set: %d messages (%d benign look-alikes)\n", len(set), lookalikes)
+	fmt.Fprintf(&b, "%-14s %9s %9s %9s\n", "want \\ got", "Safe", "Controv.", "Unsafe")
+	for _, want := range levels {
+		fmt.Fprintf(&b, "%-14s %9d %9d %9d\n", want, confusion[want][levels[0]], confusion[want][levels[1]], confusion[want][levels[2]])
+	}
+	floors := map[contracts.SafetyLevel]float64{contracts.LevelSafe: 0.95, contracts.LevelControversial: 0.8, contracts.LevelUnsafe: 0.95}
+	for _, l := range levels {
+		tp, predicted, actual := confusion[l][l], 0, 0
+		for _, o := range levels {
+			predicted += confusion[o][l]
+			actual += confusion[l][o]
+		}
+		p, rc := ratio(tp, predicted), ratio(tp, actual)
+		fmt.Fprintf(&b, "%-14s precision %.3f (%d/%d)  recall %.3f (%d/%d)\n", l, p, tp, predicted, rc, tp, actual)
+		if p < floors[l] || rc < floors[l] {
+			t.Errorf("%s: precision %.3f, recall %.3f; both must be at least %.2f", l, p, rc, floors[l])
+		}
+	}
+	t.Log("\n" + b.String())
+}
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
