@@ -1,0 +1,60 @@
+package tests
+
+import (
+	"go/build"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const module = "github.com/sgrgraph/sgrgraph/"
+
+// layers says which project packages each package may import, and whether it
+// may import eino at all. Lower layers know nothing of the ones above.
+var layers = map[string]struct {
+	allowed []string
+	eino    bool
+}{
+	"contracts":     {nil, true}, // eino's schema.Message only
+	"tables":        {nil, false},
+	"config":        {nil, false},
+	"guards":        {[]string{"contracts"}, false},
+	"guards/safety": {[]string{"contracts"}, false},
+	"kb":            {[]string{"contracts"}, false},
+	"tools":         {[]string{"contracts", "kb"}, true},
+	"cmd/sgrgraph":  {[]string{"contracts", "tables", "config", "guards", "guards/safety", "kb", "tools"}, true},
+}
+
+func TestLayers(t *testing.T) {
+	root, err := filepath.Abs("..")
+	require.NoError(t, err)
+	for pkg, rule := range layers {
+		t.Run(pkg, func(t *testing.T) {
+			dir := filepath.Join(root, pkg)
+			if _, err := os.Stat(dir); err != nil {
+				t.Fatalf("package %s is listed in the layers but missing: %v", pkg, err)
+			}
+			p, err := build.Default.ImportDir(dir, 0)
+			require.NoError(t, err)
+			for _, imp := range p.Imports {
+				if strings.HasPrefix(imp, module) {
+					assert.Contains(t, rule.allowed, strings.TrimPrefix(imp, module), "%s must not import %s", pkg, imp)
+				}
+				if strings.HasPrefix(imp, "github.com/cloudwego/") {
+					assert.True(t, rule.eino, "%s must not import eino (%s)", pkg, imp)
+				}
+			}
+			if pkg == "contracts" {
+				for _, imp := range p.Imports {
+					if strings.HasPrefix(imp, "github.com/cloudwego/") {
+						assert.Equal(t, "github.com/cloudwego/eino/schema", imp)
+					}
+				}
+			}
+		})
+	}
+}
