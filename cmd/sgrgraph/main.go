@@ -1,14 +1,22 @@
 // Command sgrgraph runs guarded, schema-guided agent graphs and the tools
-// around them: decision tables, the knowledge base and its search.
+// around them: decision tables, the safety guard, the knowledge base and its
+// search.
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
+	"os/signal"
+	"syscall"
 )
 
 func main() {
-	if err := newRootCmd(os.Stdout, os.Stderr).Execute(); err != nil {
+	// Ctrl-C cancels the context every command runs under.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := newRootCmd(os.Stdout, os.Stderr).ExecuteContext(ctx)
+	stop()
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "sgrgraph:", err)
 		os.Exit(1)
 	}

@@ -57,7 +57,9 @@ func printSearch(a *app, res kb.Result) {
 		}
 		fmt.Fprintln(a.out)
 		for _, ch := range art.Chunks {
-			fmt.Fprintf(a.out, "   [%.3f] %s: %s\n", ch.Score, ch.Heading, snippet(ch.Text, 100))
+			// The chunk text opens with its heading path, already printed before it.
+			text := strings.TrimPrefix(ch.Text, ch.Heading)
+			fmt.Fprintf(a.out, "   [%.3f] %s: %s\n", ch.Score, ch.Heading, snippet(text, 100))
 		}
 	}
 	c := res.Confidence
