@@ -63,12 +63,12 @@ func TestLabelledSet(t *testing.T) {
 		t.Run(tc.file, func(t *testing.T) {
 			set := loadLabelled(t, tc.file)
 			require.GreaterOrEqual(t, len(set), tc.min)
-			measure(t, r, set, tc.minAlike)
+			measure(t, r, tc.file, set, tc.minAlike)
 		})
 	}
 }
 
-func measure(t *testing.T, r *Rules, set []labelled, minAlike int) {
+func measure(t *testing.T, r *Rules, file string, set []labelled, minAlike int) {
 	confusion := map[contracts.SafetyLevel]map[contracts.SafetyLevel]int{}
 	for _, l := range levels {
 		confusion[l] = map[contracts.SafetyLevel]int{}
@@ -100,7 +100,7 @@ func measure(t *testing.T, r *Rules, set []labelled, minAlike int) {
 	require.GreaterOrEqual(t, lookalikes, minAlike, "benign look-alikes in the set")
 
 	var b strings.Builder
-	fmt.Fprintf(&b, "labelled set: %d messages (%d benign look-alikes)\n", len(set), lookalikes)
+	fmt.Fprintf(&b, "%s: %d messages (%d benign look-alikes)\n", file, len(set), lookalikes)
 	fmt.Fprintf(&b, "%-14s %9s %9s %9s\n", "want \\ got", "Safe", "Controv.", "Unsafe")
 	for _, want := range levels {
 		fmt.Fprintf(&b, "%-14s %9d %9d %9d\n", want, confusion[want][levels[0]], confusion[want][levels[1]], confusion[want][levels[2]])
