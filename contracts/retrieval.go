@@ -13,7 +13,7 @@ type Chunk struct {
 type Article struct {
 	KBID   string   `json:"kb_id"`
 	Title  string   `json:"title"`
-	URL    string   `json:"url,omitempty"`
+	URL    string   `json:"url"`
 	Tags   []string `json:"tags,omitempty"`
 	Score  float64  `json:"score"`
 	Chunks []Chunk  `json:"chunks"`

@@ -149,6 +149,18 @@ func TestIndexAndSearch(t *testing.T) {
 	assert.Equal(t, "guard", got.Articles[0].KBID)
 	assert.Equal(t, "https://example.org/guard", got.Articles[0].URL)
 	assert.Equal(t, true, got.Confidence["likely_relevant"])
+	var shape struct {
+		Articles []map[string]any `json:"articles"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &shape))
+	for _, art := range shape.Articles {
+		for _, key := range []string{"kb_id", "title", "url", "score", "chunks"} {
+			assert.Contains(t, art, key, "every article has %s, even when empty", key)
+		}
+	}
+	for _, key := range []string{"top_score", "mean_top_k", "score_gap", "n_above_threshold", "likely_relevant"} {
+		assert.Contains(t, got.Confidence, key)
+	}
 
 	out, _, err = run(t, "search", "--kb", dir, "--cache-dir", cache, "настроить интеграцию")
 	require.NoError(t, err)
