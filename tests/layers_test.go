@@ -26,6 +26,7 @@ var layers = map[string]struct {
 	"guards/safety": {[]string{"contracts"}, false},
 	"kb":            {[]string{"contracts"}, false},
 	"tools":         {[]string{"contracts", "kb"}, true},
+	"graph":         {[]string{"contracts", "tables"}, true},
 	"cmd/sgrgraph":  {[]string{"contracts", "tables", "config", "guards", "guards/safety", "kb", "tools"}, true},
 }
 

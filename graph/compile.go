@@ -1,0 +1,146 @@
+package graph
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/cloudwego/eino/compose"
+	"github.com/rs/zerolog"
+
+	"github.com/sgrgraph/sgrgraph/contracts"
+)
+
+// DefaultMaxSteps is the superstep limit when Compile is given none: enough
+// for a full turn with the default retry and tool-loop limits, low enough
+// to stop a runaway loop quickly.
+const DefaultMaxSteps = 100
+
+// CompileOption tunes Compile.
+type CompileOption func(*compileOptions)
+
+type compileOptions struct{ maxSteps int }
+
+// WithMaxSteps sets the superstep limit of the graph (and of each subgraph).
+func WithMaxSteps(n int) CompileOption { return func(o *compileOptions) { o.maxSteps = n } }
+
+// ErrMaxSteps is returned (wrapped) when a run reaches the step limit.
+var ErrMaxSteps = compose.ErrExceedMaxSteps
+
+// Runnable is a compiled graph. It is safe for concurrent use.
+type Runnable struct {
+	g        *StateGraph
+	runnable compose.Runnable[*contracts.ChatState, *contracts.ChatState]
+}
+
+// Compile checks the graph and compiles it onto eino.
+func (g *StateGraph) Compile(ctx context.Context, opts ...CompileOption) (*Runnable, error) {
+	o := compileOptions{maxSteps: DefaultMaxSteps}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if o.maxSteps < 1 {
+		return nil, fmt.Errorf("graph %s: max steps must be at least 1, got %d", g.name, o.maxSteps)
+	}
+	if err := g.validate(); err != nil {
+		return nil, err
+	}
+	cg, err := g.build(o)
+	if err != nil {
+		return nil, fmt.Errorf("graph %s: %w", g.name, err)
+	}
+	r, err := cg.Compile(ctx, compose.WithMaxRunSteps(o.maxSteps), compose.WithGraphName(g.name))
+	if err != nil {
+		return nil, fmt.Errorf("graph %s: compile: %w", g.name, err)
+	}
+	return &Runnable{g: g, runnable: r}, nil
+}
+
+// build turns the recorded graph into an eino graph, subgraphs included.
+func (g *StateGraph) build(o compileOptions) (*compose.Graph[*contracts.ChatState, *contracts.ChatState], error) {
+	cg := compose.NewGraph[*contracts.ChatState, *contracts.ChatState]()
+	for _, name := range g.order {
+		n := g.nodes[name]
+		var err error
+		if n.sub != nil {
+			var sub *compose.Graph[*contracts.ChatState, *contracts.ChatState]
+			if sub, err = n.sub.build(o); err != nil {
+				return nil, err
+			}
+			err = cg.AddGraphNode(name, sub, compose.WithNodeName(name),
+				compose.WithGraphCompileOptions(compose.WithMaxRunSteps(o.maxSteps), compose.WithGraphName(n.sub.name)))
+		} else {
+			err = cg.AddLambdaNode(name, compose.InvokableLambda(instrument(name, n.fn)), compose.WithNodeName(name))
+		}
+		if err != nil {
+			return nil, fmt.Errorf("node %q: %w", name, err)
+		}
+	}
+	for _, e := range g.edges {
+		if err := cg.AddEdge(e.from, e.to); err != nil {
+			return nil, fmt.Errorf("edge %s → %s: %w", e.from, e.to, err)
+		}
+	}
+	for _, b := range g.branches {
+		ends := map[string]bool{}
+		for _, to := range b.targets {
+			ends[to] = true
+		}
+		if err := cg.AddBranch(b.from, compose.NewGraphBranch(b.condition(), ends)); err != nil {
+			return nil, fmt.Errorf("conditional edges from %q: %w", b.from, err)
+		}
+	}
+	return cg, nil
+}
+
+// condition adapts a router to eino: the key it returns becomes a node.
+func (b branch) condition() func(context.Context, *contracts.ChatState) (string, error) {
+	return func(ctx context.Context, s *contracts.ChatState) (string, error) {
+		key, err := b.route(ctx, s)
+		if err != nil {
+			return "", fmt.Errorf("route from %q: %w", b.from, err)
+		}
+		to, ok := b.targets[key]
+		if !ok {
+			return "", fmt.Errorf("route from %q: no target for %q", b.from, key)
+		}
+		return to, nil
+	}
+}
+
+// instrument times a node into the state's diagnostics and logs it with
+// the session, turn and node.
+func instrument(name string, fn NodeFunc) func(context.Context, *contracts.ChatState) (*contracts.ChatState, error) {
+	return func(ctx context.Context, s *contracts.ChatState) (*contracts.ChatState, error) {
+		if s == nil {
+			return nil, fmt.Errorf("node %q: nil state", name)
+		}
+		log := zerolog.Ctx(ctx).With().Str("session", s.SessionID).Int("turn", s.Turn).Str("node", name).Logger()
+		start := time.Now()
+		out, err := fn(log.WithContext(ctx), s)
+		took := time.Since(start)
+		if err != nil {
+			log.Error().Err(err).Dur("took", took).Msg("node failed")
+			return nil, fmt.Errorf("node %q: %w", name, err)
+		}
+		if out == nil {
+			return nil, fmt.Errorf("node %q: returned a nil state", name)
+		}
+		out.Diagnostics.Nodes = append(out.Diagnostics.Nodes, contracts.NodeRun{Node: name, DurationMS: float64(took.Microseconds()) / 1000})
+		log.Debug().Dur("took", took).Msg("node done")
+		return out, nil
+	}
+}
+
+// Invoke runs one turn on s. Extra eino options (callbacks, a per-run step
+// limit) pass through.
+func (r *Runnable) Invoke(ctx context.Context, s *contracts.ChatState, opts ...compose.Option) (*contracts.ChatState, error) {
+	if s == nil {
+		return nil, errors.New("graph " + r.g.name + ": nil state")
+	}
+	return r.runnable.Invoke(ctx, s, opts...)
+}
+
+// Graph is the builder this was compiled from, for diagrams.
+func (r *Runnable) Graph() *StateGraph { return r.g }
