@@ -27,6 +27,7 @@ var layers = map[string]struct {
 	"kb":            {[]string{"contracts"}, false},
 	"tools":         {[]string{"contracts", "kb"}, true},
 	"graph":         {[]string{"contracts", "tables"}, true},
+	"templates":     {[]string{"contracts"}, false},
 	"cmd/sgrgraph":  {[]string{"contracts", "tables", "config", "guards", "guards/safety", "kb", "tools"}, true},
 }
 
