@@ -34,12 +34,7 @@ func BenchmarkBuilderGraph(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := r.Invoke(context.Background(), &contracts.ChatState{}); err != nil {
-			b.Fatal(err)
-		}
-	}
+	runTurns(b, r.Invoke)
 }
 
 // BenchmarkBareEinoGraph: the same shape built directly on eino compose.
@@ -63,9 +58,14 @@ func BenchmarkBareEinoGraph(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	runTurns(b, r.Invoke)
+}
+
+// runTurns runs invoke once per iteration on a fresh state.
+func runTurns(b *testing.B, invoke func(context.Context, *contracts.ChatState, ...compose.Option) (*contracts.ChatState, error)) {
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := r.Invoke(context.Background(), &contracts.ChatState{}); err != nil {
+		if _, err := invoke(context.Background(), &contracts.ChatState{}); err != nil {
 			b.Fatal(err)
 		}
 	}

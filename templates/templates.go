@@ -37,8 +37,8 @@ type Catalogue map[string]map[string]string
 var requiredKeys = []string{"user_intent_prefix", "sgr_normal_response", "sgr_clarify_intro", "sgr_clarify_outro",
 	"sgr_spam_response", "sgr_guardian_response"}
 
-// Actions are the actions that have templates.
-var Actions = []contracts.Action{contracts.ActionNormal, contracts.ActionClarify, contracts.ActionBlock, contracts.ActionGuardianBlock}
+// actions are the actions that have templates.
+var actions = []contracts.Action{contracts.ActionNormal, contracts.ActionClarify, contracts.ActionBlock, contracts.ActionGuardianBlock}
 
 // Set is a parsed template file with its catalogue. It is safe for concurrent use.
 type Set struct {
@@ -108,7 +108,7 @@ func parse(tmplText, tmplName string, catData []byte, catName string) (*Set, err
 		return nil, fmt.Errorf("templates %s: %w", tmplName, err)
 	}
 	var missing []string
-	for _, a := range Actions {
+	for _, a := range actions {
 		for _, part := range []string{"analysis", "response"} {
 			if t.Lookup(string(a)+"."+part) == nil {
 				missing = append(missing, string(a)+"."+part)
@@ -152,11 +152,19 @@ func (s *Set) Languages() []string {
 	return out
 }
 
-// Text is one catalogue text in lang with {name} placeholders filled from vars.
-func (s *Set) Text(lang, key string, vars map[string]string) (string, error) {
+func (s *Set) texts(lang string) (map[string]string, error) {
 	texts, ok := s.cat[lang]
 	if !ok {
-		return "", fmt.Errorf("language %q: not in the catalogue (%s)", lang, strings.Join(s.Languages(), ", "))
+		return nil, fmt.Errorf("language %q: not in the catalogue (%s)", lang, strings.Join(s.Languages(), ", "))
+	}
+	return texts, nil
+}
+
+// Text is one catalogue text in lang with {name} placeholders filled from vars.
+func (s *Set) Text(lang, key string, vars map[string]string) (string, error) {
+	texts, err := s.texts(lang)
+	if err != nil {
+		return "", err
 	}
 	text, ok := texts[key]
 	if !ok {
@@ -178,8 +186,8 @@ type view struct {
 
 // Render renders the template of action in lang.
 func (s *Set) Render(action contracts.Action, lang string, d Data) (Rendered, error) {
-	if _, ok := s.cat[lang]; !ok {
-		return Rendered{}, fmt.Errorf("language %q: not in the catalogue (%s)", lang, strings.Join(s.Languages(), ", "))
+	if _, err := s.texts(lang); err != nil {
+		return Rendered{}, err
 	}
 	p := d.Plan
 	v := view{Topic: Escape(p.Topic), UserIntent: Escape(p.UserIntent), Category: Escape(p.Category),

@@ -80,7 +80,7 @@ func fixWord(w []rune) string {
 		if r == 'ё' {
 			r = 'е'
 		}
-		if r == '1' && !cyrillic && nextToL(w, i) {
+		if r == '1' && !cyrillic && inRunOfOnes(w, i) {
 			r = 'l' // "a11", "ki11": a run of ones reads as l
 		}
 		if cyrillic {
@@ -141,8 +141,8 @@ var leetLat = map[rune]rune{'0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7
 
 var leetCyr = map[rune]rune{'0': 'о', '3': 'з', '4': 'ч', '6': 'б', '@': 'а', '$': 'с'}
 
-// nextToL reports whether the '1' at w[i] is one of a run of ones.
-func nextToL(w []rune, i int) bool {
+// inRunOfOnes reports whether the '1' at w[i] is one of a run of ones.
+func inRunOfOnes(w []rune, i int) bool {
 	for _, j := range []int{i - 1, i + 1} {
 		if j >= 0 && j < len(w) && w[j] == '1' {
 			return true
