@@ -41,10 +41,11 @@ type ChatState struct {
 // Diagnostics is what a turn reports about itself: timings, tokens, the
 // places a decision table overrode the model, and every error met on the way.
 type Diagnostics struct {
-	Nodes     []NodeRun  `json:"nodes"`
-	Overrides []Override `json:"overrides,omitempty"`
-	Errors    []NodeNote `json:"errors,omitempty"`
-	Notes     []NodeNote `json:"notes,omitempty"`
+	Nodes      []NodeRun   `json:"nodes"`
+	ModelCalls []ModelCall `json:"model_calls,omitempty"`
+	Overrides  []Override  `json:"overrides,omitempty"`
+	Errors     []NodeNote  `json:"errors,omitempty"`
+	Notes      []NodeNote  `json:"notes,omitempty"`
 }
 
 // NodeRun is one execution of one node.
@@ -53,6 +54,18 @@ type NodeRun struct {
 	DurationMS       float64 `json:"duration_ms"`
 	PromptTokens     int     `json:"prompt_tokens,omitempty"`
 	CompletionTokens int     `json:"completion_tokens,omitempty"`
+}
+
+// ModelCall is one call a node made to a chat model: what was offered and
+// what it cost.
+type ModelCall struct {
+	Node             string   `json:"node"`
+	Tools            []string `json:"tools,omitempty"`
+	ToolChoice       string   `json:"tool_choice,omitempty"`
+	DurationMS       float64  `json:"duration_ms"`
+	PromptTokens     int      `json:"prompt_tokens,omitempty"`
+	CompletionTokens int      `json:"completion_tokens,omitempty"`
+	Error            string   `json:"error,omitempty"`
 }
 
 // Override records a decision table disagreeing with the model's own choice.

@@ -10,6 +10,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/sgrgraph/sgrgraph/contracts"
+	"github.com/sgrgraph/sgrgraph/events"
 )
 
 // DefaultMaxSteps is the superstep limit when Compile is given none: enough
@@ -117,17 +118,30 @@ func instrument(name string, fn NodeFunc) func(context.Context, *contracts.ChatS
 			return nil, fmt.Errorf("node %q: nil state", name)
 		}
 		log := zerolog.Ctx(ctx).With().Str("session", s.SessionID).Int("turn", s.Turn).Str("node", name).Logger()
+		ctx = events.WithNode(log.WithContext(ctx), name)
+		events.Emit(ctx, contracts.Event{Kind: contracts.EventNodeStart})
+		calls := len(s.Diagnostics.ModelCalls)
 		start := time.Now()
-		out, err := fn(log.WithContext(ctx), s)
+		out, err := fn(ctx, s)
 		took := time.Since(start)
+		ms := float64(took.Microseconds()) / 1000
 		if err != nil {
 			log.Error().Err(err).Dur("took", took).Msg("node failed")
+			events.Emit(ctx, contracts.Event{Kind: contracts.EventNodeEnd, DurationMS: ms, Error: err.Error()})
 			return nil, fmt.Errorf("node %q: %w", name, err)
 		}
 		if out == nil {
 			return nil, fmt.Errorf("node %q: returned a nil state", name)
 		}
-		out.Diagnostics.Nodes = append(out.Diagnostics.Nodes, contracts.NodeRun{Node: name, DurationMS: float64(took.Microseconds()) / 1000})
+		run := contracts.NodeRun{Node: name, DurationMS: ms}
+		if calls <= len(out.Diagnostics.ModelCalls) {
+			for _, c := range out.Diagnostics.ModelCalls[calls:] {
+				run.PromptTokens += c.PromptTokens
+				run.CompletionTokens += c.CompletionTokens
+			}
+		}
+		out.Diagnostics.Nodes = append(out.Diagnostics.Nodes, run)
+		events.Emit(ctx, contracts.Event{Kind: contracts.EventNodeEnd, DurationMS: ms})
 		log.Debug().Dur("took", took).Msg("node done")
 		return out, nil
 	}
