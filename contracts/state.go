@@ -31,11 +31,14 @@ type ChatState struct {
 	Evidence    []EvidenceItem `json:"evidence"`
 	QueryTraces []QueryTrace   `json:"query_traces"`
 	Articles    []Article      `json:"articles"`
-	Verdict     *Verdict       `json:"verdict,omitempty"`
-	RetryCount  int            `json:"retry_count"`
-	ReactIters  int            `json:"react_iters"`
-	SGRCalls    int            `json:"sgr_calls"`
-	Diagnostics Diagnostics    `json:"diagnostics"`
+	// EvidenceCheck and ContractCheck are the Guardian's last two checks.
+	EvidenceCheck *CheckResult `json:"evidence_check,omitempty"`
+	ContractCheck *CheckResult `json:"contract_check,omitempty"`
+	Verdict       *Verdict     `json:"verdict,omitempty"`
+	RetryCount    int          `json:"retry_count"`
+	ReactIters    int          `json:"react_iters"`
+	SGRCalls      int          `json:"sgr_calls"`
+	Diagnostics   Diagnostics  `json:"diagnostics"`
 }
 
 // Diagnostics is what a turn reports about itself: timings, tokens, the

@@ -1,5 +1,40 @@
 // Package nodes holds the nodes of an sgrgraph turn, one file each, each a
 // plain function over *contracts.ChatState: guardian_verify, sgr_plan,
-// inject_synthetic, react_agent, evidence_check, contract_check, retry_bump,
-// finalize and safe_exit.
+// inject_synthetic, agent_model and agent_tools (the react_agent loop),
+// evidence_check, contract_check, retry_bump, finalize and safe_exit.
+//
+// Each node is made by a constructor that takes what it needs explicitly;
+// nothing is global, so two graphs with different settings run side by side.
 package nodes
+
+import (
+	"context"
+
+	"github.com/sgrgraph/sgrgraph/contracts"
+)
+
+// Func is a node: it reads and writes the turn's state.
+type Func = func(ctx context.Context, s *contracts.ChatState) (*contracts.ChatState, error)
+
+// The node names of the default graph.
+const (
+	GuardianVerifyName  = "guardian_verify"
+	SGRPlanName         = "sgr_plan"
+	InjectSyntheticName = "inject_synthetic"
+	ReactAgentName      = "react_agent"
+	AgentModelName      = "agent_model"
+	AgentToolsName      = "agent_tools"
+	EvidenceCheckName   = "evidence_check"
+	ContractCheckName   = "contract_check"
+	RetryBumpName       = "retry_bump"
+	FinalizeName        = "finalize"
+	SafeExitName        = "safe_exit"
+)
+
+func noteError(s *contracts.ChatState, node, msg string) {
+	s.Diagnostics.Errors = append(s.Diagnostics.Errors, contracts.NodeNote{Node: node, Message: msg})
+}
+
+func note(s *contracts.ChatState, node, msg string) {
+	s.Diagnostics.Notes = append(s.Diagnostics.Notes, contracts.NodeNote{Node: node, Message: msg})
+}

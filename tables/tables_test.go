@@ -157,21 +157,24 @@ func TestVerdictFlow(t *testing.T) {
 	tests := []struct {
 		name                       string
 		policy, evidence, contract bool
+		items                      int
 		track                      string
 		retries                    int
 		verdict, risk, next        string
 	}{
-		{"policy violation fails at once", false, true, true, "QUALITY", 0, "FAIL", "high", "safe_exit"},
-		{"evidence retry on quality", true, false, true, "QUALITY", 0, "RETRY", "med", "retry_bump"},
-		{"evidence fails after max retry", true, false, true, "QUALITY", 2, "FAIL", "med", "safe_exit"},
-		{"evidence fails on fast", true, false, true, "FAST", 0, "FAIL", "med", "safe_exit"},
-		{"contract retry", true, true, false, "QUALITY", 1, "RETRY", "low", "retry_bump"},
-		{"contract fails after max retry", true, true, false, "QUALITY", 2, "FAIL", "low", "safe_exit"},
-		{"pass", true, true, true, "QUALITY", 0, "PASS", "low", "finalize"},
+		{"policy violation fails at once", false, true, true, 2, "QUALITY", 0, "FAIL", "high", "safe_exit"},
+		{"no evidence at all is retried on fast too", true, false, true, 0, "FAST", 1, "RETRY", "med", "retry_bump"},
+		{"no evidence fails after max retry", true, false, true, 0, "FAST", 2, "FAIL", "med", "safe_exit"},
+		{"evidence retry on quality", true, false, true, 1, "QUALITY", 0, "RETRY", "med", "retry_bump"},
+		{"evidence fails after max retry", true, false, true, 1, "QUALITY", 2, "FAIL", "med", "safe_exit"},
+		{"weak evidence fails on fast", true, false, true, 1, "FAST", 0, "FAIL", "med", "safe_exit"},
+		{"contract retry", true, true, false, 2, "QUALITY", 1, "RETRY", "low", "retry_bump"},
+		{"contract fails after max retry", true, true, false, 2, "QUALITY", 2, "FAIL", "low", "safe_exit"},
+		{"pass", true, true, true, 2, "QUALITY", 0, "PASS", "low", "finalize"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := dt.Evaluate(map[string]any{"policy_ok": tc.policy, "evidence_ok": tc.evidence,
+			res, err := dt.Evaluate(map[string]any{"policy_ok": tc.policy, "evidence_ok": tc.evidence, "evidence_items": tc.items,
 				"contract_ok": tc.contract, "track": tc.track, "retry_count": tc.retries})
 			require.NoError(t, err)
 			assert.Equal(t, []string{tc.verdict, tc.risk, tc.next}, []string{res.Get("verdict"), res.Get("risk_level"), res.Get("next")})
@@ -227,7 +230,7 @@ func TestEvaluateErrors(t *testing.T) {
 
 func TestEvaluateAcceptsNumericStringsAndInts(t *testing.T) {
 	dt := get(t, standard(t, DefaultConfig()), "DT-005")
-	res, err := dt.Evaluate(map[string]any{"policy_ok": "true", "evidence_ok": true, "contract_ok": "false", "track": "FAST", "retry_count": "2"})
+	res, err := dt.Evaluate(map[string]any{"policy_ok": "true", "evidence_ok": true, "evidence_items": "3", "contract_ok": "false", "track": "FAST", "retry_count": "2"})
 	require.NoError(t, err)
 	assert.Equal(t, "FAIL", res.Get("verdict"))
 }

@@ -133,6 +133,10 @@ func TestLoadReplacesTemplatesAndCatalogue(t *testing.T) {
   sgr_clarify_outro: "b"
   sgr_spam_response: "c"
   sgr_guardian_response: "d"
+  blocked_message_placeholder: "e"
+  safe_exit_question: "f"
+  safe_exit_refusal: "g"
+  sources_heading: "Quellen:"
 `), 0o644))
 	s, err := Load("", cat)
 	require.NoError(t, err)

@@ -26,7 +26,11 @@ var layers = map[string]struct {
 	"guards/safety": {[]string{"contracts"}, false},
 	"kb":            {[]string{"contracts"}, false},
 	"tools":         {[]string{"contracts", "kb"}, true},
-	"graph":         {[]string{"contracts", "tables"}, true},
+	"events":        {[]string{"contracts"}, true},
+	"models":        {nil, true},
+	"graph":         {[]string{"contracts", "tables", "events"}, true},
+	"nodes":         {[]string{"contracts", "events", "graph", "guards", "guards/safety", "kb", "models", "tables", "templates", "tools"}, true},
+	"sgrtest":       {[]string{"contracts", "graph", "models"}, true},
 	"templates":     {[]string{"contracts"}, false},
 	"cmd/sgrgraph":  {[]string{"contracts", "tables", "config", "guards", "guards/safety", "kb", "tools"}, true},
 }

@@ -1,0 +1,129 @@
+package nodes
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/cloudwego/eino/components/model"
+	"github.com/cloudwego/eino/components/tool"
+	"github.com/cloudwego/eino/schema"
+
+	"github.com/sgrgraph/sgrgraph/contracts"
+	"github.com/sgrgraph/sgrgraph/graph"
+	"github.com/sgrgraph/sgrgraph/tables"
+	"github.com/sgrgraph/sgrgraph/tools"
+)
+
+// AgentModel configures the model step of the react_agent loop.
+type AgentModel struct {
+	Model model.BaseChatModel
+	// Tools are every tool the agent may use; DT-003 (Binding) decides
+	// whether the SGR tool is among those offered.
+	Tools   []tool.BaseTool
+	Binding *tables.Table
+	// MaxIterations bounds the model steps of one attempt; the last one is
+	// made with tools forbidden, so the loop ends with an answer from what
+	// was found rather than an error.
+	MaxIterations int
+	// ForceFirstSearch makes the first call of a turn tool_choice=required
+	// when the route is normal and the plan has subqueries, so the agent
+	// cannot answer before it has looked (DESIGN §1).
+	ForceFirstSearch bool
+	SystemPrompt     string
+	Product          string
+	Timeout          time.Duration
+}
+
+// DefaultAgentSystemPrompt is the agent's instruction.
+const DefaultAgentSystemPrompt = "You are a {product} support assistant. Answer only from what the tools return: " +
+	"search the knowledge base for each part of the request, then answer in the user's language, citing the " +
+	"articles you used as [1], [2] in the order the searches returned them. If nothing relevant is found, say so."
+
+// DefaultMaxIterations is the model steps of one attempt when none are configured.
+const DefaultMaxIterations = 4
+
+// Node makes one model step: it streams the reply (tokens reach the event
+// sink through callbacks), appends it to the context, and when it calls no
+// tool takes it as the draft answer.
+func (c AgentModel) Node() Func {
+	return func(ctx context.Context, s *contracts.ChatState) (*contracts.ChatState, error) {
+		infos, err := c.offered(ctx, s)
+		if err != nil {
+			return nil, err
+		}
+		max := c.MaxIterations
+		if max <= 0 {
+			max = DefaultMaxIterations
+		}
+		opts := []model.Option{model.WithTools(infos)}
+		switch {
+		case s.ReactIters >= max-1:
+			opts = append(opts, model.WithToolChoice(schema.ToolChoiceForbidden))
+			if s.ReactIters > 0 {
+				note(s, AgentModelName, fmt.Sprintf("iteration limit %d reached: answering from what was found", max))
+			}
+		case c.forceSearch(s):
+			opts = append(opts, model.WithToolChoice(schema.ToolChoiceForced))
+		default:
+			opts = append(opts, model.WithToolChoice(schema.ToolChoiceAllowed))
+		}
+		prompt := c.SystemPrompt
+		if prompt == "" {
+			prompt = DefaultAgentSystemPrompt
+		}
+		in := append([]*schema.Message{schema.SystemMessage(strings.ReplaceAll(prompt, "{product}", c.Product))}, s.Messages...)
+		s.ReactIters++
+		msg, err := callModel(ctx, s, AgentModelName, c.Model, c.Timeout, in, true, opts...)
+		if err != nil {
+			noteError(s, AgentModelName, "agent model failed: "+err.Error())
+			return s, nil
+		}
+		msg.Role = schema.Assistant
+		s.Messages = append(s.Messages, msg)
+		if len(msg.ToolCalls) == 0 {
+			s.Draft = msg.Content
+		}
+		return s, nil
+	}
+}
+
+func (c AgentModel) forceSearch(s *contracts.ChatState) bool {
+	return c.ForceFirstSearch && s.ReactIters == 0 && s.RetryCount == 0 &&
+		s.Action == contracts.ActionNormal && s.Plan != nil && len(s.Plan.Subqueries) > 0
+}
+
+// offered lists the tools of this step; DT-003 keeps the SGR tool out for
+// the rest of the turn.
+func (c AgentModel) offered(ctx context.Context, s *contracts.ChatState) ([]*schema.ToolInfo, error) {
+	state := "mid_turn"
+	if s.ReactIters == 0 {
+		state = "after_sgr"
+	}
+	bind, err := c.Binding.Evaluate(map[string]any{"turn_state": state, "sgr_call_count": s.SGRCalls})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", c.Binding.ID, err)
+	}
+	sgr := bind.Get("sgr_tool_available") == "true"
+	var infos []*schema.ToolInfo
+	for _, t := range c.Tools {
+		info, err := t.Info(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("tool info: %w", err)
+		}
+		if info.Name != tools.SGRToolName || sgr {
+			infos = append(infos, info)
+		}
+	}
+	return infos, nil
+}
+
+// AfterAgentModel routes the loop: to the tools while the last reply calls
+// any, else out of the loop.
+func AfterAgentModel(_ context.Context, s *contracts.ChatState) (string, error) {
+	if n := len(s.Messages); n > 0 && s.Messages[n-1].Role == schema.Assistant && len(s.Messages[n-1].ToolCalls) > 0 {
+		return AgentToolsName, nil
+	}
+	return graph.END, nil
+}

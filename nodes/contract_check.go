@@ -1,0 +1,80 @@
+package nodes
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/sgrgraph/sgrgraph/contracts"
+	"github.com/sgrgraph/sgrgraph/events"
+	"github.com/sgrgraph/sgrgraph/guards"
+	"github.com/sgrgraph/sgrgraph/tables"
+)
+
+// ContractCheck configures the Guardian's contract check and verdict.
+type ContractCheck struct {
+	// Verdicts is DT-005.
+	Verdicts *tables.Table
+	// Policy is the query policy (L0), checked again now that the request
+	// type is known; nil allows everything.
+	Policy *guards.QueryPolicy
+}
+
+// VerdictInputs reads DT-005's inputs off the state.
+func VerdictInputs(s *contracts.ChatState) map[string]any {
+	ok := func(r *contracts.CheckResult) bool { return r == nil || r.OK }
+	return map[string]any{
+		"policy_ok":      s.Policy == nil || s.Policy.Decision != contracts.PolicyDeny,
+		"evidence_ok":    ok(s.EvidenceCheck),
+		"evidence_items": len(s.Evidence),
+		"contract_ok":    ok(s.ContractCheck),
+		"track":          string(orTrack(s.Track)),
+		"retry_count":    s.RetryCount,
+	}
+}
+
+func orTrack(t contracts.Track) contracts.Track {
+	if t == "" {
+		return contracts.TrackFast
+	}
+	return t
+}
+
+// Node checks the draft against the answer contract (seed 004 §4), then
+// DT-005 gives the verdict. The Guardian judges only: it never writes or
+// edits the answer.
+func (c ContractCheck) Node() Func {
+	return func(ctx context.Context, s *contracts.ChatState) (*contracts.ChatState, error) {
+		res := guards.CheckContract(s.Spec, s.Draft)
+		s.ContractCheck = &res
+		if c.Policy != nil {
+			p := c.Policy.Check(s.UserMessage, s.UserRole, s.RequestType)
+			s.Policy = &p
+		}
+		out, err := c.Verdicts.Evaluate(VerdictInputs(s))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", c.Verdicts.ID, err)
+		}
+		v := &contracts.Verdict{Verdict: contracts.VerdictKind(out.Get("verdict")), RiskLevel: contracts.RiskLevel(out.Get("risk_level")),
+			Reasons: []string{}, RequiredActions: []contracts.RequiredAction{}}
+		if s.Policy != nil && s.Policy.Decision == contracts.PolicyDeny {
+			v.Reasons = append(v.Reasons, s.Policy.Reasons...)
+		}
+		for _, r := range []*contracts.CheckResult{s.EvidenceCheck, s.ContractCheck} {
+			if r != nil && !r.OK {
+				v.Reasons = append(v.Reasons, r.Reason)
+				for _, a := range r.RequiredActions {
+					if !slices.Contains(v.RequiredActions, a) {
+						v.RequiredActions = append(v.RequiredActions, a)
+					}
+				}
+			}
+		}
+		if v.Verdict == contracts.VerdictFail {
+			v.RequiredActions = []contracts.RequiredAction{contracts.RequiredAction(out.Get("fail_action"))}
+		}
+		s.Verdict = v
+		events.Emit(ctx, contracts.Event{Kind: contracts.EventVerdict, Verdict: v})
+		return s, nil
+	}
+}

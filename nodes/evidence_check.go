@@ -1,0 +1,25 @@
+package nodes
+
+import (
+	"context"
+
+	"github.com/sgrgraph/sgrgraph/contracts"
+	"github.com/sgrgraph/sgrgraph/guards"
+)
+
+// EvidenceCheck configures the Guardian's evidence check.
+type EvidenceCheck struct {
+	Rules guards.EvidenceRules
+}
+
+// Node judges the evidence gathered so far against the request type and
+// track (seed 004 §2). An answer with no evidence fails here with
+// RETRIEVE_MORE, which DT-005 retries on either track. It only records the
+// result; contract_check turns both checks into the verdict.
+func (c EvidenceCheck) Node() Func {
+	return func(_ context.Context, s *contracts.ChatState) (*contracts.ChatState, error) {
+		res := guards.CheckEvidence(s.RequestType, s.Track, s.Evidence, c.Rules)
+		s.EvidenceCheck = &res
+		return s, nil
+	}
+}

@@ -1,0 +1,45 @@
+package nodes
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/sgrgraph/sgrgraph/contracts"
+	"github.com/sgrgraph/sgrgraph/templates"
+)
+
+// Finalize configures the end of a passed turn.
+type Finalize struct {
+	Texts    *templates.Set
+	Product  string
+	Language string // the fallback answer language
+}
+
+// Node publishes the accepted draft as the answer with a numbered list of
+// the articles found, in the order the searches returned them: the order
+// the agent's [n] citations refer to.
+func (c Finalize) Node() Func {
+	return func(ctx context.Context, s *contracts.ChatState) (*contracts.ChatState, error) {
+		s.Answer = strings.TrimSpace(s.Draft)
+		addUI(ctx, s, contracts.UIAnswer, s.Answer)
+		if len(s.Articles) == 0 {
+			return s, nil
+		}
+		heading, err := text(c.Texts, answerLanguage(s, c.Texts, c.Language), "sources_heading", c.Product)
+		if err != nil {
+			return nil, err
+		}
+		var b strings.Builder
+		b.WriteString(heading)
+		for i, a := range s.Articles {
+			fmt.Fprintf(&b, "\n[%d] %s", i+1, a.Title)
+			if a.URL != "" {
+				b.WriteString(" — " + a.URL)
+			}
+		}
+		addUI(ctx, s, contracts.UISources, b.String())
+		s.Answer += "\n\n" + b.String()
+		return s, nil
+	}
+}

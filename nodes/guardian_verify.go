@@ -1,0 +1,87 @@
+package nodes
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/sgrgraph/sgrgraph/contracts"
+	"github.com/sgrgraph/sgrgraph/guards"
+	"github.com/sgrgraph/sgrgraph/guards/safety"
+	"github.com/sgrgraph/sgrgraph/tables"
+	"github.com/sgrgraph/sgrgraph/templates"
+)
+
+// GuardianVerify configures the Guardian at the door.
+type GuardianVerify struct {
+	Classifier safety.Classifier
+	// Policy is the query policy (L0); nil allows everything.
+	Policy *guards.QueryPolicy
+	// Enforcement is DT-001.
+	Enforcement *tables.Table
+	// Mode is contracts.GuardEnforce or contracts.GuardReport.
+	Mode     string
+	Texts    *templates.Set
+	Product  string
+	Language string // the fallback answer language
+}
+
+// EnforcementInputs reads DT-001's inputs off the state; the node and the
+// edge after it evaluate the table on the same inputs.
+func EnforcementInputs(mode string) func(s *contracts.ChatState) map[string]any {
+	return func(s *contracts.ChatState) map[string]any {
+		level := contracts.LevelUnknown
+		if s.Moderation != nil && s.Moderation.Level != "" {
+			level = s.Moderation.Level
+		}
+		return map[string]any{"guardian_level": string(level), "guard_mode": mode}
+	}
+}
+
+// Node classifies the user message, checks the query policy and applies
+// DT-001. A blocked message makes no model call: the turn is marked
+// guardian_block and the message is replaced in the model history by a
+// placeholder, so later turns never show it to a model. A classifier that
+// fails yields level Unknown, which DT-001 decides on.
+func (c GuardianVerify) Node() Func {
+	inputs := EnforcementInputs(c.Mode)
+	return func(ctx context.Context, s *contracts.ChatState) (*contracts.ChatState, error) {
+		mod, err := c.Classifier.Classify(ctx, s.UserMessage)
+		if err != nil {
+			mod = contracts.Moderation{Level: contracts.LevelUnknown, Reasons: []string{err.Error()}}
+			noteError(s, GuardianVerifyName, "safety classifier failed: "+err.Error())
+		}
+		s.Moderation = &mod
+		if c.Policy != nil {
+			p := c.Policy.Check(s.UserMessage, s.UserRole, "")
+			s.Policy = &p
+		}
+		res, err := c.Enforcement.Evaluate(inputs(s))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", c.Enforcement.ID, err)
+		}
+		if res.Get("decision") != "Block" {
+			return s, nil
+		}
+		s.Action = contracts.ActionGuardianBlock
+		lang := answerLanguage(s, c.Texts, c.Language)
+		placeholder, err := text(c.Texts, lang, "blocked_message_placeholder", c.Product)
+		if err != nil {
+			return nil, err
+		}
+		replaceUserMessage(s, placeholder)
+		return s, nil
+	}
+}
+
+// replaceUserMessage swaps this turn's user message, the last user message
+// of the history, for text.
+func replaceUserMessage(s *contracts.ChatState, text string) {
+	for i := len(s.Messages) - 1; i >= 0; i-- {
+		if m := s.Messages[i]; m.Role == "user" {
+			c := *m
+			c.Content = text
+			s.Messages[i] = &c
+			return
+		}
+	}
+}

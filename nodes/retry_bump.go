@@ -1,0 +1,68 @@
+package nodes
+
+import (
+	"context"
+	"strings"
+
+	"github.com/cloudwego/eino/schema"
+
+	"github.com/sgrgraph/sgrgraph/contracts"
+)
+
+// RetryBump counts a RETRY and turns the Guardian's required actions into
+// explicit instructions for the next attempt (seed 004 §6-§7). The rejected
+// draft stays in the context so the model sees what it is correcting.
+func RetryBump() Func {
+	return func(_ context.Context, s *contracts.ChatState) (*contracts.ChatState, error) {
+		s.RetryCount++
+		s.ReactIters = 0
+		s.Draft = ""
+		s.Messages = append(s.Messages, schema.UserMessage(RetryInstructions(s.Verdict)))
+		return s, nil
+	}
+}
+
+// RetryPrefix opens every retry instruction, so a model (and a reader of a
+// trace) can tell the Guardian's review from the user's words.
+const RetryPrefix = "[Guardian review] Your previous answer was not accepted."
+
+// instructions says what each required action asks of the agent.
+var instructions = map[contracts.RequiredAction]string{
+	contracts.ActAddEvidence:            "Add evidence: make more searches before answering.",
+	contracts.ActRetrieveMore:           "Search the knowledge base again, with other words for each part of the request, before answering.",
+	contracts.ActDiversifySources:       "Use more than one kind of source.",
+	contracts.ActRemoveDocEvidence:      "Do not rely on documentation for live values.",
+	contracts.ActUseDBOnly:              "Use live data only.",
+	contracts.ActRetrieveDB:             "Query live data.",
+	contracts.ActRetrieveDoc:            "Search the documentation.",
+	contracts.ActRetrievePolicy:         "Look up the applicable policy.",
+	contracts.ActRefineQuery:            "Search with more specific queries.",
+	contracts.ActRestrictScope:          "Answer only the part of the request the sources cover.",
+	contracts.ActAddRequiredSections:    "Add the required sections.",
+	contracts.ActRegenerateDraft:        "Write the answer again.",
+	contracts.ActRemoveForbiddenContent: "Remove forbidden content and personal data from the answer.",
+	contracts.ActUseDomainTerms:         "Use the product's own terms.",
+	contracts.ActAskMinimalQuestion:     "Ask one short question instead of answering.",
+	contracts.ActSafeRefusal:            "Refuse politely.",
+}
+
+// RetryInstructions renders a verdict as instructions for the next attempt.
+func RetryInstructions(v *contracts.Verdict) string {
+	var b strings.Builder
+	b.WriteString(RetryPrefix)
+	if v == nil {
+		return b.String()
+	}
+	if len(v.Reasons) > 0 {
+		b.WriteString(" Reasons: " + strings.Join(v.Reasons, "; ") + ".")
+	}
+	b.WriteString("\nRequired actions:")
+	for _, a := range v.RequiredActions {
+		text, ok := instructions[a]
+		if !ok {
+			text = string(a)
+		}
+		b.WriteString("\n- " + string(a) + ": " + text)
+	}
+	return b.String()
+}

@@ -1,0 +1,153 @@
+package nodes
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/cloudwego/eino/components/model"
+	"github.com/cloudwego/eino/schema"
+
+	"github.com/sgrgraph/sgrgraph/contracts"
+	"github.com/sgrgraph/sgrgraph/tables"
+	"github.com/sgrgraph/sgrgraph/templates"
+	"github.com/sgrgraph/sgrgraph/tools"
+)
+
+// SGRPlan configures the planning call.
+type SGRPlan struct {
+	Model model.BaseChatModel
+	// Binding is DT-003; Tracks is DT-006.
+	Binding, Tracks *tables.Table
+	Texts           *templates.Set
+	// SystemPrompt is the SGR system prompt; the Guardian's assessment is
+	// glued to it when there is one.
+	SystemPrompt string
+	Product      string
+	Language     string // the fallback answer language
+	// Contract is the answer contract every turn is checked against.
+	Contract contracts.ArchitectSpec
+	Timeout  time.Duration
+}
+
+// DefaultSGRSystemPrompt asks for the analysis; the tool's schema does the rest.
+const DefaultSGRSystemPrompt = "You are the request analyst of a {product} support assistant. " +
+	"Analyse the user's latest message by calling analyse_user_request exactly once. " +
+	"Fill every field in order; each description is one reasoning step."
+
+// Node makes one model call with analyse_user_request forced by name,
+// decodes the plan leniently and validates it. A plan that fails
+// validation gets one repair call that shows the model the error; if that
+// fails too, or the model fails, the turn goes on without a plan and the
+// diagnostics say why.
+func (c SGRPlan) Node() Func {
+	return func(ctx context.Context, s *contracts.ChatState) (*contracts.ChatState, error) {
+		bind, err := c.Binding.Evaluate(map[string]any{"turn_state": "new_user_msg", "sgr_call_count": s.SGRCalls})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", c.Binding.ID, err)
+		}
+		lang := answerLanguage(s, c.Texts, c.Language)
+		if bind.Get("sgr_tool_available") == "true" {
+			if err := c.plan(ctx, s, lang); err != nil {
+				return nil, err
+			}
+		}
+		if s.Plan != nil && s.Language == "" && slices.Contains(c.Texts.Languages(), s.Plan.AnswerLanguage) {
+			lang = s.Plan.AnswerLanguage
+		}
+		s.Language = lang
+		s.Spec = c.Contract
+		if s.Plan != nil {
+			s.RequestType = s.Plan.RequestType
+		}
+		track, err := c.Tracks.Evaluate(map[string]any{"request_type": string(s.RequestType)})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", c.Tracks.ID, err)
+		}
+		s.Track = contracts.Track(track.Get("track"))
+		return s, nil
+	}
+}
+
+func (c SGRPlan) plan(ctx context.Context, s *contracts.ChatState, lang string) error {
+	info, err := tools.SGRToolInfo(tools.SGROptions{Language: lang, Product: c.Product})
+	if err != nil {
+		return err
+	}
+	in := append([]*schema.Message{schema.SystemMessage(c.systemPrompt(s.Moderation))}, s.Messages...)
+	opts := []model.Option{model.WithTools([]*schema.ToolInfo{info}), model.WithToolChoice(schema.ToolChoiceForced, tools.SGRToolName)}
+	for attempt := 1; attempt <= 2; attempt++ {
+		s.SGRCalls++
+		msg, err := callModel(ctx, s, SGRPlanName, c.Model, c.Timeout, in, false, opts...)
+		if err != nil {
+			noteError(s, SGRPlanName, "planning call failed, continuing without a plan: "+err.Error())
+			return nil
+		}
+		plan, problem := decodeCall(msg)
+		if problem == "" {
+			s.Plan = &plan
+			return nil
+		}
+		noteError(s, SGRPlanName, fmt.Sprintf("plan attempt %d rejected: %s", attempt, problem))
+		in = append(in, repairMessages(msg, problem)...)
+	}
+	noteError(s, SGRPlanName, "no valid plan after one repair, continuing without a plan")
+	return nil
+}
+
+// decodeCall finds the SGR call in msg and returns its plan, or what is wrong.
+func decodeCall(msg *schema.Message) (contracts.SGRPlan, string) {
+	for _, tc := range msg.ToolCalls {
+		if tc.Function.Name != tools.SGRToolName {
+			continue
+		}
+		d, err := tools.DecodePlan(tc.Function.Arguments)
+		if err != nil {
+			return contracts.SGRPlan{}, err.Error()
+		}
+		if err := tools.ValidatePlan(d.Plan); err != nil {
+			return contracts.SGRPlan{}, err.Error()
+		}
+		return d.Plan, ""
+	}
+	return contracts.SGRPlan{}, "the reply did not call " + tools.SGRToolName
+}
+
+// repairMessages show the model its own reply and what was wrong with it.
+func repairMessages(msg *schema.Message, problem string) []*schema.Message {
+	fix := "Your analysis was rejected: " + problem + ". Call " + tools.SGRToolName + " again with corrected arguments."
+	if len(msg.ToolCalls) == 0 {
+		return []*schema.Message{msg, schema.UserMessage(fix)}
+	}
+	out := []*schema.Message{msg}
+	for _, tc := range msg.ToolCalls {
+		out = append(out, schema.ToolMessage(fix, tc.ID, schema.WithToolName(tc.Function.Name)))
+	}
+	return out
+}
+
+// systemPrompt glues the Guardian's assessment to the SGR prompt (seed 000 §6).
+func (c SGRPlan) systemPrompt(m *contracts.Moderation) string {
+	prompt := c.SystemPrompt
+	if prompt == "" {
+		prompt = DefaultSGRSystemPrompt
+	}
+	prompt = strings.ReplaceAll(prompt, "{product}", c.Product)
+	if m == nil {
+		return prompt
+	}
+	level := m.Level
+	if level == "" {
+		level = contracts.LevelSafe
+	}
+	return prompt + "\n\n<guardian_assessment>\nSafety Assessment from Guardian Model:\n" +
+		"- Risk Level: " + string(level) + "\n" +
+		"- Categories: [" + strings.Join(m.Categories, ", ") + "]\n" +
+		"- Decision Guidance:\n" +
+		"  * If level='Unsafe': action SHOULD be 'guardian_block'\n" +
+		"  * If level='Controversial': CONSIDER 'guardian_block' or 'clarify'\n" +
+		"  * If level='Safe': Use normal SGR routing (spam_score + confidence)\n" +
+		"</guardian_assessment>"
+}
