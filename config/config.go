@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"time"
 
 	"gopkg.in/yaml.v3"
 )
@@ -17,9 +18,51 @@ var defaultsYAML []byte
 
 // Config is the whole configuration.
 type Config struct {
-	Tables Tables `yaml:"tables"`
-	Guard  Guard  `yaml:"guard"`
-	KB     KB     `yaml:"kb"`
+	// Product is what the assistant supports; texts and prompts name it.
+	Product string `yaml:"product"`
+	// Language is the answer language when neither the plan nor the
+	// request's own letters settle it.
+	Language string   `yaml:"language"`
+	Model    Model    `yaml:"model"`
+	Agent    Agent    `yaml:"agent"`
+	Tables   Tables   `yaml:"tables"`
+	Guard    Guard    `yaml:"guard"`
+	Guardian Guardian `yaml:"guardian"`
+	KB       KB       `yaml:"kb"`
+	Texts    Texts    `yaml:"texts"`
+}
+
+// Model chooses the chat model.
+type Model struct {
+	Provider string        `yaml:"provider"`
+	Timeout  time.Duration `yaml:"timeout"`
+}
+
+// Agent tunes the turn.
+type Agent struct {
+	// Injection is how the plan enters the model context: synthetic,
+	// directive or trace.
+	Injection        string `yaml:"injection"`
+	MaxIterations    int    `yaml:"max_iterations"`
+	ForceFirstSearch bool   `yaml:"force_first_search"`
+	MaxSteps         int    `yaml:"max_steps"`
+}
+
+// Guardian holds the judge's evidence rules and the answer contract.
+type Guardian struct {
+	QualityMinItems   int      `yaml:"quality_min_items"`
+	QualityMinSources int      `yaml:"quality_min_sources"`
+	MinAvgConfidence  float64  `yaml:"min_avg_confidence"`
+	FastMinItems      int      `yaml:"fast_min_items"`
+	RequiredSections  []string `yaml:"required_sections"`
+	ForbiddenContent  []string `yaml:"forbidden_content"`
+	DomainTerms       []string `yaml:"domain_terms"`
+}
+
+// Texts replaces the embedded templates or catalogue with files.
+type Texts struct {
+	Templates string `yaml:"templates"`
+	Catalogue string `yaml:"catalogue"`
 }
 
 // Tables holds the thresholds the decision tables are built from.
@@ -87,7 +130,8 @@ func decode(data []byte, name string, c *Config) error {
 // applyEnv reads SGRGRAPH_* variables; each names one key of the file.
 func applyEnv(c *Config, lookup func(string) (string, bool)) error {
 	str := map[string]*string{
-		"SGRGRAPH_GUARD_MODE": &c.Guard.Mode, "SGRGRAPH_GUARD_PROVIDER": &c.Guard.Provider,
+		"SGRGRAPH_PRODUCT": &c.Product, "SGRGRAPH_LANGUAGE": &c.Language, "SGRGRAPH_MODEL_PROVIDER": &c.Model.Provider,
+		"SGRGRAPH_INJECTION": &c.Agent.Injection, "SGRGRAPH_GUARD_MODE": &c.Guard.Mode, "SGRGRAPH_GUARD_PROVIDER": &c.Guard.Provider,
 		"SGRGRAPH_GUARD_LEXICON": &c.Guard.Lexicon, "SGRGRAPH_KB_DIR": &c.KB.Dir, "SGRGRAPH_KB_CACHE_DIR": &c.KB.CacheDir,
 	}
 	for name, dst := range str {
@@ -137,6 +181,36 @@ func (c Config) Validate() error {
 	}
 	if c.Guard.Provider != "rules" {
 		bad("guard.provider: %q is not a known provider (rules)", c.Guard.Provider)
+	}
+	if c.Language != "ru" && c.Language != "en" {
+		bad("language: %q is not ru or en", c.Language)
+	}
+	if c.Model.Provider != "offline" {
+		bad("model.provider: %q is not a known provider (offline)", c.Model.Provider)
+	}
+	if c.Model.Timeout < time.Second || c.Model.Timeout > 10*time.Minute {
+		bad("model.timeout: %s is outside 1s..10m", c.Model.Timeout)
+	}
+	switch c.Agent.Injection {
+	case "synthetic", "directive", "trace":
+	default:
+		bad("agent.injection: %q is not synthetic, directive or trace", c.Agent.Injection)
+	}
+	if c.Agent.MaxIterations < 1 || c.Agent.MaxIterations > 20 {
+		bad("agent.max_iterations: %d is outside 1..20", c.Agent.MaxIterations)
+	}
+	if c.Agent.MaxSteps < 10 || c.Agent.MaxSteps > 1000 {
+		bad("agent.max_steps: %d is outside 10..1000", c.Agent.MaxSteps)
+	}
+	unit("guardian.min_avg_confidence", c.Guardian.MinAvgConfidence)
+	if c.Guardian.QualityMinItems < 0 || c.Guardian.QualityMinItems > 20 {
+		bad("guardian.quality_min_items: %d is outside 0..20", c.Guardian.QualityMinItems)
+	}
+	if c.Guardian.QualityMinSources < 0 || c.Guardian.QualityMinSources > 4 {
+		bad("guardian.quality_min_sources: %d is outside 0..4", c.Guardian.QualityMinSources)
+	}
+	if c.Guardian.FastMinItems < 0 || c.Guardian.FastMinItems > 20 {
+		bad("guardian.fast_min_items: %d is outside 0..20", c.Guardian.FastMinItems)
 	}
 	if c.KB.TopK < 1 || c.KB.TopK > 50 {
 		bad("kb.top_k: %d is outside 1..50", c.KB.TopK)

@@ -16,9 +16,10 @@ type Finalize struct {
 	Language string // the fallback answer language
 }
 
-// Node publishes the accepted draft as the answer with a numbered list of
-// the articles found, in the order the searches returned them: the order
-// the agent's [n] citations refer to.
+// Node publishes the accepted draft as the answer with the sources it
+// cites. Articles are numbered in the order the searches returned them,
+// the order the agent's [n] citations refer to; only cited ones are
+// listed, or all of them when the draft cites none.
 func (c Finalize) Node() Func {
 	return func(ctx context.Context, s *contracts.ChatState) (*contracts.ChatState, error) {
 		s.Answer = strings.TrimSpace(s.Draft)
@@ -32,7 +33,11 @@ func (c Finalize) Node() Func {
 		}
 		var b strings.Builder
 		b.WriteString(heading)
+		cited := citedOnly(s.Answer, len(s.Articles))
 		for i, a := range s.Articles {
+			if cited != nil && !cited[i+1] {
+				continue
+			}
 			fmt.Fprintf(&b, "\n[%d] %s", i+1, a.Title)
 			if a.URL != "" {
 				b.WriteString(" — " + a.URL)
@@ -42,4 +47,18 @@ func (c Finalize) Node() Func {
 		s.Answer += "\n\n" + b.String()
 		return s, nil
 	}
+}
+
+// citedOnly finds the citation numbers [n] the answer uses, or nil if none.
+func citedOnly(answer string, n int) map[int]bool {
+	var cited map[int]bool
+	for i := 1; i <= n; i++ {
+		if strings.Contains(answer, fmt.Sprintf("[%d]", i)) {
+			if cited == nil {
+				cited = map[int]bool{}
+			}
+			cited[i] = true
+		}
+	}
+	return cited
 }

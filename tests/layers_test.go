@@ -19,20 +19,24 @@ var layers = map[string]struct {
 	allowed []string
 	eino    bool
 }{
-	"contracts":     {nil, true}, // eino's schema.Message only
-	"tables":        {nil, false},
-	"config":        {nil, false},
-	"guards":        {[]string{"contracts"}, false},
-	"guards/safety": {[]string{"contracts"}, false},
-	"kb":            {[]string{"contracts"}, false},
-	"tools":         {[]string{"contracts", "kb"}, true},
-	"events":        {[]string{"contracts"}, true},
-	"models":        {nil, true},
-	"graph":         {[]string{"contracts", "tables", "events"}, true},
-	"nodes":         {[]string{"contracts", "events", "graph", "guards", "guards/safety", "kb", "models", "tables", "templates", "tools"}, true},
-	"sgrtest":       {[]string{"contracts", "graph", "models"}, true},
-	"templates":     {[]string{"contracts"}, false},
-	"cmd/sgrgraph":  {[]string{"contracts", "tables", "config", "guards", "guards/safety", "kb", "tools"}, true},
+	"contracts":      {nil, true}, // eino's schema.Message only
+	"tables":         {nil, false},
+	"config":         {nil, false},
+	"guards":         {[]string{"contracts"}, false},
+	"guards/safety":  {[]string{"contracts"}, false},
+	"kb":             {[]string{"contracts"}, false},
+	"tools":          {[]string{"contracts", "kb"}, true},
+	"events":         {[]string{"contracts"}, true},
+	"models":         {nil, true},
+	"graph":          {[]string{"contracts", "tables", "events"}, true},
+	"nodes":          {[]string{"contracts", "events", "graph", "guards", "guards/safety", "kb", "models", "tables", "templates", "tools"}, true},
+	"sgrtest":        {[]string{"contracts", "graph", "models"}, true},
+	"models/offline": {[]string{"contracts", "models", "templates"}, true},
+	"docs":           {nil, false},
+	"agent": {[]string{"config", "contracts", "docs", "events", "graph", "guards", "guards/safety", "kb", "models",
+		"models/offline", "nodes", "tables", "templates", "tools"}, true},
+	"templates":    {[]string{"contracts"}, false},
+	"cmd/sgrgraph": {[]string{"agent", "contracts", "tables", "config", "guards", "guards/safety", "kb", "tools"}, true},
 }
 
 func TestLayers(t *testing.T) {

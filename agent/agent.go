@@ -1,0 +1,231 @@
+// Package agent assembles sgrgraph's default turn from configuration: the
+// knowledge base, the model, the guard, the tables, the templates and the
+// nodes, compiled into one graph; Run executes one turn of it. Every
+// caller (the CLI's ask and chat, later batch and the server) goes through
+// Run, so a turn is computed in one place only.
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/cloudwego/eino/components/model"
+	"github.com/cloudwego/eino/components/tool"
+	"github.com/cloudwego/eino/compose"
+	"github.com/cloudwego/eino/schema"
+
+	"github.com/sgrgraph/sgrgraph/config"
+	"github.com/sgrgraph/sgrgraph/contracts"
+	"github.com/sgrgraph/sgrgraph/events"
+	"github.com/sgrgraph/sgrgraph/graph"
+	"github.com/sgrgraph/sgrgraph/guards"
+	"github.com/sgrgraph/sgrgraph/guards/safety"
+	"github.com/sgrgraph/sgrgraph/models/offline"
+	"github.com/sgrgraph/sgrgraph/nodes"
+	"github.com/sgrgraph/sgrgraph/tables"
+	"github.com/sgrgraph/sgrgraph/templates"
+	"github.com/sgrgraph/sgrgraph/tools"
+)
+
+// Options supply what configuration cannot: parts built in Go.
+type Options struct {
+	// Knowledge is an opened knowledge base; nil opens the configured one.
+	Knowledge *Knowledge
+	// Model replaces the configured chat model.
+	Model model.BaseChatModel
+	// Classifier replaces the configured safety classifier.
+	Classifier safety.Classifier
+	// Trace, when set, receives one JSON line per model call.
+	Trace io.Writer
+}
+
+// Agent is the compiled default graph with what it was built from. It is
+// safe for concurrent use.
+type Agent struct {
+	cfg       config.Config
+	knowledge *Knowledge
+	ownsKB    bool
+	runnable  *graph.Runnable
+}
+
+// New builds and compiles the default graph.
+func New(ctx context.Context, cfg config.Config, o Options) (*Agent, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	a := &Agent{cfg: cfg, knowledge: o.Knowledge}
+	if a.knowledge == nil {
+		k, err := OpenKnowledge(cfg.KB)
+		if err != nil {
+			return nil, err
+		}
+		a.knowledge, a.ownsKB = k, true
+	}
+	n, e, err := a.parts(o)
+	if err != nil {
+		a.Close()
+		return nil, err
+	}
+	r, err := NewGraph(n, e).Compile(ctx, graph.WithMaxSteps(cfg.Agent.MaxSteps))
+	if err != nil {
+		a.Close()
+		return nil, err
+	}
+	a.runnable = r
+	return a, nil
+}
+
+// Close releases the knowledge base if the agent opened it.
+func (a *Agent) Close() error {
+	if a.ownsKB && a.knowledge != nil {
+		return a.knowledge.Close()
+	}
+	return nil
+}
+
+// Graph is the compiled graph, for diagrams.
+func (a *Agent) Graph() *graph.Runnable { return a.runnable }
+
+// Knowledge is the knowledge base the agent answers from.
+func (a *Agent) Knowledge() *Knowledge { return a.knowledge }
+
+func (a *Agent) parts(o Options) (Nodes, Edges, error) {
+	cfg := a.cfg
+	set, err := tables.Standard(tables.Config{SpamThreshold: cfg.Tables.SpamThreshold,
+		ConfidenceThreshold: cfg.Tables.ConfidenceThreshold, MaxRetries: cfg.Tables.MaxRetries})
+	if err != nil {
+		return Nodes{}, Edges{}, err
+	}
+	get := func(id string) *tables.Table {
+		t, e := set.Get(id)
+		err = errors.Join(err, e)
+		return t
+	}
+	dt001, dt002, dt003, dt005, dt006 := get("DT-001"), get("DT-002"), get("DT-003"), get("DT-005"), get("DT-006")
+	if err != nil {
+		return Nodes{}, Edges{}, err
+	}
+	texts, err := loadTexts(cfg.Texts)
+	if err != nil {
+		return Nodes{}, Edges{}, err
+	}
+	classifier := o.Classifier
+	if classifier == nil {
+		if classifier, err = newClassifier(cfg.Guard); err != nil {
+			return Nodes{}, Edges{}, err
+		}
+	}
+	m := o.Model
+	if m == nil {
+		m = offline.New(offline.Options{Corpus: a.knowledge.Corpus(), Product: cfg.Product, Language: cfg.Language})
+	}
+	if o.Trace != nil {
+		m = Traced(m, o.Trace)
+	}
+	search, err := tools.NewSearchKB(a.knowledge.Index, cfg.KB.TopK)
+	if err != nil {
+		return Nodes{}, Edges{}, err
+	}
+	rules := guards.DefaultEvidenceRules()
+	g := cfg.Guardian
+	rules.QualityMinItems, rules.QualityMinSources, rules.MinAvgConfidence, rules.FastMinItems =
+		g.QualityMinItems, g.QualityMinSources, g.MinAvgConfidence, g.FastMinItems
+	contract := contracts.ArchitectSpec{ResponseFormat: "markdown", RequiredSections: g.RequiredSections,
+		ForbiddenContent: g.ForbiddenContent, DomainTerms: g.DomainTerms}
+	product, lang, timeout := cfg.Product, cfg.Language, cfg.Model.Timeout
+	n := Nodes{
+		GuardianVerify: nodes.GuardianVerify{Classifier: classifier, Enforcement: dt001, Mode: cfg.Guard.Mode,
+			Texts: texts, Product: product, Language: lang}.Node(),
+		SGRPlan: nodes.SGRPlan{Model: m, Binding: dt003, Tracks: dt006, Texts: texts, Product: product,
+			Language: lang, Contract: contract, Timeout: timeout}.Node(),
+		InjectSynthetic: nodes.InjectSynthetic{Routing: dt002, Texts: texts, Mode: nodes.InjectionMode(cfg.Agent.Injection),
+			Product: product, Language: lang}.Node(),
+		AgentModel: nodes.AgentModel{Model: m, Tools: []tool.BaseTool{search}, Binding: dt003, MaxIterations: cfg.Agent.MaxIterations,
+			ForceFirstSearch: cfg.Agent.ForceFirstSearch, Product: product, Timeout: timeout}.Node(),
+		AgentTools:    nodes.AgentTools{Tools: []tool.InvokableTool{search}}.Node(),
+		EvidenceCheck: nodes.EvidenceCheck{Rules: rules}.Node(),
+		ContractCheck: nodes.ContractCheck{Verdicts: dt005}.Node(),
+		RetryBump:     nodes.RetryBump(),
+		Finalize:      nodes.Finalize{Texts: texts, Product: product, Language: lang}.Node(),
+		SafeExit:      nodes.SafeExit{Texts: texts, Product: product, Language: lang}.Node(),
+	}
+	return n, Edges{Enforcement: dt001, Routing: dt002, Verdicts: dt005, GuardMode: cfg.Guard.Mode}, nil
+}
+
+func loadTexts(t config.Texts) (*templates.Set, error) {
+	if t.Templates == "" && t.Catalogue == "" {
+		return templates.Default()
+	}
+	return templates.Load(t.Templates, t.Catalogue)
+}
+
+func newClassifier(g config.Guard) (safety.Classifier, error) {
+	if g.Lexicon != "" {
+		return safety.NewRulesFromFile(g.Lexicon)
+	}
+	return safety.NewDefaultRules()
+}
+
+// Turn is one user message and what came before it.
+type Turn struct {
+	SessionID string
+	// Number counts the session's turns from 1.
+	Number  int
+	Message string
+	// History is the model context of the earlier turns (the Messages of
+	// the last turn's state).
+	History []*schema.Message
+	Role    string
+	// Language fixes the answer language; empty lets the turn settle it.
+	Language string
+	// Events, when set, receives the turn's events as they happen.
+	Events events.Sink
+}
+
+// MaxMessageRunes bounds a user message.
+const MaxMessageRunes = 16000
+
+// RunState runs one turn and returns its whole state.
+func (a *Agent) RunState(ctx context.Context, t Turn) (*contracts.ChatState, error) {
+	msg := strings.TrimSpace(t.Message)
+	if msg == "" {
+		return nil, errors.New("message: must not be empty")
+	}
+	if n := len([]rune(msg)); n > MaxMessageRunes {
+		return nil, fmt.Errorf("message: %d characters, over the limit of %d", n, MaxMessageRunes)
+	}
+	if t.Language != "" && t.Language != "ru" && t.Language != "en" {
+		return nil, fmt.Errorf("language: %q is not ru or en", t.Language)
+	}
+	if t.Number < 1 {
+		t.Number = 1
+	}
+	s := &contracts.ChatState{SessionID: t.SessionID, Turn: t.Number, UserMessage: msg, UserRole: t.Role, Language: t.Language,
+		Messages: append(append([]*schema.Message(nil), t.History...), schema.UserMessage(msg)),
+		UI:       []contracts.UIMessage{}, Evidence: []contracts.EvidenceItem{}, QueryTraces: []contracts.QueryTrace{}, Articles: []contracts.Article{}}
+	var opts []compose.Option
+	if t.Events != nil {
+		ctx = events.WithSink(ctx, t.Events)
+		opts = append(opts, compose.WithCallbacks(events.TokenCallbacks()))
+	}
+	return a.runnable.Invoke(ctx, s, opts...)
+}
+
+// Run runs one turn and returns its structured result.
+func (a *Agent) Run(ctx context.Context, t Turn) (contracts.StructuredResult, error) {
+	s, err := a.RunState(ctx, t)
+	if err != nil {
+		return contracts.StructuredResult{}, err
+	}
+	return Result(s), nil
+}
+
+// Result is the structured result of a finished turn's state.
+func Result(s *contracts.ChatState) contracts.StructuredResult {
+	return contracts.StructuredResult{SessionID: s.SessionID, Turn: s.Turn, Action: s.Action, Answer: s.Answer, UI: s.UI,
+		Moderation: s.Moderation, Plan: s.Plan, Verdict: s.Verdict, RetryCount: s.RetryCount, Evidence: s.Evidence,
+		QueryTraces: s.QueryTraces, Articles: s.Articles, Diagnostics: s.Diagnostics}
+}

@@ -1,0 +1,76 @@
+package agent
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/sgrgraph/sgrgraph/config"
+	"github.com/sgrgraph/sgrgraph/docs"
+	"github.com/sgrgraph/sgrgraph/kb"
+)
+
+// Knowledge is an opened knowledge base: its articles and their index.
+type Knowledge struct {
+	Docs  []kb.Doc
+	Index *kb.Index
+	Stats kb.SyncStats
+	// Source names where the articles came from: a folder, or "embedded".
+	Source string
+}
+
+// OpenKnowledge loads the articles of c.Dir, or the embedded documentation
+// when c.Dir is empty, and brings their index up to date. Files that fail
+// to load are reported in the stats and the others are indexed.
+func OpenKnowledge(c config.KB) (*Knowledge, error) {
+	var docsFound []kb.Doc
+	var loadErrs []error
+	k := &Knowledge{Source: c.Dir}
+	cache := c.CacheDir
+	if c.Dir == "" {
+		k.Source = "embedded"
+		docsFound, loadErrs = kb.LoadFS(docs.FS, ".")
+		if cache == "" {
+			base, err := os.UserCacheDir()
+			if err != nil {
+				base = os.TempDir()
+			}
+			cache = filepath.Join(base, "sgrgraph", "kb-embedded")
+		}
+	} else {
+		docsFound, loadErrs = kb.LoadDir(c.Dir)
+		if cache == "" {
+			cache = kb.DefaultCacheDir(c.Dir)
+		}
+	}
+	if len(docsFound) == 0 {
+		return nil, fmt.Errorf("kb.dir %s: no articles: %w", k.Source, errors.Join(loadErrs...))
+	}
+	idx, err := kb.Open(cache, kb.Options{RelevanceThreshold: c.RelevanceThreshold})
+	if err != nil {
+		return nil, err
+	}
+	stats, err := idx.Sync(docsFound)
+	if err != nil {
+		idx.Close()
+		return nil, err
+	}
+	for _, e := range loadErrs {
+		stats.Errors = append(stats.Errors, e.Error())
+	}
+	k.Docs, k.Index, k.Stats = docsFound, idx, stats
+	return k, nil
+}
+
+// Close closes the index.
+func (k *Knowledge) Close() error { return k.Index.Close() }
+
+// Corpus is the text of every article, for the offline engine's vocabulary.
+func (k *Knowledge) Corpus() []string {
+	out := make([]string, len(k.Docs))
+	for i, d := range k.Docs {
+		out[i] = d.Title + "\n" + d.Body
+	}
+	return out
+}

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/spf13/cobra"
+
+	"github.com/sgrgraph/sgrgraph/agent"
+	"github.com/sgrgraph/sgrgraph/contracts"
+)
+
+// turnFlags are the flags of the commands that run turns.
+type turnFlags struct {
+	kbDir, cacheDir, lang, trace string
+	asJSON                       bool
+}
+
+func (f *turnFlags) register(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&f.kbDir, "kb", "", "folder of Markdown articles to answer from (default: the embedded documentation)")
+	cmd.Flags().StringVar(&f.cacheDir, "cache-dir", "", "where the search index is kept (default: kb.cache_dir, else the user cache dir)")
+	cmd.Flags().StringVar(&f.lang, "lang", "", "answer language, ru or en (default: the language of the question)")
+	cmd.Flags().StringVar(&f.trace, "trace", "", "write one JSON line per model call to this file")
+	cmd.Flags().BoolVar(&f.asJSON, "json", false, "print the structured result as JSON")
+}
+
+// build opens the knowledge base and compiles the agent; the returned
+// function releases both.
+func (f *turnFlags) build(cmd *cobra.Command, a *app) (*agent.Agent, func(), error) {
+	if f.lang != "" && f.lang != "ru" && f.lang != "en" {
+		return nil, nil, fmt.Errorf("--lang: %q is not ru or en", f.lang)
+	}
+	cfg := a.cfg
+	if f.kbDir != "" {
+		cfg.KB.Dir = f.kbDir
+	}
+	if f.cacheDir != "" {
+		cfg.KB.CacheDir = f.cacheDir
+	}
+	var opts agent.Options
+	closeTrace := func() {}
+	if f.trace != "" {
+		file, err := os.Create(f.trace)
+		if err != nil {
+			return nil, nil, fmt.Errorf("--trace: %w", err)
+		}
+		opts.Trace = file
+		closeTrace = func() { file.Close() }
+	}
+	ag, err := agent.New(cmd.Context(), cfg, opts)
+	if err != nil {
+		closeTrace()
+		return nil, nil, err
+	}
+	k := ag.Knowledge()
+	a.log.Info().Str("kb", k.Source).Int("files", k.Stats.Files).Int("chunks", k.Stats.Chunks).Msg("knowledge base ready")
+	return ag, func() { ag.Close(); closeTrace() }, nil
+}
+
+func newAskCmd(a *app) *cobra.Command {
+	var f turnFlags
+	cmd := &cobra.Command{
+		Use:   `ask "question"`,
+		Short: "Run one guarded, schema-guided turn and print the answer",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ag, done, err := f.build(cmd, a)
+			if err != nil {
+				return err
+			}
+			defer done()
+			turn := agent.Turn{SessionID: newSessionID(), Number: 1, Message: args[0], Language: f.lang}
+			var p *printer
+			if !f.asJSON {
+				p = &printer{out: a.out}
+				turn.Events = p.event
+			}
+			res, err := ag.Run(cmd.Context(), turn)
+			if err != nil {
+				return err
+			}
+			if f.asJSON {
+				return writeJSON(a.out, res)
+			}
+			p.finish(res)
+			return nil
+		},
+	}
+	f.register(cmd)
+	return cmd
+}
+
+// printer shows a turn as it happens: the UI messages, the answer as it
+// streams, and the sources.
+type printer struct {
+	mu       sync.Mutex
+	out      io.Writer
+	streamed bool
+}
+
+func (p *printer) event(ev contracts.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch {
+	case ev.Kind == contracts.EventToken && ev.Node == "agent_model":
+		p.streamed = true
+		fmt.Fprint(p.out, ev.Text)
+	case ev.Kind == contracts.EventUI && ev.UI.Type != contracts.UIAnswer:
+		if p.streamed {
+			fmt.Fprint(p.out, "\n\n")
+			p.streamed = false
+		}
+		fmt.Fprintln(p.out, strings.TrimSpace(ev.UI.Content))
+		fmt.Fprintln(p.out)
+	case ev.Kind == contracts.EventVerdict && ev.Verdict.Verdict == contracts.VerdictRetry:
+		if p.streamed {
+			fmt.Fprintln(p.out)
+			p.streamed = false
+		}
+		fmt.Fprintf(p.out, "\n[guardian: RETRY %s]\n\n", strings.Join(ev.Verdict.Reasons, "; "))
+	}
+}
+
+// finish ends the output with the verdict line.
+func (p *printer) finish(res contracts.StructuredResult) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	verdict := "-"
+	if res.Verdict != nil {
+		verdict = string(res.Verdict.Verdict)
+	}
+	fmt.Fprintf(p.out, "[action %s · verdict %s · retries %d · evidence %d]\n", res.Action, verdict, res.RetryCount, len(res.Evidence))
+}
+
+// newSessionID is a random id for a session that has none.
+func newSessionID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}

@@ -1,0 +1,151 @@
+package offline
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+
+	"github.com/cloudwego/eino/schema"
+)
+
+// ReviewPrefix opens the Guardian's review of a rejected answer in the
+// context; the engine reads the required actions after it.
+const ReviewPrefix = "[Guardian review]"
+
+var riskLevel = regexp.MustCompile(`Risk Level: (\w+)`)
+
+// turn is what the engine reads off its context.
+type turn struct {
+	request  string // the user's request, with an answered clarification folded in
+	start    int    // index of the request's user message
+	review   string // the latest Guardian review, if the last user message is one
+	searched bool   // a tool answered after the last user message
+	guardian string // the risk level glued to the system prompt
+}
+
+func (e *Engine) read(in []*schema.Message) turn {
+	var t turn
+	last := -1
+	for i := len(in) - 1; i >= 0; i-- {
+		m := in[i]
+		if m.Role == schema.System {
+			if g := riskLevel.FindStringSubmatch(m.Content); g != nil {
+				t.guardian = g[1]
+			}
+			continue
+		}
+		if m.Role != schema.User {
+			continue
+		}
+		if last < 0 {
+			last = i
+		}
+		if strings.HasPrefix(m.Content, ReviewPrefix) {
+			if t.review == "" && i == last {
+				t.review = m.Content
+			}
+			continue
+		}
+		if t.request == "" {
+			t.request, t.start = m.Content, i
+			continue
+		}
+		// The user message before the request: when it needed a
+		// clarification, the request answers it, and both are the question.
+		if e.analyse(m.Content, "").plan.Action == "clarify" {
+			t.request = m.Content + " " + t.request
+		}
+		break
+	}
+	for i := last + 1; i < len(in) && last >= 0; i++ {
+		if in[i].Role == schema.Tool {
+			t.searched = true
+		}
+	}
+	return t
+}
+
+var subqueriesLine = regexp.MustCompile(`(?m)^\*\*Subqueries\*\*: (.+)$`)
+
+// plannedQueries are the subqueries of this turn's plan as the context
+// shows them: the synthetic message's line, or the plan JSON of a
+// tool-call injection.
+func plannedQueries(in []*schema.Message, start int) []string {
+	for i := start + 1; i < len(in); i++ {
+		m := in[i]
+		if m.Role == schema.Assistant {
+			if g := subqueriesLine.FindStringSubmatch(m.Content); g != nil {
+				return splitQueries(g[1])
+			}
+		}
+		if m.Role == schema.Tool && m.ToolName == planTool {
+			var p struct {
+				Subqueries []string `json:"subqueries"`
+			}
+			if json.Unmarshal([]byte(m.Content), &p) == nil && len(p.Subqueries) > 0 {
+				return p.Subqueries
+			}
+			if g := subqueriesLine.FindStringSubmatch(m.Content); g != nil {
+				return splitQueries(g[1])
+			}
+		}
+	}
+	return nil
+}
+
+func splitQueries(line string) []string {
+	var out []string
+	for _, q := range strings.Split(line, ", ") {
+		if q = strings.TrimSpace(q); q != "" {
+			out = append(out, unescape(q))
+		}
+	}
+	return out
+}
+
+// unescape undoes the template escaping of Markdown characters.
+func unescape(s string) string {
+	return strings.NewReplacer(`\#`, "#", `\*`, "*", `\_`, "_", `\\`, `\`).Replace(s)
+}
+
+// found is one article the searches of this turn returned.
+type found struct {
+	id, title string
+	passages  []string
+}
+
+// foundArticles reads every search result after start, articles in the
+// order they first appear: the order citations are numbered in.
+func foundArticles(in []*schema.Message, start int) []found {
+	var out []found
+	seen := map[string]bool{}
+	for i := start + 1; i < len(in); i++ {
+		if in[i].Role != schema.Tool {
+			continue
+		}
+		var res struct {
+			Articles []struct {
+				KBID   string `json:"kb_id"`
+				Title  string `json:"title"`
+				Chunks []struct {
+					Text string `json:"text"`
+				} `json:"chunks"`
+			} `json:"articles"`
+		}
+		if json.Unmarshal([]byte(in[i].Content), &res) != nil {
+			continue
+		}
+		for _, a := range res.Articles {
+			if seen[a.KBID] {
+				continue
+			}
+			seen[a.KBID] = true
+			f := found{id: a.KBID, title: a.Title}
+			for _, c := range a.Chunks {
+				f.passages = append(f.passages, c.Text)
+			}
+			out = append(out, f)
+		}
+	}
+	return out
+}

@@ -1,0 +1,166 @@
+// Package offline is sgrgraph's embedded chat model: a deterministic,
+// extractive engine that needs no server and no key. It implements eino's
+// ToolCallingChatModel and plays both roles of a turn. Asked for
+// analyse_user_request it fills the plan from the request and the
+// vocabulary of the knowledge base; in the agent loop it reads its context
+// like a model would: it searches with the plan's subqueries, follows the
+// Guardian's required actions on a retry, and answers by quoting the best
+// passages with numbered citations, in the language of the request.
+//
+// It writes no new prose: every sentence of an answer comes from the
+// knowledge base. docs/offline-engine.md describes what it can and cannot do.
+package offline
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/cloudwego/eino/components/model"
+	"github.com/cloudwego/eino/schema"
+
+	"github.com/sgrgraph/sgrgraph/models"
+	"github.com/sgrgraph/sgrgraph/templates"
+)
+
+// Name is the provider name of the engine in configuration.
+const Name = "offline"
+
+// Tool names the engine knows how to use.
+const (
+	planTool   = "analyse_user_request"
+	searchTool = "search_kb"
+)
+
+// Options configure the engine.
+type Options struct {
+	// Corpus is the text of the knowledge base; its words are the
+	// vocabulary that tells on-topic requests from off-topic ones.
+	Corpus []string
+	// Product is named in clarification questions.
+	Product string
+	// Language is the answer language when the request has no letters to go by.
+	Language string
+}
+
+// Engine is the offline chat model. It is safe for concurrent use.
+type Engine struct {
+	*models.Model
+	vocab    map[string]bool
+	product  string
+	fallback string
+}
+
+// New builds the engine over a knowledge base's text.
+func New(o Options) *Engine {
+	e := &Engine{vocab: map[string]bool{}, product: o.Product, fallback: o.Language}
+	if e.product == "" {
+		e.product = "the product"
+	}
+	if e.fallback == "" {
+		e.fallback = "en"
+	}
+	for _, text := range o.Corpus {
+		for _, w := range contentWords(text) {
+			e.vocab[stem(w)] = true
+		}
+	}
+	e.Model = models.New("Offline", e.reply)
+	return e
+}
+
+func (e *Engine) reply(_ context.Context, in []*schema.Message, o *model.Options) ([]*schema.Message, error) {
+	var msg *schema.Message
+	var err error
+	switch {
+	case asksForPlan(o):
+		msg, err = e.planCall(in)
+	case offers(o, searchTool) && !forbids(o):
+		msg = e.agentStep(in, o)
+	default:
+		msg = e.answer(in)
+	}
+	if err != nil {
+		return nil, err
+	}
+	msg.ResponseMeta = &schema.ResponseMeta{FinishReason: finishReason(msg), Usage: usage(in, msg)}
+	return chunk(msg), nil
+}
+
+// asksForPlan: the call forces the planning tool, or offers only it.
+func asksForPlan(o *model.Options) bool {
+	if !offers(o, planTool) {
+		return false
+	}
+	if o.ToolChoice != nil && *o.ToolChoice == schema.ToolChoiceForced {
+		return true
+	}
+	return len(o.Tools) == 1
+}
+
+func offers(o *model.Options, name string) bool {
+	for _, t := range o.Tools {
+		if t.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func forbids(o *model.Options) bool {
+	return o.ToolChoice != nil && *o.ToolChoice == schema.ToolChoiceForbidden
+}
+
+func finishReason(m *schema.Message) string {
+	if len(m.ToolCalls) > 0 {
+		return "tool_calls"
+	}
+	return "stop"
+}
+
+// usage estimates tokens as four characters each, the rule of thumb for
+// the languages the engine speaks.
+func usage(in []*schema.Message, out *schema.Message) *schema.TokenUsage {
+	prompt := 0
+	for _, m := range in {
+		prompt += len(m.Content) / 4
+		for _, tc := range m.ToolCalls {
+			prompt += len(tc.Function.Arguments) / 4
+		}
+	}
+	completion := len(out.Content) / 4
+	for _, tc := range out.ToolCalls {
+		completion += len(tc.Function.Arguments) / 4
+	}
+	return &schema.TokenUsage{PromptTokens: prompt, CompletionTokens: completion, TotalTokens: prompt + completion}
+}
+
+// chunk streams text a word at a time; tool calls come in one piece.
+func chunk(m *schema.Message) []*schema.Message {
+	if len(m.ToolCalls) > 0 || m.Content == "" {
+		return []*schema.Message{m}
+	}
+	var out []*schema.Message
+	rest := m.Content
+	for rest != "" {
+		i := strings.IndexAny(rest[1:], " \n")
+		piece := rest
+		if i >= 0 {
+			piece = rest[:i+1]
+		}
+		rest = rest[len(piece):]
+		out = append(out, &schema.Message{Role: schema.Assistant, Content: piece})
+	}
+	out[len(out)-1].ResponseMeta = m.ResponseMeta
+	return out
+}
+
+// language is the language a request is written in, else the configured one.
+func (e *Engine) language(text string) string {
+	if l := templates.DetectLanguage(text); l != "" {
+		return l
+	}
+	return e.fallback
+}
+
+func callID(n int) string { return fmt.Sprintf("offline_call_%d", n) }

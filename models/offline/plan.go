@@ -1,0 +1,231 @@
+package offline
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/sgrgraph/sgrgraph/contracts"
+)
+
+// spamWords are advertising and scam signals; each one found adds to the
+// spam score.
+var spamWords = set("buy", "cheap", "cheapest", "price", "prices", "discount", "sale", "offer", "deal", "deals",
+	"casino", "bonus", "viagra", "crypto", "bitcoin", "earn", "income", "loan", "replica", "winner", "prize",
+	"купить", "купите", "дешево", "дёшево", "дешевые", "скидка", "скидки", "цена", "цены", "распродажа", "акция",
+	"казино", "бонус", "заработок", "заработать", "кредит", "выигрыш", "приз")
+
+var urlPattern = regexp.MustCompile(`(?i)(https?://|www\.)\S+`)
+
+// vagueWords say something is wrong without saying what.
+var vagueWords = set("work", "works", "working", "worked", "doesn't", "don't", "isn't", "broken", "problem",
+	"problems", "issue", "issues", "help", "wrong", "fix", "error", "something", "anything", "thing", "stuff",
+	"работает", "работают", "сломалось", "сломался", "проблема", "проблемы", "помогите", "помощь", "ошибка",
+	"что-то", "почему")
+
+// requestRules classify a request by its words, first match wins.
+var requestRules = []struct {
+	rt    contracts.RequestType
+	match *regexp.Regexp
+}{
+	{contracts.RequestCasual, regexp.MustCompile(`(?i)^\s*(hi|hello|hey|thanks|thank you|привет|здравствуйте|спасибо)\b[\s!.]*$`)},
+	{contracts.RequestTroubleshoot, regexp.MustCompile(`(?i)(error|fail|doesn't work|does not work|not working|broken|crash|exception|ошибк|не работает|сбой|падает|не запускается)`)},
+	{contracts.RequestDesignArch, regexp.MustCompile(`(?i)(architecture|design|архитектур|устройств)`)},
+	{contracts.RequestDataDefinition, regexp.MustCompile(`(?i)(^what (is|are|does)\b|\bmeaning of\b|что такое|что означает|что значит)`)},
+	{contracts.RequestHowtoPolicy, regexp.MustCompile(`(?i)(\bhow (do|can|should|to)\b|\bconfigure\b|\bset up\b|\benable\b|\bdisable\b|как |настро|включить|отключить)`)},
+}
+
+var howTo = regexp.MustCompile(`(?i)^how (do|can|should) (i|we|you) `)
+
+// analysis is what the engine understood of a request.
+type analysis struct {
+	plan     contracts.SGRPlan
+	content  []string // content words of the request
+	coverage float64  // share of content words the knowledge base knows
+}
+
+// analyse fills the SGR plan from the request and the vocabulary of the
+// knowledge base. guardian is the risk level glued to the prompt, if any.
+func (e *Engine) analyse(request, guardian string) analysis {
+	lang := e.language(request)
+	content := contentWords(request)
+	a := analysis{content: content, coverage: e.coverage(content)}
+	p := &a.plan
+	p.AnswerLanguage = lang
+	p.RequestType = requestType(request)
+	p.SpamScore, p.SpamReason = e.spam(request, a, lang)
+	p.UserIntent = intent(request, lang)
+	p.Topic = topic(content, lang)
+	p.Category = category(p.RequestType)
+	p.Subqueries = subqueries(content, request)
+	p.IntentConfidence = confidence(content, p.RequestType)
+	p.ActionPlan = actionPlan(p.Subqueries, lang)
+	switch {
+	case guardian == string(contracts.LevelUnsafe):
+		p.Action = contracts.ActionGuardianBlock
+	case p.SpamScore >= 0.7:
+		p.Action = contracts.ActionBlock
+	case p.IntentConfidence < 0.6:
+		p.Action = contracts.ActionClarify
+		p.Uncertainties, p.ClarificationQuestion = e.clarification(lang)
+	default:
+		p.Action = contracts.ActionNormal
+	}
+	return a
+}
+
+// coverage is the share of content words whose stem occurs in the
+// knowledge base; with no vocabulary every word counts as known.
+func (e *Engine) coverage(content []string) float64 {
+	if len(content) == 0 || len(e.vocab) == 0 {
+		return 1
+	}
+	known := 0
+	for _, w := range content {
+		if e.vocab[stem(w)] {
+			known++
+		}
+	}
+	return float64(known) / float64(len(content))
+}
+
+// spam scores advertising signals and how far the request is from what
+// the knowledge base covers.
+func (e *Engine) spam(request string, a analysis, lang string) (float64, string) {
+	score := 0.0
+	var signals []string
+	if urlPattern.MatchString(request) {
+		score += 0.35
+		signals = append(signals, "link")
+	}
+	for _, w := range words(request) {
+		if spamWords[w] {
+			score += 0.25
+			signals = append(signals, w)
+		}
+	}
+	if strings.Count(request, "!") >= 2 {
+		score += 0.1
+	}
+	if len(a.content) >= 2 {
+		score += (1 - a.coverage) * 0.5
+	}
+	if score > 1 {
+		score = 1
+	}
+	score = float64(int(score*100+0.5)) / 100
+	switch {
+	case len(signals) > 0 && lang == "ru":
+		return score, "Признаки рекламы: " + strings.Join(signals, ", ")
+	case len(signals) > 0:
+		return score, "Advertising signals: " + strings.Join(signals, ", ")
+	case score >= 0.3 && lang == "ru":
+		return score, "Запрос мало связан с темами базы знаний"
+	case score >= 0.3:
+		return score, "The request is only loosely related to the knowledge base"
+	case lang == "ru":
+		return score, "Запрос относится к темам базы знаний"
+	}
+	return score, "The request is about topics the knowledge base covers"
+}
+
+func requestType(request string) contracts.RequestType {
+	for _, r := range requestRules {
+		if r.match.MatchString(request) {
+			return r.rt
+		}
+	}
+	return contracts.RequestKnowledgeQA
+}
+
+// confidence is high for a request with a clear subject and low for one
+// that only says something is wrong.
+func confidence(content []string, rt contracts.RequestType) float64 {
+	if rt == contracts.RequestCasual {
+		return 0.9
+	}
+	specific := 0
+	for _, w := range content {
+		if !vagueWords[w] {
+			specific++
+		}
+	}
+	switch {
+	case specific == 0:
+		return 0.3
+	case specific == 1:
+		return 0.65
+	case specific == 2:
+		return 0.8
+	}
+	return 0.9
+}
+
+func intent(request, lang string) string {
+	q := strings.TrimSpace(strings.TrimRight(strings.TrimSpace(request), "?!."))
+	if m := howTo.FindString(q); m != "" {
+		return q[len(m):]
+	}
+	return q
+}
+
+func topic(content []string, lang string) string {
+	if len(content) == 0 {
+		if lang == "ru" {
+			return "не указана"
+		}
+		return "unspecified"
+	}
+	if len(content) > 4 {
+		content = content[:4]
+	}
+	return strings.Join(content, " ")
+}
+
+func category(rt contracts.RequestType) string {
+	switch rt {
+	case contracts.RequestHowtoPolicy:
+		return "configuration"
+	case contracts.RequestTroubleshoot:
+		return "troubleshooting"
+	case contracts.RequestDesignArch:
+		return "architecture"
+	case contracts.RequestDataDefinition:
+		return "definition"
+	case contracts.RequestCasual:
+		return "conversation"
+	}
+	return "documentation"
+}
+
+// subqueries are the request's content words as one phrase, and its last
+// two content words as a narrower one: the subject of most questions.
+func subqueries(content []string, request string) []string {
+	if len(content) == 0 {
+		return []string{strings.TrimSpace(request)}
+	}
+	if len(content) > 8 {
+		content = content[:8]
+	}
+	out := []string{strings.Join(content, " ")}
+	if len(content) > 2 {
+		out = append(out, strings.Join(content[len(content)-2:], " "))
+	}
+	return out
+}
+
+func actionPlan(queries []string, lang string) []string {
+	if lang == "ru" {
+		return []string{"Найти в базе знаний: " + strings.Join(queries, "; "), "Выбрать фрагменты, отвечающие на вопрос", "Ответить со ссылками на источники"}
+	}
+	return []string{"Search the knowledge base for: " + strings.Join(queries, "; "), "Select the passages that answer the question", "Answer with numbered citations"}
+}
+
+func (e *Engine) clarification(lang string) ([]string, string) {
+	if lang == "ru" {
+		return []string{"К какой части продукта относится вопрос", "Что именно происходит и что ожидалось"},
+			fmt.Sprintf("Что именно не работает в %s: какая функция или настройка, и что вы видите (сообщение об ошибке, команда)?", e.product)
+	}
+	return []string{"Which part of the product is meant", "What happens and what was expected"},
+		fmt.Sprintf("What exactly is not working in %s: which feature or setting, and what do you see (an error message, a command)?", e.product)
+}
