@@ -21,10 +21,23 @@ const DefaultMaxSteps = 100
 // CompileOption tunes Compile.
 type CompileOption func(*compileOptions)
 
-type compileOptions struct{ maxSteps int }
+type compileOptions struct {
+	maxSteps   int
+	stopBefore string
+}
 
 // WithMaxSteps sets the superstep limit of the graph (and of each subgraph).
 func WithMaxSteps(n int) CompileOption { return func(o *compileOptions) { o.maxSteps = n } }
+
+// StopBefore compiles the graph so that a run ends, without error, when it
+// reaches the named node (in the graph or a subgraph), returning the state
+// that node would have received. Tests use it to run a graph up to a node.
+func StopBefore(node string) CompileOption { return func(o *compileOptions) { o.stopBefore = node } }
+
+// stopped carries the state out of a run that reached the StopBefore node.
+type stopped struct{ s *contracts.ChatState }
+
+func (stopped) Error() string { return "stopped before node" }
 
 // ErrMaxSteps is returned (wrapped) when a run reaches the step limit.
 var ErrMaxSteps = compose.ErrExceedMaxSteps
@@ -46,6 +59,9 @@ func (g *StateGraph) Compile(ctx context.Context, opts ...CompileOption) (*Runna
 	}
 	if err := g.validate(); err != nil {
 		return nil, err
+	}
+	if o.stopBefore != "" && !g.has(o.stopBefore) {
+		return nil, fmt.Errorf("graph %s: stop before %q: no such node", g.name, o.stopBefore)
 	}
 	cg, err := g.build(o)
 	if err != nil {
@@ -72,7 +88,11 @@ func (g *StateGraph) build(o compileOptions) (*compose.Graph[*contracts.ChatStat
 			err = cg.AddGraphNode(name, sub, compose.WithNodeName(name),
 				compose.WithGraphCompileOptions(compose.WithMaxRunSteps(o.maxSteps), compose.WithGraphName(n.sub.name)))
 		} else {
-			err = cg.AddLambdaNode(name, compose.InvokableLambda(instrument(name, n.fn)), compose.WithNodeName(name))
+			fn := instrument(name, n.fn)
+			if name == o.stopBefore {
+				fn = func(_ context.Context, s *contracts.ChatState) (*contracts.ChatState, error) { return nil, stopped{s} }
+			}
+			err = cg.AddLambdaNode(name, compose.InvokableLambda(fn), compose.WithNodeName(name))
 		}
 		if err != nil {
 			return nil, fmt.Errorf("node %q: %w", name, err)
@@ -153,8 +173,23 @@ func (r *Runnable) Invoke(ctx context.Context, s *contracts.ChatState, opts ...c
 	if s == nil {
 		return nil, errors.New("graph " + r.g.name + ": nil state")
 	}
-	return r.runnable.Invoke(ctx, s, opts...)
+	out, err := r.runnable.Invoke(ctx, s, opts...)
+	var stop stopped
+	if errors.As(err, &stop) {
+		return stop.s, nil
+	}
+	return out, err
 }
 
 // Graph is the builder this was compiled from, for diagrams.
 func (r *Runnable) Graph() *StateGraph { return r.g }
+
+// has reports whether the graph or one of its subgraphs has the node.
+func (g *StateGraph) has(name string) bool {
+	for _, n := range g.order {
+		if n == name || g.nodes[n].sub != nil && g.nodes[n].sub.has(name) {
+			return true
+		}
+	}
+	return false
+}

@@ -30,7 +30,7 @@ var layers = map[string]struct {
 	"models":         {nil, true},
 	"graph":          {[]string{"contracts", "tables", "events"}, true},
 	"nodes":          {[]string{"contracts", "events", "graph", "guards", "guards/safety", "kb", "models", "tables", "templates", "tools"}, true},
-	"sgrtest":        {[]string{"contracts", "graph", "models"}, true},
+	"sgrtest":        {[]string{"contracts", "events", "graph", "models"}, true},
 	"models/offline": {[]string{"contracts", "models", "templates"}, true},
 	"docs":           {nil, false},
 	"agent": {[]string{"config", "contracts", "docs", "events", "graph", "guards", "guards/safety", "kb", "models",

@@ -1,0 +1,80 @@
+package sgrtest
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sgrgraph/sgrgraph/contracts"
+)
+
+// Transcript renders a finished turn as text for a golden file: the nodes
+// in the order they ran, every model call with the tools it offered and
+// its tool choice, the model context, the UI messages and the outcome.
+// Timings are left out so the text is stable.
+func Transcript(s *contracts.ChatState) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "user: %s\n\nnodes:", s.UserMessage)
+	for _, n := range s.Diagnostics.Nodes {
+		fmt.Fprintf(&b, " %s", n.Node)
+	}
+	b.WriteString("\n\nmodel calls:\n")
+	for _, c := range s.Diagnostics.ModelCalls {
+		fmt.Fprintf(&b, "- %s tools=[%s] tool_choice=%s\n", c.Node, strings.Join(c.Tools, ","), c.ToolChoice)
+	}
+	b.WriteString("\nmodel context:\n")
+	for _, m := range s.Messages {
+		fmt.Fprintf(&b, "- %s: %s", m.Role, oneLine(m.Content))
+		for _, tc := range m.ToolCalls {
+			fmt.Fprintf(&b, " <call %s %s>", tc.Function.Name, tc.Function.Arguments)
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\nui:\n")
+	for _, u := range s.UI {
+		fmt.Fprintf(&b, "- %s: %s\n", u.Type, oneLine(u.Content))
+	}
+	verdict := "-"
+	if s.Verdict != nil {
+		verdict = fmt.Sprintf("%s %v %v", s.Verdict.Verdict, s.Verdict.Reasons, s.Verdict.RequiredActions)
+	}
+	fmt.Fprintf(&b, "\naction: %s\nverdict: %s\nretries: %d\nevidence: %d\noverrides: %d\n",
+		s.Action, verdict, s.RetryCount, len(s.Evidence), len(s.Diagnostics.Overrides))
+	return b.String()
+}
+
+// oneLine shortens text to one line for a transcript.
+func oneLine(s string) string {
+	s = strings.ReplaceAll(strings.TrimSpace(s), "\n", " ⏎ ")
+	if r := []rune(s); len(r) > 160 {
+		return string(r[:160]) + "…"
+	}
+	return s
+}
+
+// Golden compares got with the file at path; with update set it writes
+// got to the file instead. Tests pass update from a flag of their own:
+//
+//	var update = flag.Bool("update", false, "rewrite golden files")
+//	sgrtest.Golden(t, "testdata/turn.golden", sgrtest.Transcript(s), *update)
+func Golden(t testing.TB, path, got string, update bool) {
+	t.Helper()
+	if update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("golden %s: %v (run the test with -update to create it)", path, err)
+	}
+	if string(want) != got {
+		t.Errorf("golden %s differs (run with -update to accept):\n--- want\n%s\n--- got\n%s", path, want, got)
+	}
+}
