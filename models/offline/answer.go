@@ -163,6 +163,9 @@ func sentences(text string) []string {
 	flush()
 	var out []string
 	for _, u := range units {
+		if !strings.ContainsAny(u, ".!?:;") {
+			continue // a title or a heading path, not a statement
+		}
 		for _, s := range splitSentences(u) {
 			if n := len([]rune(s)); n >= 20 && n <= 400 {
 				out = append(out, s)
