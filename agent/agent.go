@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/cloudwego/eino/components/model"
@@ -133,6 +134,7 @@ func (a *Agent) parts(o Options) (Nodes, Edges, error) {
 	g := cfg.Guardian
 	rules.QualityMinItems, rules.QualityMinSources, rules.MinAvgConfidence, rules.FastMinItems =
 		g.QualityMinItems, g.QualityMinSources, g.MinAvgConfidence, g.FastMinItems
+	reachable(&rules, contracts.SourceDoc)
 	contract := contracts.ArchitectSpec{ResponseFormat: "markdown", RequiredSections: g.RequiredSections,
 		ForbiddenContent: g.ForbiddenContent, DomainTerms: g.DomainTerms}
 	product, lang, timeout := cfg.Product, cfg.Language, cfg.Model.Timeout
@@ -228,4 +230,19 @@ func Result(s *contracts.ChatState) contracts.StructuredResult {
 	return contracts.StructuredResult{SessionID: s.SessionID, Turn: s.Turn, Action: s.Action, Answer: s.Answer, UI: s.UI,
 		Moderation: s.Moderation, Plan: s.Plan, Verdict: s.Verdict, RetryCount: s.RetryCount, Evidence: s.Evidence,
 		QueryTraces: s.QueryTraces, Articles: s.Articles, Diagnostics: s.Diagnostics}
+}
+
+// reachable rewrites "any of" source rules that name only sources the
+// agent has no tool for, so they ask for the sources it has: a rule no
+// tool can satisfy would fail every such turn (troubleshooting wants db or
+// graph evidence; a documentation-only agent has docs). "All of" rules are
+// kept: a live status cannot come from documentation, and saying so is right.
+func reachable(r *guards.EvidenceRules, have ...contracts.EvidenceSource) {
+	for rt, rule := range r.Sources {
+		if len(rule.AnyOf) == 0 || slices.ContainsFunc(rule.AnyOf, func(s contracts.EvidenceSource) bool { return slices.Contains(have, s) }) {
+			continue
+		}
+		rule.AnyOf = have
+		r.Sources[rt] = rule
+	}
 }
