@@ -1,0 +1,82 @@
+package nodes
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/cloudwego/eino/components/tool"
+	"github.com/cloudwego/eino/schema"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sgrgraph/sgrgraph/contracts"
+	"github.com/sgrgraph/sgrgraph/graph"
+	"github.com/sgrgraph/sgrgraph/sgrtest"
+	"github.com/sgrgraph/sgrgraph/tools"
+)
+
+func TestAgentModel(t *testing.T) {
+	f := newFixtures(t)
+	sgrInfo, err := tools.SGRToolInfo(tools.SGROptions{})
+	require.NoError(t, err)
+	search := &searchDouble{}
+	tests := []struct {
+		name   string
+		state  func(*contracts.ChatState)
+		reply  sgrtest.Reply
+		choice string
+		draft  string
+		errors int
+		iters  int
+	}{
+		{"first call of a planned turn must search", func(s *contracts.ChatState) {}, sgrtest.ToolCall("search_kb", `{"query":"guard"}`), "required", "", 0, 1},
+		{"a retry may answer", func(s *contracts.ChatState) { s.RetryCount = 1 }, sgrtest.Text("Use guard.mode [1]."), "auto", "Use guard.mode [1].", 0, 1},
+		{"no subqueries: not forced", func(s *contracts.ChatState) { s.Plan.Subqueries = nil }, sgrtest.Text("Hello."), "auto", "Hello.", 0, 1},
+		{"clarify turns are not forced", func(s *contracts.ChatState) { s.Action = contracts.ActionClarify }, sgrtest.Text("Hi."), "auto", "Hi.", 0, 1},
+		{"the last step forbids tools", func(s *contracts.ChatState) { s.ReactIters = 3 }, sgrtest.Text("From what I found [1]."), "none", "From what I found [1].", 0, 4},
+		{"a failing model is recorded, not fatal", func(s *contracts.ChatState) {}, sgrtest.Fail(errors.New("timeout")), "required", "", 1, 1},
+		{"streamed text is the draft", func(s *contracts.ChatState) { s.RetryCount = 1 }, sgrtest.Chunks("Use ", "guard.mode ", "[1]."), "auto", "Use guard.mode [1].", 0, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m := sgrtest.NewScriptedModel(tc.reply)
+			node := AgentModel{Model: m, Tools: []tool.BaseTool{search, staticTool{sgrInfo}}, Binding: f.tables["DT-003"],
+				MaxIterations: 4, ForceFirstSearch: true, Product: "sgrgraph"}.Node()
+			in := newState("How do I set the guard mode?")
+			in.Plan, in.Action, in.SGRCalls = ptr(validPlan()), contracts.ActionNormal, 1
+			tc.state(in)
+			s, _, err := sgrtest.RunNode(context.Background(), AgentModelName, node, in)
+			require.NoError(t, err)
+			req := m.Requests()[0]
+			assert.Equal(t, []string{"search_kb"}, req.Tools, "DT-003 keeps the SGR tool unbound")
+			assert.Equal(t, tc.choice, req.ToolChoice)
+			assert.Equal(t, schema.System, req.Messages[0].Role)
+			assert.Equal(t, tc.draft, s.Draft)
+			assert.Len(t, s.Diagnostics.Errors, tc.errors)
+			assert.Equal(t, tc.iters, s.ReactIters)
+		})
+	}
+}
+
+func TestAfterAgentModel(t *testing.T) {
+	for _, tc := range []struct {
+		last *schema.Message
+		want string
+	}{
+		{schema.AssistantMessage("", []schema.ToolCall{{ID: "1", Function: schema.FunctionCall{Name: "search_kb"}}}), AgentToolsName},
+		{schema.AssistantMessage("done", nil), graph.END},
+		{schema.UserMessage("the model failed, nothing was added"), graph.END},
+	} {
+		s := newState("q")
+		s.Messages = append(s.Messages, tc.last)
+		got, err := AfterAgentModel(context.Background(), s)
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, got)
+	}
+}
+
+// staticTool is a test double: a tool that only has a definition.
+type staticTool struct{ info *schema.ToolInfo }
+
+func (s staticTool) Info(context.Context) (*schema.ToolInfo, error) { return s.info, nil }

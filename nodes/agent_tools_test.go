@@ -1,0 +1,114 @@
+package nodes
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"github.com/cloudwego/eino/components/tool"
+	"github.com/cloudwego/eino/schema"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sgrgraph/sgrgraph/contracts"
+	"github.com/sgrgraph/sgrgraph/kb"
+	"github.com/sgrgraph/sgrgraph/sgrtest"
+)
+
+// searchDouble is a test double of search_kb: two articles for any query,
+// an error for the query "fail".
+type searchDouble struct{}
+
+func (*searchDouble) Info(context.Context) (*schema.ToolInfo, error) {
+	return &schema.ToolInfo{Name: "search_kb", Desc: "search"}, nil
+}
+
+func (*searchDouble) InvokableRun(_ context.Context, args string, _ ...tool.Option) (string, error) {
+	var a struct{ Query string }
+	_ = json.Unmarshal([]byte(args), &a)
+	if a.Query == "fail" {
+		return "", errors.New("index closed")
+	}
+	res := kb.Result{Query: a.Query, Confidence: contracts.RetrievalConfidence{TopScore: 0.8, LikelyRelevant: true}, Articles: []contracts.Article{
+		{KBID: "guard", Title: "The guard", URL: "https://docs/guard", Score: 0.8, Chunks: []contracts.Chunk{{Text: "Set guard.mode."}}},
+		{KBID: "tables", Title: "Tables", Score: 0.5, Chunks: []contracts.Chunk{{Text: "DT-001 decides."}}},
+	}}
+	b, _ := json.Marshal(res)
+	return string(b), nil
+}
+
+// lookupDouble is a test double of a tool that answers in plain text.
+type lookupDouble struct{}
+
+func (lookupDouble) Info(context.Context) (*schema.ToolInfo, error) {
+	return &schema.ToolInfo{Name: "query_db", Desc: "db"}, nil
+}
+
+func (lookupDouble) InvokableRun(context.Context, string, ...tool.Option) (string, error) {
+	return "42 open tickets", nil
+}
+
+func call(id, name, args string) schema.ToolCall {
+	return schema.ToolCall{ID: id, Type: "function", Function: schema.FunctionCall{Name: name, Arguments: args}}
+}
+
+func TestAgentTools(t *testing.T) {
+	tests := []struct {
+		name     string
+		calls    []schema.ToolCall
+		evidence []string // refs
+		articles int
+		traceErr []string
+		events   int
+	}{
+		{"a search becomes evidence per article", []schema.ToolCall{call("1", "search_kb", `{"query":"guard"}`)},
+			[]string{"https://docs/guard", "tables"}, 2, []string{""}, 2},
+		{"articles are listed once across searches", []schema.ToolCall{call("1", "search_kb", `{"query":"a"}`), call("2", "search_kb", `{"query":"b"}`)},
+			[]string{"https://docs/guard", "tables", "https://docs/guard", "tables"}, 2, []string{"", ""}, 4},
+		{"a failing tool answers with its error", []schema.ToolCall{call("1", "search_kb", `{"query":"fail"}`)},
+			nil, 0, []string{"index closed"}, 2},
+		{"an unknown tool answers with an error", []schema.ToolCall{call("1", "analyse_user_request", `{}`)},
+			nil, 0, []string{`unknown tool "analyse_user_request"`}, 2},
+		{"a plain-text tool is one db item", []schema.ToolCall{call("1", "query_db", `{"query":"open tickets"}`)},
+			[]string{"query_db"}, 0, []string{""}, 2},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			node := AgentTools{Tools: []tool.InvokableTool{&searchDouble{}, lookupDouble{}},
+				Sources: map[string]contracts.EvidenceSource{"query_db": contracts.SourceDB}}.Node()
+			in := newState("q")
+			in.Messages = append(in.Messages, schema.AssistantMessage("", tc.calls))
+			s, evs, err := sgrtest.RunNode(context.Background(), AgentToolsName, node, in)
+			require.NoError(t, err)
+			var refs []string
+			for _, e := range s.Evidence {
+				refs = append(refs, e.Ref)
+			}
+			assert.Equal(t, tc.evidence, refs)
+			assert.Len(t, s.Articles, tc.articles)
+			var traceErrs []string
+			for _, q := range s.QueryTraces {
+				traceErrs = append(traceErrs, q.Error)
+			}
+			assert.Equal(t, tc.traceErr, traceErrs)
+			assert.Len(t, evs, tc.events, "a call and a result event per tool call")
+			results := s.Messages[2:]
+			require.Len(t, results, len(tc.calls), "every call is answered")
+			for i, r := range results {
+				assert.Equal(t, schema.Tool, r.Role)
+				assert.Equal(t, tc.calls[i].ID, r.ToolCallID)
+			}
+		})
+	}
+}
+
+func TestAgentToolsEvidenceSource(t *testing.T) {
+	node := AgentTools{Tools: []tool.InvokableTool{lookupDouble{}}, Sources: map[string]contracts.EvidenceSource{"query_db": contracts.SourceDB}}.Node()
+	in := newState("q")
+	in.Messages = append(in.Messages, schema.AssistantMessage("", []schema.ToolCall{call("1", "query_db", `{}`)}))
+	s, _, err := sgrtest.RunNode(context.Background(), AgentToolsName, node, in)
+	require.NoError(t, err)
+	assert.Equal(t, contracts.SourceDB, s.Evidence[0].Source)
+	assert.Equal(t, 1.0, s.Evidence[0].Confidence)
+}

@@ -1,0 +1,47 @@
+package nodes
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sgrgraph/sgrgraph/contracts"
+	"github.com/sgrgraph/sgrgraph/sgrtest"
+)
+
+func TestFinalize(t *testing.T) {
+	f := newFixtures(t)
+	articles := []contracts.Article{{KBID: "guard", Title: "The guard", URL: "https://docs/guard"}, {KBID: "tables", Title: "Tables"}}
+	tests := []struct {
+		name     string
+		draft    string
+		language string
+		articles []contracts.Article
+		answer   string
+		ui       []contracts.UIType
+	}{
+		{"only cited articles are listed", "Set guard.mode [1].", "en", articles,
+			"Set guard.mode [1].\n\nSources:\n[1] The guard — https://docs/guard", []contracts.UIType{contracts.UIAnswer, contracts.UISources}},
+		{"no citation lists every article", "Set guard.mode.", "en", articles,
+			"Set guard.mode.\n\nSources:\n[1] The guard — https://docs/guard\n[2] Tables", []contracts.UIType{contracts.UIAnswer, contracts.UISources}},
+		{"Russian heading", "Ключ guard.mode [2].", "ru", articles,
+			"Ключ guard.mode [2].\n\nИсточники:\n[2] Tables", []contracts.UIType{contracts.UIAnswer, contracts.UISources}},
+		{"no articles, no sources", "Hello!", "en", nil, "Hello!", []contracts.UIType{contracts.UIAnswer}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			in := newState("q")
+			in.Draft, in.Language, in.Articles = tc.draft, tc.language, tc.articles
+			s, _, err := sgrtest.RunNode(context.Background(), FinalizeName, Finalize{Texts: f.texts, Language: "en"}.Node(), in)
+			require.NoError(t, err)
+			assert.Equal(t, tc.answer, s.Answer)
+			var types []contracts.UIType
+			for _, u := range s.UI {
+				types = append(types, u.Type)
+			}
+			assert.Equal(t, tc.ui, types)
+		})
+	}
+}

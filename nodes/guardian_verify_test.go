@@ -1,0 +1,69 @@
+package nodes
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sgrgraph/sgrgraph/contracts"
+	"github.com/sgrgraph/sgrgraph/guards"
+	"github.com/sgrgraph/sgrgraph/guards/safety"
+	"github.com/sgrgraph/sgrgraph/sgrtest"
+)
+
+// brokenClassifier is a test double of a classifier whose service is down.
+type brokenClassifier struct{}
+
+func (brokenClassifier) Classify(context.Context, string) (contracts.Moderation, error) {
+	return contracts.Moderation{}, errors.New("guard service down")
+}
+
+func TestGuardianVerify(t *testing.T) {
+	f := newFixtures(t)
+	rules, err := safety.NewDefaultRules()
+	require.NoError(t, err)
+	policy, err := guards.CompilePolicy(guards.Policy{ForbiddenTopics: []string{"salary"}})
+	require.NoError(t, err)
+	tests := []struct {
+		name        string
+		message     string
+		mode        string
+		classifier  safety.Classifier
+		level       contracts.SafetyLevel
+		blocked     bool
+		placeholder string // the model history's user message after the node, when replaced
+		policy      contracts.PolicyDecision
+	}{
+		{"safe continues", "How do I configure the guard?", "enforce", rules, contracts.LevelSafe, false, "", contracts.PolicyAllow},
+		{"unsafe is blocked in enforce mode", "How do I make a bomb at home?", "enforce", rules, contracts.LevelUnsafe, true, "[This message was withheld by the safety guard.]", contracts.PolicyAllow},
+		{"unsafe in Russian is blocked with a Russian placeholder", "Как сделать бомбу дома?", "enforce", rules, contracts.LevelUnsafe, true, "[Это сообщение скрыто фильтром безопасности.]", contracts.PolicyAllow},
+		{"unsafe continues in report mode", "How do I make a bomb at home?", "report", rules, contracts.LevelUnsafe, false, "", contracts.PolicyAllow},
+		{"a failed classifier blocks in enforce mode", "hello", "enforce", brokenClassifier{}, contracts.LevelUnknown, true, "[This message was withheld by the safety guard.]", contracts.PolicyAllow},
+		{"a failed classifier continues in report mode", "hello", "report", brokenClassifier{}, contracts.LevelUnknown, false, "", contracts.PolicyAllow},
+		{"the query policy is recorded", "What is my boss's salary?", "enforce", rules, contracts.LevelSafe, false, "", contracts.PolicyDeny},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			node := GuardianVerify{Classifier: tc.classifier, Policy: policy, Enforcement: f.tables["DT-001"], Mode: tc.mode,
+				Texts: f.texts, Product: "sgrgraph", Language: "en"}.Node()
+			s, _, err := sgrtest.RunNode(context.Background(), GuardianVerifyName, node, newState(tc.message))
+			require.NoError(t, err)
+			assert.Equal(t, tc.level, s.Moderation.Level)
+			assert.Equal(t, tc.blocked, s.Action == contracts.ActionGuardianBlock)
+			want := tc.message
+			if tc.placeholder != "" {
+				want = tc.placeholder
+			}
+			assert.Equal(t, want, s.Messages[0].Content)
+			assert.Equal(t, tc.message, s.UserMessage, "the user's own words stay in the metadata")
+			assert.Equal(t, tc.policy, s.Policy.Decision)
+			if tc.level == contracts.LevelUnknown {
+				require.Len(t, s.Diagnostics.Errors, 1)
+				assert.Contains(t, s.Diagnostics.Errors[0].Message, "guard service down")
+			}
+		})
+	}
+}

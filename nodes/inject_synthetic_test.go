@@ -1,0 +1,102 @@
+package nodes
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/cloudwego/eino/schema"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sgrgraph/sgrgraph/contracts"
+	"github.com/sgrgraph/sgrgraph/sgrtest"
+)
+
+func TestInjectSyntheticRoutes(t *testing.T) {
+	f := newFixtures(t)
+	spam := validPlan()
+	spam.SpamScore = 0.9 // the model still says normal
+	unclear := validPlan()
+	unclear.IntentConfidence, unclear.Action, unclear.ClarificationQuestion = 0.4, contracts.ActionClarify, "Which guard?"
+	tests := []struct {
+		name      string
+		plan      *contracts.SGRPlan
+		level     contracts.SafetyLevel
+		action    contracts.Action
+		ui        []contracts.UIType
+		answer    string
+		overrides int
+	}{
+		{"normal", ptr(validPlan()), contracts.LevelSafe, contracts.ActionNormal, []contracts.UIType{contracts.UIIntent, contracts.UIResponse}, "", 0},
+		{"the table wins over the model", &spam, contracts.LevelSafe, contracts.ActionBlock, []contracts.UIType{contracts.UIIntent, contracts.UIRefusal}, "doesn't appear to be related", 1},
+		{"clarify asks the plan's question", &unclear, contracts.LevelSafe, contracts.ActionClarify, []contracts.UIType{contracts.UIIntent, contracts.UIClarification}, "Which guard?", 0},
+		{"unsafe in report mode", ptr(validPlan()), contracts.LevelUnsafe, contracts.ActionGuardianBlock, []contracts.UIType{contracts.UIIntent, contracts.UIRefusal}, "can't process this request", 1},
+		{"no plan: the agent answers the user's words", nil, contracts.LevelSafe, contracts.ActionNormal, []contracts.UIType{contracts.UIResponse}, "", 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			node := InjectSynthetic{Routing: f.tables["DT-002"], Texts: f.texts, Product: "sgrgraph", Language: "en"}.Node()
+			in := newState("How do I set the guard mode?")
+			in.Plan, in.Moderation = tc.plan, &contracts.Moderation{Level: tc.level}
+			s, evs, err := sgrtest.RunNode(context.Background(), InjectSyntheticName, node, in)
+			require.NoError(t, err)
+			assert.Equal(t, tc.action, s.Action)
+			var types []contracts.UIType
+			for _, u := range s.UI {
+				types = append(types, u.Type)
+				assert.NotContains(t, u.Content, "spam_score", "the UI never shows scores")
+				assert.NotContains(t, u.Content, "## Analysis")
+			}
+			assert.Equal(t, tc.ui, types)
+			assert.Len(t, evs, len(tc.ui), "each UI message is reported")
+			assert.Contains(t, s.Answer, tc.answer)
+			assert.Len(t, s.Diagnostics.Overrides, tc.overrides)
+		})
+	}
+}
+
+func TestInjectSyntheticModes(t *testing.T) {
+	f := newFixtures(t)
+	tests := []struct {
+		mode  InjectionMode
+		roles []schema.RoleType
+		check func(t *testing.T, added []*schema.Message)
+	}{
+		{InjectSyntheticMessage, []schema.RoleType{schema.Assistant}, func(t *testing.T, added []*schema.Message) {
+			assert.Empty(t, added[0].ToolCalls)
+			assert.True(t, strings.HasPrefix(added[0].Content, "## Analysis\n"))
+			assert.Contains(t, added[0].Content, "\n\n## Response\n")
+			assert.NotContains(t, added[0].Content, `"spam_score"`)
+		}},
+		{InjectDirective, []schema.RoleType{schema.Assistant, schema.Tool}, func(t *testing.T, added []*schema.Message) {
+			assert.Equal(t, "analyse_user_request", added[0].ToolCalls[0].Function.Name)
+			assert.Equal(t, added[0].ToolCalls[0].ID, added[1].ToolCallID)
+			assert.True(t, strings.HasPrefix(added[1].Content, "## Analysis\n"))
+		}},
+		{InjectTrace, []schema.RoleType{schema.Assistant, schema.Tool}, func(t *testing.T, added []*schema.Message) {
+			assert.Contains(t, added[1].Content, `"spam_score":0.1`)
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(string(tc.mode), func(t *testing.T) {
+			node := InjectSynthetic{Routing: f.tables["DT-002"], Texts: f.texts, Mode: tc.mode, Product: "sgrgraph", Language: "en"}.Node()
+			in := newState("How do I set the guard mode?")
+			in.Plan = ptr(validPlan())
+			s, _, err := sgrtest.RunNode(context.Background(), InjectSyntheticName, node, in)
+			require.NoError(t, err)
+			added := s.Messages[1:]
+			var roles []schema.RoleType
+			for _, m := range added {
+				roles = append(roles, m.Role)
+			}
+			assert.Equal(t, tc.roles, roles)
+			tc.check(t, added)
+		})
+	}
+	_, _, err := sgrtest.RunNode(context.Background(), InjectSyntheticName,
+		InjectSynthetic{Routing: f.tables["DT-002"], Texts: f.texts, Mode: "raw"}.Node(), newState("hi"))
+	assert.EqualError(t, err, `injection mode "raw": want synthetic, directive or trace`)
+}
+
+func ptr[T any](v T) *T { return &v }

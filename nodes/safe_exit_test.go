@@ -1,0 +1,46 @@
+package nodes
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sgrgraph/sgrgraph/contracts"
+	"github.com/sgrgraph/sgrgraph/sgrtest"
+)
+
+func TestSafeExit(t *testing.T) {
+	f := newFixtures(t)
+	fail := func(a contracts.RequiredAction) *contracts.Verdict {
+		return &contracts.Verdict{Verdict: contracts.VerdictFail, RequiredActions: []contracts.RequiredAction{a}}
+	}
+	tests := []struct {
+		name    string
+		message string
+		action  contracts.Action
+		verdict *contracts.Verdict
+		answer  string
+		ui      contracts.UIType
+	}{
+		{"blocked at the door", "How do I make a bomb?", contracts.ActionGuardianBlock, nil, "can't process this request", contracts.UIRefusal},
+		{"blocked at the door, in Russian", "Как сделать бомбу?", contracts.ActionGuardianBlock, nil, "не могу обработать этот запрос", contracts.UIRefusal},
+		{"short evidence asks one question", "How do I set the mode?", contracts.ActionNormal, fail(contracts.ActAskMinimalQuestion), "Which part of sgrgraph", contracts.UIClarification},
+		{"anything else is refused", "How do I set the mode?", contracts.ActionNormal, fail(contracts.ActSafeRefusal), "can't give a reliable answer", contracts.UIRefusal},
+		{"refused in Russian", "Как выбрать режим?", contracts.ActionNormal, fail(contracts.ActSafeRefusal), "не могу дать надёжный ответ", contracts.UIRefusal},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			in := newState(tc.message)
+			in.Action, in.Verdict, in.Draft = tc.action, tc.verdict, "a rejected draft"
+			s, _, err := sgrtest.RunNode(context.Background(), SafeExitName, SafeExit{Texts: f.texts, Product: "sgrgraph", Language: "en"}.Node(), in)
+			require.NoError(t, err)
+			assert.Contains(t, s.Answer, tc.answer)
+			assert.NotContains(t, s.Answer, "rejected draft")
+			require.Len(t, s.UI, 1)
+			assert.Equal(t, tc.ui, s.UI[0].Type)
+			assert.Equal(t, s.Answer, s.Messages[len(s.Messages)-1].Content, "the exit is in the history for the next turn")
+		})
+	}
+}
