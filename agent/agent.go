@@ -33,8 +33,11 @@ import (
 
 // Options supply what configuration cannot: parts built in Go.
 type Options struct {
-	// Knowledge is an opened knowledge base; nil opens the configured one.
+	// Knowledge is an opened knowledge base; nil opens the configured one
+	// (unless Searcher and Model are both given, which need none).
 	Knowledge *Knowledge
+	// Searcher replaces the knowledge base's index behind search_kb.
+	Searcher tools.Searcher
 	// Model replaces the configured chat model.
 	Model model.BaseChatModel
 	// Classifier replaces the configured safety classifier.
@@ -49,6 +52,7 @@ type Agent struct {
 	cfg       config.Config
 	knowledge *Knowledge
 	ownsKB    bool
+	nodes     Nodes
 	runnable  *graph.Runnable
 }
 
@@ -58,7 +62,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (*Agent, error) {
 		return nil, err
 	}
 	a := &Agent{cfg: cfg, knowledge: o.Knowledge}
-	if a.knowledge == nil {
+	if a.knowledge == nil && (o.Searcher == nil || o.Model == nil) {
 		k, err := OpenKnowledge(cfg.KB)
 		if err != nil {
 			return nil, err
@@ -75,9 +79,12 @@ func New(ctx context.Context, cfg config.Config, o Options) (*Agent, error) {
 		a.Close()
 		return nil, err
 	}
-	a.runnable = r
+	a.runnable, a.nodes = r, n
 	return a, nil
 }
+
+// Nodes are the configured nodes the graph was built from.
+func (a *Agent) Nodes() Nodes { return a.nodes }
 
 // Close releases the knowledge base if the agent opened it.
 func (a *Agent) Close() error {
@@ -126,7 +133,11 @@ func (a *Agent) parts(o Options) (Nodes, Edges, error) {
 	if o.Trace != nil {
 		m = Traced(m, o.Trace)
 	}
-	search, err := tools.NewSearchKB(a.knowledge.Index, cfg.KB.TopK)
+	searcher := o.Searcher
+	if searcher == nil {
+		searcher = a.knowledge.Index
+	}
+	search, err := tools.NewSearchKB(searcher, cfg.KB.TopK)
 	if err != nil {
 		return Nodes{}, Edges{}, err
 	}
@@ -190,8 +201,9 @@ type Turn struct {
 // MaxMessageRunes bounds a user message.
 const MaxMessageRunes = 16000
 
-// RunState runs one turn and returns its whole state.
-func (a *Agent) RunState(ctx context.Context, t Turn) (*contracts.ChatState, error) {
+// NewState checks a turn's input and builds the state it starts from: the
+// history with the user message appended, every list empty but present.
+func NewState(t Turn) (*contracts.ChatState, error) {
 	msg := strings.TrimSpace(t.Message)
 	if msg == "" {
 		return nil, errors.New("message: must not be empty")
@@ -205,9 +217,17 @@ func (a *Agent) RunState(ctx context.Context, t Turn) (*contracts.ChatState, err
 	if t.Number < 1 {
 		t.Number = 1
 	}
-	s := &contracts.ChatState{SessionID: t.SessionID, Turn: t.Number, UserMessage: msg, UserRole: t.Role, Language: t.Language,
+	return &contracts.ChatState{SessionID: t.SessionID, Turn: t.Number, UserMessage: msg, UserRole: t.Role, Language: t.Language,
 		Messages: append(append([]*schema.Message(nil), t.History...), schema.UserMessage(msg)),
-		UI:       []contracts.UIMessage{}, Evidence: []contracts.EvidenceItem{}, QueryTraces: []contracts.QueryTrace{}, Articles: []contracts.Article{}}
+		UI:       []contracts.UIMessage{}, Evidence: []contracts.EvidenceItem{}, QueryTraces: []contracts.QueryTrace{}, Articles: []contracts.Article{}}, nil
+}
+
+// RunState runs one turn and returns its whole state.
+func (a *Agent) RunState(ctx context.Context, t Turn) (*contracts.ChatState, error) {
+	s, err := NewState(t)
+	if err != nil {
+		return nil, err
+	}
 	var opts []compose.Option
 	if t.Events != nil {
 		ctx = events.WithSink(ctx, t.Events)

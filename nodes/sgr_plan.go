@@ -43,6 +43,15 @@ const DefaultSGRSystemPrompt = "You are the request analyst of a {product} suppo
 // fails too, or the model fails, the turn goes on without a plan and the
 // diagnostics say why.
 func (c SGRPlan) Node() Func {
+	// The schema is reflected once per language, not once per turn.
+	infos := map[string]*schema.ToolInfo{}
+	for _, lang := range c.Texts.Languages() {
+		info, err := tools.SGRToolInfo(tools.SGROptions{Language: lang, Product: c.Product})
+		if err != nil {
+			return func(context.Context, *contracts.ChatState) (*contracts.ChatState, error) { return nil, err }
+		}
+		infos[lang] = info
+	}
 	return func(ctx context.Context, s *contracts.ChatState) (*contracts.ChatState, error) {
 		bind, err := c.Binding.Evaluate(map[string]any{"turn_state": "new_user_msg", "sgr_call_count": s.SGRCalls})
 		if err != nil {
@@ -50,9 +59,7 @@ func (c SGRPlan) Node() Func {
 		}
 		lang := answerLanguage(s, c.Texts, c.Language)
 		if bind.Get("sgr_tool_available") == "true" {
-			if err := c.plan(ctx, s, lang); err != nil {
-				return nil, err
-			}
+			c.plan(ctx, s, infos[lang])
 		}
 		if s.Plan != nil && s.Language == "" && slices.Contains(c.Texts.Languages(), s.Plan.AnswerLanguage) {
 			lang = s.Plan.AnswerLanguage
@@ -71,11 +78,7 @@ func (c SGRPlan) Node() Func {
 	}
 }
 
-func (c SGRPlan) plan(ctx context.Context, s *contracts.ChatState, lang string) error {
-	info, err := tools.SGRToolInfo(tools.SGROptions{Language: lang, Product: c.Product})
-	if err != nil {
-		return err
-	}
+func (c SGRPlan) plan(ctx context.Context, s *contracts.ChatState, info *schema.ToolInfo) {
 	in := append([]*schema.Message{schema.SystemMessage(c.systemPrompt(s.Moderation))}, s.Messages...)
 	opts := []model.Option{model.WithTools([]*schema.ToolInfo{info}), model.WithToolChoice(schema.ToolChoiceForced, tools.SGRToolName)}
 	for attempt := 1; attempt <= 2; attempt++ {
@@ -83,18 +86,17 @@ func (c SGRPlan) plan(ctx context.Context, s *contracts.ChatState, lang string) 
 		msg, err := callModel(ctx, s, SGRPlanName, c.Model, c.Timeout, in, false, opts...)
 		if err != nil {
 			noteError(s, SGRPlanName, "planning call failed, continuing without a plan: "+err.Error())
-			return nil
+			return
 		}
 		plan, problem := decodeCall(msg)
 		if problem == "" {
 			s.Plan = &plan
-			return nil
+			return
 		}
 		noteError(s, SGRPlanName, fmt.Sprintf("plan attempt %d rejected: %s", attempt, problem))
 		in = append(in, repairMessages(msg, problem)...)
 	}
 	noteError(s, SGRPlanName, "no valid plan after one repair, continuing without a plan")
-	return nil
 }
 
 // decodeCall finds the SGR call in msg and returns its plan, or what is wrong.
