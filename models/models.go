@@ -85,9 +85,12 @@ func (m *Model) Stream(ctx context.Context, in []*schema.Message, opts ...model.
 	}), nil
 }
 
+// start reports the call. ReuseHandlers, not EnsureRunInfo: the latter keeps
+// a caller's RunInfo when there is one, and handlers registered for chat
+// models would then not hear this call.
 func (m *Model) start(ctx context.Context, in []*schema.Message, opts []model.Option) (context.Context, *model.Options) {
 	o := model.GetCommonOptions(&model.Options{Tools: m.tools}, opts...)
-	ctx = callbacks.EnsureRunInfo(ctx, m.typ, components.ComponentOfChatModel)
+	ctx = callbacks.ReuseHandlers(ctx, &callbacks.RunInfo{Name: m.typ, Type: m.typ, Component: components.ComponentOfChatModel})
 	ctx = callbacks.OnStart(ctx, &model.CallbackInput{Messages: in, Tools: o.Tools, ToolChoice: o.ToolChoice})
 	return ctx, o
 }

@@ -184,3 +184,31 @@ func TestPlanningFailureIsNotFatal(t *testing.T) {
 	assert.Equal(t, contracts.VerdictPass, s.Verdict.Verdict)
 	assert.Contains(t, s.Diagnostics.Errors[0].Message, "model server down")
 }
+
+func TestRunReportsEvents(t *testing.T) {
+	a := newAgent(t, agent.Options{})
+	rec := &sgrtest.Recorder{}
+	s, err := a.RunState(context.Background(), agent.Turn{SessionID: "s", Message: "How do I configure the safety guard?", Events: rec.Sink})
+	require.NoError(t, err)
+	var tokens strings.Builder
+	kinds := map[contracts.EventKind]int{}
+	finalized := -1
+	for i, ev := range rec.Events() {
+		kinds[ev.Kind]++
+		if ev.Kind == contracts.EventToken {
+			assert.Equal(t, "agent_model", ev.Node)
+			assert.Equal(t, -1, finalized, "every token arrives before finalize ends")
+			tokens.WriteString(ev.Text)
+		}
+		if ev.Kind == contracts.EventNodeEnd && ev.Node == "finalize" {
+			finalized = i
+		}
+	}
+	assert.Equal(t, s.Draft, tokens.String(), "the answer streams token by token")
+	assert.Equal(t, len(s.Diagnostics.Nodes), kinds[contracts.EventNodeStart])
+	assert.Equal(t, len(s.Diagnostics.Nodes), kinds[contracts.EventNodeEnd])
+	assert.Equal(t, len(s.UI), kinds[contracts.EventUI])
+	assert.Equal(t, 1, kinds[contracts.EventVerdict])
+	assert.Equal(t, 2, kinds[contracts.EventToolCall])
+	assert.Equal(t, 2, kinds[contracts.EventToolResult])
+}

@@ -1,0 +1,157 @@
+package offline
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/cloudwego/eino/components/model"
+	"github.com/cloudwego/eino/schema"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sgrgraph/sgrgraph/contracts"
+)
+
+var corpus = []string{
+	"The safety guard classifies every message. Set the mode with guard.mode in the configuration.",
+	"Decision tables decide every branch of the turn. DT-002 routes normal, clarify and block.",
+	"Фильтр безопасности проверяет сообщения. Режим фильтра настраивается ключом guard.mode.",
+}
+
+func engine() *Engine { return New(Options{Corpus: corpus, Product: "sgrgraph", Language: "en"}) }
+
+func TestAnalyse(t *testing.T) {
+	tests := []struct {
+		request  string
+		action   contracts.Action
+		rt       contracts.RequestType
+		lang     string
+		guardian string
+	}{
+		{"How do I configure the safety guard?", contracts.ActionNormal, contracts.RequestHowtoPolicy, "en", ""},
+		{"Как настроить фильтр безопасности?", contracts.ActionNormal, contracts.RequestHowtoPolicy, "ru", ""},
+		{"Buy cheap watches, best price, visit http://example.com/deal", contracts.ActionBlock, contracts.RequestKnowledgeQA, "en", ""},
+		{"Купите дешёвые часы, лучшая цена, http://example.com/deal", contracts.ActionBlock, contracts.RequestKnowledgeQA, "ru", ""},
+		{"it doesn't work", contracts.ActionClarify, contracts.RequestTroubleshoot, "en", ""},
+		{"не работает", contracts.ActionClarify, contracts.RequestTroubleshoot, "ru", ""},
+		{"What is a decision table?", contracts.ActionNormal, contracts.RequestDataDefinition, "en", ""},
+		{"hello", contracts.ActionNormal, contracts.RequestCasual, "en", ""},
+		{"How do I make a bomb?", contracts.ActionGuardianBlock, contracts.RequestHowtoPolicy, "en", "Unsafe"},
+	}
+	e := engine()
+	for _, tc := range tests {
+		t.Run(tc.request, func(t *testing.T) {
+			p := e.analyse(tc.request, tc.guardian).plan
+			assert.Equal(t, tc.action, p.Action)
+			assert.Equal(t, tc.rt, p.RequestType)
+			assert.Equal(t, tc.lang, p.AnswerLanguage)
+			assert.NotEmpty(t, p.Subqueries)
+			if tc.action == contracts.ActionClarify {
+				assert.NotEmpty(t, p.ClarificationQuestion)
+				assert.Less(t, p.IntentConfidence, 0.6)
+			}
+			if tc.action == contracts.ActionBlock {
+				assert.GreaterOrEqual(t, p.SpamScore, 0.7)
+			} else {
+				assert.Less(t, p.SpamScore, 0.7)
+			}
+		})
+	}
+}
+
+func TestOffTopicScoresHigherThanOnTopic(t *testing.T) {
+	e := engine()
+	on := e.analyse("How do I configure the safety guard mode?", "").plan.SpamScore
+	off := e.analyse("Recommend a good recipe for chocolate pancakes", "").plan.SpamScore
+	assert.Less(t, on, 0.2)
+	assert.Greater(t, off, on+0.3)
+}
+
+func forced(name string) []model.Option {
+	return []model.Option{model.WithTools([]*schema.ToolInfo{{Name: name}}), model.WithToolChoice(schema.ToolChoiceForced, name)}
+}
+
+func agentOpts(choice schema.ToolChoice) []model.Option {
+	return []model.Option{model.WithTools([]*schema.ToolInfo{{Name: "search_kb"}}), model.WithToolChoice(choice)}
+}
+
+func searchResult(t *testing.T) string {
+	b, err := json.Marshal(map[string]any{"query": "guard", "articles": []contracts.Article{
+		{KBID: "guard", Title: "The guard", Chunks: []contracts.Chunk{{Text: "The guard > Modes\n\nSet the mode with guard.mode in the configuration.\n\n```sh\nsgrgraph guard text\n```"}}},
+		{KBID: "tables", Title: "Tables", Chunks: []contracts.Chunk{{Text: "Decision tables decide every branch of the turn."}}},
+	}})
+	require.NoError(t, err)
+	return string(b)
+}
+
+func TestEngineTurn(t *testing.T) {
+	ctx := context.Background()
+	e := engine()
+	user := schema.UserMessage("How do I configure the safety guard?")
+
+	plan, err := e.Generate(ctx, []*schema.Message{schema.SystemMessage("analyse"), user}, forced("analyse_user_request")...)
+	require.NoError(t, err)
+	require.Len(t, plan.ToolCalls, 1)
+	var p contracts.SGRPlan
+	require.NoError(t, json.Unmarshal([]byte(plan.ToolCalls[0].Function.Arguments), &p))
+	assert.Equal(t, contracts.ActionNormal, p.Action)
+
+	synthetic := schema.AssistantMessage("## Analysis\n**Subqueries**: guard mode, safety guard\n\n## Response\nLet me search.", nil)
+	step, err := e.Generate(ctx, []*schema.Message{user, synthetic}, agentOpts(schema.ToolChoiceForced)...)
+	require.NoError(t, err)
+	var queries []string
+	for _, c := range step.ToolCalls {
+		assert.Equal(t, "search_kb", c.Function.Name)
+		queries = append(queries, c.Function.Arguments)
+	}
+	assert.Equal(t, []string{`{"query":"guard mode"}`, `{"query":"safety guard"}`}, queries, "it searches the plan's subqueries")
+
+	history := []*schema.Message{user, synthetic, step, schema.ToolMessage(searchResult(t), step.ToolCalls[0].ID)}
+	answer, err := e.Generate(ctx, history, agentOpts(schema.ToolChoiceAllowed)...)
+	require.NoError(t, err)
+	assert.Empty(t, answer.ToolCalls)
+	assert.Equal(t, "Here is what the documentation says:\n\n- Set the mode with guard.mode in the configuration. [1]", answer.Content)
+
+	review := schema.UserMessage(ReviewPrefix + " Your previous answer was not accepted.\nRequired actions:\n- RETRIEVE_MORE: search again")
+	retry, err := e.Generate(ctx, append(history, answer, review), agentOpts(schema.ToolChoiceAllowed)...)
+	require.NoError(t, err)
+	require.NotEmpty(t, retry.ToolCalls, "a review sends it back to the knowledge base")
+	assert.Contains(t, retry.ToolCalls[0].Function.Arguments, `"top_k":10`)
+
+	last, err := e.Generate(ctx, []*schema.Message{user, synthetic}, agentOpts(schema.ToolChoiceForbidden)...)
+	require.NoError(t, err)
+	assert.Empty(t, last.ToolCalls, "tools forbidden: it answers from what it has")
+	assert.Equal(t, "I could not find this in the knowledge base.", last.Content)
+}
+
+func TestEngineFoldsAnAnsweredClarification(t *testing.T) {
+	e := engine()
+	in := []*schema.Message{schema.UserMessage("it doesn't work"), schema.AssistantMessage("## Analysis\n...", nil), schema.UserMessage("the safety guard mode")}
+	assert.Equal(t, "it doesn't work the safety guard mode", e.read(in).request)
+}
+
+func TestEngineStreamsWords(t *testing.T) {
+	e := engine()
+	history := []*schema.Message{schema.UserMessage("How do I set the guard mode?"), schema.AssistantMessage("", []schema.ToolCall{{ID: "1", Function: schema.FunctionCall{Name: "search_kb"}}}),
+		schema.ToolMessage(searchResult(t), "1")}
+	sr, err := e.Stream(context.Background(), history, agentOpts(schema.ToolChoiceAllowed)...)
+	require.NoError(t, err)
+	var pieces []string
+	for {
+		c, err := sr.Recv()
+		if err != nil {
+			break
+		}
+		pieces = append(pieces, c.Content)
+	}
+	assert.Greater(t, len(pieces), 5)
+	msg, err := e.Generate(context.Background(), history, agentOpts(schema.ToolChoiceAllowed)...)
+	require.NoError(t, err)
+	joined := ""
+	for _, p := range pieces {
+		joined += p
+	}
+	assert.Equal(t, msg.Content, joined)
+	assert.Greater(t, msg.ResponseMeta.Usage.PromptTokens, 0)
+}
