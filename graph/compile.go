@@ -140,7 +140,7 @@ func instrument(name string, fn NodeFunc) func(context.Context, *contracts.ChatS
 		log := zerolog.Ctx(ctx).With().Str("session", s.SessionID).Int("turn", s.Turn).Str("node", name).Logger()
 		ctx = events.WithNode(log.WithContext(ctx), name)
 		events.Emit(ctx, contracts.Event{Kind: contracts.EventNodeStart})
-		calls := len(s.Diagnostics.ModelCalls)
+		calls, errs := len(s.Diagnostics.ModelCalls), len(s.Diagnostics.Errors)
 		start := time.Now()
 		out, err := fn(ctx, s)
 		took := time.Since(start)
@@ -161,6 +161,11 @@ func instrument(name string, fn NodeFunc) func(context.Context, *contracts.ChatS
 			}
 		}
 		out.Diagnostics.Nodes = append(out.Diagnostics.Nodes, run)
+		if errs <= len(out.Diagnostics.Errors) {
+			for _, e := range out.Diagnostics.Errors[errs:] {
+				log.Warn().Str("recovered", e.Message).Msg("node recovered from an error")
+			}
+		}
 		events.Emit(ctx, contracts.Event{Kind: contracts.EventNodeEnd, DurationMS: ms})
 		log.Debug().Dur("took", took).Msg("node done")
 		return out, nil

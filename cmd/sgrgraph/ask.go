@@ -52,6 +52,7 @@ func (f *turnFlags) build(cmd *cobra.Command, a *app) (*agent.Agent, func(), err
 		opts.Trace = file
 		closeTrace = func() { file.Close() }
 	}
+	cmd.SetContext(a.log.WithContext(cmd.Context()))
 	ag, err := agent.New(cmd.Context(), cfg, opts)
 	if err != nil {
 		closeTrace()

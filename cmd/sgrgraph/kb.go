@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sgrgraph/sgrgraph/agent"
 	"github.com/sgrgraph/sgrgraph/kb"
 )
 
@@ -23,29 +24,17 @@ func (f *kbFlags) register(cmd *cobra.Command) {
 // with what the sync did. Files that fail to load are reported in the stats
 // and the others are indexed.
 func (f *kbFlags) open(a *app) (*kb.Index, kb.SyncStats, error) {
-	dir := firstNonEmpty(f.dir, a.cfg.KB.Dir)
-	if dir == "" {
+	c := a.cfg.KB
+	c.Dir, c.CacheDir = firstNonEmpty(f.dir, c.Dir), firstNonEmpty(f.cacheDir, c.CacheDir)
+	if c.Dir == "" {
 		return nil, kb.SyncStats{}, errors.New("--kb: no knowledge-base folder given (flag --kb or kb.dir in the configuration)")
 	}
-	cache := firstNonEmpty(f.cacheDir, a.cfg.KB.CacheDir, kb.DefaultCacheDir(dir))
-	docs, loadErrs := kb.LoadDir(dir)
-	if len(docs) == 0 && len(loadErrs) > 0 {
-		return nil, kb.SyncStats{}, fmt.Errorf("--kb %s: %w", dir, errors.Join(loadErrs...))
-	}
-	idx, err := kb.Open(cache, kb.Options{RelevanceThreshold: a.cfg.KB.RelevanceThreshold})
+	k, err := agent.OpenKnowledge(c)
 	if err != nil {
-		return nil, kb.SyncStats{}, err
+		return nil, kb.SyncStats{}, fmt.Errorf("--kb %s: %w", c.Dir, err)
 	}
-	stats, err := idx.Sync(docs)
-	if err != nil {
-		idx.Close()
-		return nil, stats, err
-	}
-	for _, e := range loadErrs {
-		stats.Errors = append(stats.Errors, e.Error())
-	}
-	a.log.Info().Str("kb", dir).Str("cache", cache).Int("files", stats.Files).Int("chunks", stats.Chunks).Msg("knowledge base ready")
-	return idx, stats, nil
+	a.log.Info().Str("kb", c.Dir).Int("files", k.Stats.Files).Int("chunks", k.Stats.Chunks).Msg("knowledge base ready")
+	return k.Index, k.Stats, nil
 }
 
 func firstNonEmpty(values ...string) string {
