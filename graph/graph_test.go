@@ -255,3 +255,26 @@ func TestMermaid(t *testing.T) {
 		"  check -. \"done\" .-> END\n"
 	assert.Equal(t, want, retryGraph(1).Mermaid())
 }
+
+func TestStopBefore(t *testing.T) {
+	sub := New("loop").AddNode("inner", note("inner")).AddNode("deeper", note("deeper")).
+		AddEdge(START, "inner").AddEdge("inner", "deeper").AddEdge("deeper", END)
+	g := New("outer").AddNode("a", note("a")).AddSubgraph("sub", sub).AddNode("b", note("b")).
+		AddEdge(START, "a").AddEdge("a", "sub").AddEdge("sub", "b").AddEdge("b", END)
+	tests := []struct{ stop, path string }{
+		{"a", ""},
+		{"b", "a inner deeper"},
+		{"deeper", "a inner"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.stop, func(t *testing.T) {
+			r, err := g.Compile(context.Background(), StopBefore(tc.stop))
+			require.NoError(t, err)
+			out, err := r.Invoke(context.Background(), &contracts.ChatState{})
+			require.NoError(t, err)
+			assert.Equal(t, tc.path, path(out))
+		})
+	}
+	_, err := g.Compile(context.Background(), StopBefore("nowhere"))
+	assert.EqualError(t, err, `graph outer: stop before "nowhere": no such node`)
+}

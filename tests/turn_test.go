@@ -234,3 +234,23 @@ func TestOneAgentServesConcurrentTurns(t *testing.T) {
 		assert.Equal(t, results[i%len(questions)].Answer, s.Answer)
 	}
 }
+
+func TestRunUntilTheAgent(t *testing.T) {
+	a := newAgent(t, agent.Options{})
+	s, err := agent.NewState(agent.Turn{SessionID: "u", Message: "How do I configure the safety guard?"})
+	require.NoError(t, err)
+	s, err = sgrtest.RunUntil(context.Background(), a.Graph().Graph(), s, "agent_model")
+	require.NoError(t, err)
+	require.Len(t, s.Messages, 2, "the user message and the one synthetic message")
+	assert.True(t, strings.HasPrefix(s.Messages[1].Content, "## Analysis"))
+	assert.Empty(t, s.Draft)
+	assert.Equal(t, []string{"guardian_verify", "sgr_plan", "inject_synthetic"}, nodeNames(s))
+}
+
+func nodeNames(s *contracts.ChatState) []string {
+	var out []string
+	for _, n := range s.Diagnostics.Nodes {
+		out = append(out, n.Node)
+	}
+	return out
+}
