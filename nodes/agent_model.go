@@ -73,7 +73,11 @@ func (c AgentModel) Node() Func {
 		if prompt == "" {
 			prompt = DefaultAgentSystemPrompt
 		}
-		in := append([]*schema.Message{schema.SystemMessage(strings.ReplaceAll(prompt, "{product}", c.Product))}, s.Messages...)
+		prompt = strings.ReplaceAll(prompt, "{product}", c.Product)
+		if s.Language != "" {
+			prompt += "\nAnswer in " + tools.LanguageName(s.Language) + "."
+		}
+		in := append([]*schema.Message{schema.SystemMessage(prompt)}, s.Messages...)
 		s.ReactIters++
 		msg, err := callModel(ctx, s, AgentModelName, c.Model, c.Timeout, in, true, opts...)
 		if err != nil {

@@ -1,6 +1,7 @@
 package sgrtest
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -26,7 +27,7 @@ func Transcript(s *contracts.ChatState) string {
 	}
 	b.WriteString("\nmodel context:\n")
 	for _, m := range s.Messages {
-		fmt.Fprintf(&b, "- %s: %s", m.Role, oneLine(m.Content))
+		fmt.Fprintf(&b, "- %s: %s", m.Role, contextLine(m.Content))
 		for _, tc := range m.ToolCalls {
 			fmt.Fprintf(&b, " <call %s %s>", tc.Function.Name, tc.Function.Arguments)
 		}
@@ -43,6 +44,25 @@ func Transcript(s *contracts.ChatState) string {
 	fmt.Fprintf(&b, "\naction: %s\nverdict: %s\nretries: %d\nevidence: %d\noverrides: %d\n",
 		s.Action, verdict, s.RetryCount, len(s.Evidence), len(s.Diagnostics.Overrides))
 	return b.String()
+}
+
+// contextLine shows a search result by the articles it found, so a
+// transcript does not change with every score when the corpus changes.
+func contextLine(content string) string {
+	var res struct {
+		Query    string `json:"query"`
+		Articles []struct {
+			KBID string `json:"kb_id"`
+		} `json:"articles"`
+	}
+	if json.Unmarshal([]byte(content), &res) != nil || res.Articles == nil {
+		return oneLine(content)
+	}
+	ids := make([]string, len(res.Articles))
+	for i, a := range res.Articles {
+		ids[i] = a.KBID
+	}
+	return fmt.Sprintf("search %q found [%s]", res.Query, strings.Join(ids, " "))
 }
 
 // oneLine shortens text to one line for a transcript.

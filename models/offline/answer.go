@@ -90,7 +90,10 @@ type passage struct {
 // each with the number of its article.
 func (e *Engine) answer(in []*schema.Message) *schema.Message {
 	t := e.read(in)
-	lang := e.language(t.request)
+	lang := t.language
+	if lang == "" {
+		lang = e.language(t.request)
+	}
 	want := stems(contentWords(t.request))
 	var ps []passage
 	for n, a := range foundArticles(in, t.start) {

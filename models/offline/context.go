@@ -12,7 +12,11 @@ import (
 // context; the engine reads the required actions after it.
 const ReviewPrefix = "[Guardian review]"
 
-var riskLevel = regexp.MustCompile(`Risk Level: (\w+)`)
+var (
+	riskLevel  = regexp.MustCompile(`Risk Level: (\w+)`)
+	answerIn   = regexp.MustCompile(`Answer in (Russian|English)\.`)
+	languageOf = map[string]string{"Russian": "ru", "English": "en"}
+)
 
 // turn is what the engine reads off its context.
 type turn struct {
@@ -21,6 +25,7 @@ type turn struct {
 	review   string // the latest Guardian review, if the last user message is one
 	searched bool   // a tool answered after the last user message
 	guardian string // the risk level glued to the system prompt
+	language string // the answer language the system prompt asks for
 }
 
 func (e *Engine) read(in []*schema.Message) turn {
@@ -31,6 +36,9 @@ func (e *Engine) read(in []*schema.Message) turn {
 		if m.Role == schema.System {
 			if g := riskLevel.FindStringSubmatch(m.Content); g != nil {
 				t.guardian = g[1]
+			}
+			if g := answerIn.FindStringSubmatch(m.Content); g != nil {
+				t.language = languageOf[g[1]]
 			}
 			continue
 		}
