@@ -277,3 +277,12 @@ func TestGraphMermaid(t *testing.T) {
 	assert.Contains(t, out, `guardian_verify -. "DT-001 Block (rules 1, 7)" .-> safe_exit`)
 	assert.Contains(t, out, "subgraph react_agent")
 }
+
+// TestReadmeShowsRealOutput keeps the README's output of the main job true.
+func TestReadmeShowsRealOutput(t *testing.T) {
+	out, _, err := run(t, "ask", "--cache-dir", t.TempDir(), "How do I configure the safety guard?")
+	require.NoError(t, err)
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	require.NoError(t, err)
+	assert.Contains(t, string(readme), "```\n"+out+"```\n", "update the README's output of `ask` to what it prints now")
+}
