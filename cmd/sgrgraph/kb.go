@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -16,7 +15,7 @@ type kbFlags struct {
 }
 
 func (f *kbFlags) register(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&f.dir, "kb", "", "folder of Markdown articles (default: kb.dir of the configuration)")
+	cmd.Flags().StringVar(&f.dir, "kb", "", "folder of Markdown articles (default: kb.dir of the configuration, else the embedded documentation)")
 	cmd.Flags().StringVar(&f.cacheDir, "cache-dir", "", "where the search index is kept (default: kb.cache_dir, else the user cache dir)")
 }
 
@@ -26,14 +25,11 @@ func (f *kbFlags) register(cmd *cobra.Command) {
 func (f *kbFlags) open(a *app) (*kb.Index, kb.SyncStats, error) {
 	c := a.cfg.KB
 	c.Dir, c.CacheDir = firstNonEmpty(f.dir, c.Dir), firstNonEmpty(f.cacheDir, c.CacheDir)
-	if c.Dir == "" {
-		return nil, kb.SyncStats{}, errors.New("--kb: no knowledge-base folder given (flag --kb or kb.dir in the configuration)")
-	}
 	k, err := agent.OpenKnowledge(c)
 	if err != nil {
 		return nil, kb.SyncStats{}, fmt.Errorf("--kb %s: %w", c.Dir, err)
 	}
-	a.log.Info().Str("kb", c.Dir).Int("files", k.Stats.Files).Int("chunks", k.Stats.Chunks).Msg("knowledge base ready")
+	a.log.Info().Str("kb", k.Source).Int("files", k.Stats.Files).Int("chunks", k.Stats.Chunks).Msg("knowledge base ready")
 	return k.Index, k.Stats, nil
 }
 
@@ -50,7 +46,7 @@ func newIndexCmd(a *app) *cobra.Command {
 	var f kbFlags
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "index --kb DIR",
+		Use:   "index [--kb DIR]",
 		Short: "Index a folder of Markdown articles; only changed files are re-indexed",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

@@ -83,7 +83,7 @@ func TestErrorsNameTheBadArgument(t *testing.T) {
 		{"missing input", []string{"decide", "DT-002", "spam_score=0.1", "guardian_level=Safe"}, "intent_confidence"},
 		{"value not allowed", []string{"decide", "DT-001", "guardian_level=Dangerous", "guard_mode=enforce"}, "guardian_level"},
 		{"no table", []string{"decide"}, "arg"},
-		{"no kb", []string{"search", "query"}, "--kb"},
+		{"no query", []string{"search"}, "arg"},
 		{"kb missing", []string{"index", "--kb", "/no/such/dir", "--cache-dir", "/tmp/x"}, "/no/such/dir"},
 		{"bad log level", []string{"--log-level", "loud", "tables"}, "--log-level"},
 		{"bad config", []string{"--config", "/no/such.yaml", "tables"}, "/no/such.yaml"},
@@ -285,4 +285,10 @@ func TestReadmeShowsRealOutput(t *testing.T) {
 	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
 	require.NoError(t, err)
 	assert.Contains(t, string(readme), "```\n"+out+"```\n", "update the README's output of `ask` to what it prints now")
+}
+
+func TestSearchDefaultsToTheEmbeddedDocumentation(t *testing.T) {
+	out, _, err := run(t, "search", "--cache-dir", t.TempDir(), "decision table hit policy")
+	require.NoError(t, err)
+	assert.Contains(t, out, "decision-tables")
 }

@@ -14,7 +14,7 @@ func newSearchCmd(a *app) *cobra.Command {
 	var asJSON bool
 	var topK int
 	cmd := &cobra.Command{
-		Use:   `search --kb DIR "query"`,
+		Use:   `search [--kb DIR] "query"`,
 		Short: "Search the knowledge base: ranked articles, their best chunks and the retrieval confidence",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
