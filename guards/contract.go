@@ -10,10 +10,15 @@ import (
 )
 
 // CheckContract judges a draft answer against its contract (seed 004 §4):
-// required sections, forbidden content, sensitive data, and the use of at
-// least one domain term. Forbidden content and domain terms are matched
+// an answer at all, required sections, forbidden content, sensitive data,
+// and the use of at least one domain term. Forbidden content and domain terms are matched
 // without regard to case, so "Guardian" counts for "guardian".
 func CheckContract(spec contracts.ArchitectSpec, draft string) contracts.CheckResult {
+	// An empty draft is what a failed or silent model step leaves; it must
+	// never pass as an answer, whatever the contract asks.
+	if strings.TrimSpace(draft) == "" {
+		return fail("empty_draft", contracts.ActRegenerateDraft)
+	}
 	if missing := missingSections(spec.RequiredSections, draft); len(missing) > 0 {
 		return fail(fmt.Sprintf("missing_required_sections=%v", missing), contracts.ActAddRequiredSections, contracts.ActRegenerateDraft)
 	}

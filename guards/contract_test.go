@@ -35,6 +35,8 @@ func TestCheckContract(t *testing.T) {
 			[]c.RequiredAction{c.ActUseDomainTerms, c.ActRegenerateDraft}},
 		{"domain term in other case counts", spec, "## Summary\nA DECISION TABLE decides.\n## Steps", true, "ok", nil},
 		{"empty contract", c.ArchitectSpec{}, "anything", true, "ok", nil},
+		{"empty draft fails an empty contract", c.ArchitectSpec{}, "", false, "empty_draft", []c.RequiredAction{c.ActRegenerateDraft}},
+		{"blank draft", spec, " \n\t", false, "empty_draft", []c.RequiredAction{c.ActRegenerateDraft}},
 		{"seed §10 draft", c.ArchitectSpec{ResponseFormat: "markdown", RequiredSections: []string{"Summary"}}, "## Summary\nContent here", true, "ok", nil},
 	}
 	for _, tc := range tests {

@@ -58,8 +58,9 @@ func (c AgentModel) Node() Func {
 			max = DefaultMaxIterations
 		}
 		opts := []model.Option{model.WithTools(infos)}
+		last := s.ReactIters >= max-1
 		switch {
-		case s.ReactIters >= max-1:
+		case last:
 			opts = append(opts, model.WithToolChoice(schema.ToolChoiceForbidden))
 			if s.ReactIters > 0 {
 				note(s, AgentModelName, fmt.Sprintf("iteration limit %d reached: answering from what was found", max))
@@ -85,6 +86,12 @@ func (c AgentModel) Node() Func {
 			return s, nil
 		}
 		msg.Role = schema.Assistant
+		if last && len(msg.ToolCalls) > 0 {
+			// A model that ignores tool_choice=none would loop to the step
+			// limit, and unanswered tool calls would break the next request.
+			note(s, AgentModelName, fmt.Sprintf("model called %d tool(s) on the last step despite tool_choice=none: calls dropped", len(msg.ToolCalls)))
+			msg.ToolCalls = nil
+		}
 		s.Messages = append(s.Messages, msg)
 		if len(msg.ToolCalls) == 0 {
 			s.Draft = msg.Content

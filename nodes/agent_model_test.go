@@ -36,6 +36,8 @@ func TestAgentModel(t *testing.T) {
 		{"clarify turns are not forced", func(s *contracts.ChatState) { s.Action = contracts.ActionClarify }, sgrtest.Text("Hi."), "auto", "Hi.", 0, 1},
 		{"the last step forbids tools", func(s *contracts.ChatState) { s.ReactIters = 3 }, sgrtest.Text("From what I found [1]."), "none", "From what I found [1].", 0, 4},
 		{"a failing model is recorded, not fatal", func(s *contracts.ChatState) {}, sgrtest.Fail(errors.New("timeout")), "required", "", 1, 1},
+		{"tool calls on the last step are dropped", func(s *contracts.ChatState) { s.ReactIters = 3 },
+			sgrtest.ToolCall("search_kb", `{"query":"guard"}`), "none", "", 0, 4},
 		{"streamed text is the draft", func(s *contracts.ChatState) { s.RetryCount = 1 }, sgrtest.Chunks("Use ", "guard.mode ", "[1]."), "auto", "Use guard.mode [1].", 0, 1},
 	}
 	for _, tc := range tests {
@@ -55,6 +57,11 @@ func TestAgentModel(t *testing.T) {
 			assert.Equal(t, tc.draft, s.Draft)
 			assert.Len(t, s.Diagnostics.Errors, tc.errors)
 			assert.Equal(t, tc.iters, s.ReactIters)
+			next, err := AfterAgentModel(context.Background(), s)
+			require.NoError(t, err)
+			if tc.choice == "none" {
+				assert.Equal(t, graph.END, next, "the last step always leaves the loop")
+			}
 		})
 	}
 }

@@ -172,6 +172,20 @@ func TestVerdictPaths(t *testing.T) {
 	}
 }
 
+func TestModelThatNeverStopsSearchingEndsSafely(t *testing.T) {
+	// The plan, then nothing but tool calls, even where tools are forbidden.
+	replies := []sgrtest.Reply{sgrtest.ToolCall("analyse_user_request", planJSON("en", "How do I set the guard mode?"))}
+	for range 3 * 4 { // three attempts of four steps
+		replies = append(replies, sgrtest.ToolCall("search_kb", `{"query":"guard mode"}`))
+	}
+	m := sgrtest.NewScriptedModel(replies...)
+	s, err := newAgent(t, agent.Options{Model: m}).RunState(context.Background(), agent.Turn{Message: "How do I set the guard mode?"})
+	require.NoError(t, err, "the loop ends at the iteration limit, not at the step limit")
+	assert.Equal(t, contracts.VerdictFail, s.Verdict.Verdict)
+	assert.Equal(t, "safe_exit", s.Diagnostics.Nodes[len(s.Diagnostics.Nodes)-1].Node)
+	assert.Contains(t, s.Verdict.Reasons, "empty_draft")
+}
+
 func TestPlanningFailureIsNotFatal(t *testing.T) {
 	m := sgrtest.NewScriptedModel(
 		sgrtest.Fail(errors.New("model server down")),

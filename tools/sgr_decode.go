@@ -3,6 +3,7 @@ package tools
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -180,10 +181,13 @@ func number(v any) (float64, bool) {
 		return t, true
 	case string:
 		f, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(t), "%"), 64)
-		if err == nil && strings.HasSuffix(strings.TrimSpace(t), "%") {
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			return 0, false // ParseFloat accepts "NaN" and "Inf", which no score can be
+		}
+		if strings.HasSuffix(strings.TrimSpace(t), "%") {
 			f /= 100
 		}
-		return f, err == nil
+		return f, true
 	case bool:
 		return 0, false
 	}

@@ -47,6 +47,11 @@ func TestDecodePlan(t *testing.T) {
 		{"score not a number", `{"spam_score":"high"}`,
 			func(t *testing.T, p contracts.SGRPlan) { assert.Equal(t, 0.0, p.SpamScore) },
 			[]string{`spam_score: high is not a number`}},
+		{"NaN and Inf are not numbers", `{"spam_score":"NaN","intent_confidence":"-Inf"}`,
+			func(t *testing.T, p contracts.SGRPlan) {
+				assert.Equal(t, 0.0, p.SpamScore)
+				assert.Equal(t, 0.0, p.IntentConfidence)
+			}, []string{"spam_score: NaN is not a number", "intent_confidence: -Inf is not a number"}},
 		{"origin action names", `{"action":"ask_clarification"}`,
 			func(t *testing.T, p contracts.SGRPlan) { assert.Equal(t, contracts.ActionClarify, p.Action) },
 			[]string{`action: "ask_clarification" read as "clarify"`}},
