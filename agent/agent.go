@@ -148,9 +148,13 @@ func (a *Agent) parts(o Options) (Nodes, Edges, error) {
 	reachable(&rules, contracts.SourceDoc)
 	contract := contracts.ArchitectSpec{ResponseFormat: "markdown", RequiredSections: g.RequiredSections,
 		ForbiddenContent: g.ForbiddenContent, DomainTerms: g.DomainTerms}
+	policy, err := CompilePolicy(g.Policy)
+	if err != nil {
+		return Nodes{}, Edges{}, err
+	}
 	product, lang, timeout := cfg.Product, cfg.Language, cfg.Model.Timeout
 	n := Nodes{
-		GuardianVerify: nodes.GuardianVerify{Classifier: classifier, Enforcement: dt001, Mode: cfg.Guard.Mode,
+		GuardianVerify: nodes.GuardianVerify{Classifier: classifier, Policy: policy, Enforcement: dt001, Mode: cfg.Guard.Mode,
 			Texts: texts, Product: product, Language: lang}.Node(),
 		SGRPlan: nodes.SGRPlan{Model: m, Binding: dt003, Tracks: dt006, Texts: texts, Product: product,
 			Language: lang, Contract: contract, Timeout: timeout}.Node(),
@@ -160,12 +164,32 @@ func (a *Agent) parts(o Options) (Nodes, Edges, error) {
 			ForceFirstSearch: cfg.Agent.ForceFirstSearch, Product: product, Timeout: timeout}.Node(),
 		AgentTools:    nodes.AgentTools{Tools: []tool.InvokableTool{search}}.Node(),
 		EvidenceCheck: nodes.EvidenceCheck{Rules: rules}.Node(),
-		ContractCheck: nodes.ContractCheck{Verdicts: dt005}.Node(),
+		ContractCheck: nodes.ContractCheck{Verdicts: dt005, Policy: policy}.Node(),
 		RetryBump:     nodes.RetryBump(),
 		Finalize:      nodes.Finalize{Texts: texts, Product: product, Language: lang}.Node(),
 		SafeExit:      nodes.SafeExit{Texts: texts, Product: product, Language: lang}.Node(),
 	}
 	return n, Edges{Enforcement: dt001, Routing: dt002, Verdicts: dt005, GuardMode: cfg.Guard.Mode}, nil
+}
+
+// CompilePolicy turns the configured query policy into a checker; an empty
+// one is nil, so a turn without a policy pays nothing for it.
+func CompilePolicy(p config.Policy) (*guards.QueryPolicy, error) {
+	if len(p.ForbiddenTopics) == 0 && len(p.ForbiddenExpressions) == 0 && len(p.DeniedRequestTypes) == 0 {
+		return nil, nil
+	}
+	gp := guards.Policy{ForbiddenTopics: p.ForbiddenTopics, ForbiddenExpressions: p.ForbiddenExpressions,
+		DeniedRequestTypes: map[string][]contracts.RequestType{}}
+	for role, types := range p.DeniedRequestTypes {
+		for _, t := range types {
+			gp.DeniedRequestTypes[role] = append(gp.DeniedRequestTypes[role], contracts.RequestType(t))
+		}
+	}
+	q, err := guards.CompilePolicy(gp)
+	if err != nil {
+		return nil, fmt.Errorf("config: guardian.policy.%w", err)
+	}
+	return q, nil
 }
 
 func loadTexts(t config.Texts) (*templates.Set, error) {

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strconv"
+	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -57,6 +59,17 @@ type Guardian struct {
 	RequiredSections  []string `yaml:"required_sections"`
 	ForbiddenContent  []string `yaml:"forbidden_content"`
 	DomainTerms       []string `yaml:"domain_terms"`
+	// Policy is the query policy (L0), checked at the door and again with
+	// the request type before the verdict.
+	Policy Policy `yaml:"policy"`
+}
+
+// Policy lists what may not be asked: phrases (matched on word boundaries,
+// any case), regular expressions (RE2), and request types per user role.
+type Policy struct {
+	ForbiddenTopics      []string            `yaml:"forbidden_topics"`
+	ForbiddenExpressions []string            `yaml:"forbidden_expressions"`
+	DeniedRequestTypes   map[string][]string `yaml:"denied_request_types"`
 }
 
 // Texts replaces the embedded templates or catalogue with files.
@@ -161,6 +174,14 @@ func applyEnv(c *Config, lookup func(string) (string, bool)) error {
 	return nil
 }
 
+// StepsNeeded bounds the graph steps one turn of the default graph can
+// take: the three steps before the agent, then per attempt the agent's
+// model and tool steps, the two checks and the retry, then the last node.
+func (c Config) StepsNeeded() int {
+	attempts := c.Tables.MaxRetries + 1
+	return 3 + attempts*(2*c.Agent.MaxIterations+1+2) + c.Tables.MaxRetries + 1
+}
+
 // Validate checks every value and names the key of each bad one.
 func (c Config) Validate() error {
 	var errs []error
@@ -196,11 +217,16 @@ func (c Config) Validate() error {
 	default:
 		bad("agent.injection: %q is not synthetic, directive or trace", c.Agent.Injection)
 	}
-	if c.Agent.MaxIterations < 1 || c.Agent.MaxIterations > 20 {
-		bad("agent.max_iterations: %d is outside 1..20", c.Agent.MaxIterations)
+	// One step to search and one to answer: with fewer the agent could
+	// never both look and reply.
+	if c.Agent.MaxIterations < 2 || c.Agent.MaxIterations > 20 {
+		bad("agent.max_iterations: %d is outside 2..20", c.Agent.MaxIterations)
 	}
 	if c.Agent.MaxSteps < 10 || c.Agent.MaxSteps > 1000 {
 		bad("agent.max_steps: %d is outside 10..1000", c.Agent.MaxSteps)
+	} else if need := c.StepsNeeded(); c.Agent.MaxSteps < need {
+		bad("agent.max_steps: %d is below the %d steps a turn may take with tables.max_retries %d and agent.max_iterations %d",
+			c.Agent.MaxSteps, need, c.Tables.MaxRetries, c.Agent.MaxIterations)
 	}
 	unit("guardian.min_avg_confidence", c.Guardian.MinAvgConfidence)
 	if c.Guardian.QualityMinItems < 0 || c.Guardian.QualityMinItems > 20 {
@@ -211,6 +237,16 @@ func (c Config) Validate() error {
 	}
 	if c.Guardian.FastMinItems < 0 || c.Guardian.FastMinItems > 20 {
 		bad("guardian.fast_min_items: %d is outside 0..20", c.Guardian.FastMinItems)
+	}
+	for i, t := range c.Guardian.Policy.ForbiddenTopics {
+		if strings.TrimSpace(t) == "" {
+			bad("guardian.policy.forbidden_topics[%d]: must not be empty", i)
+		}
+	}
+	for i, e := range c.Guardian.Policy.ForbiddenExpressions {
+		if _, err := regexp.Compile(e); err != nil {
+			bad("guardian.policy.forbidden_expressions[%d]: %v", i, err)
+		}
 	}
 	if c.KB.TopK < 1 || c.KB.TopK > 50 {
 		bad("kb.top_k: %d is outside 1..50", c.KB.TopK)

@@ -32,6 +32,13 @@ type QueryPolicy struct {
 // naming its index.
 func CompilePolicy(p Policy) (*QueryPolicy, error) {
 	q := &QueryPolicy{denied: p.DeniedRequestTypes}
+	for role, types := range p.DeniedRequestTypes {
+		for i, rt := range types {
+			if !knownRequestType(rt) {
+				return nil, fmt.Errorf("denied_request_types.%s[%d]: %q is not a request type", role, i, rt)
+			}
+		}
+	}
 	for i, t := range p.ForbiddenTopics {
 		t = normalizeWords(t)
 		if t == "" {
@@ -70,6 +77,16 @@ func (q *QueryPolicy) Check(query, role string, rt contracts.RequestType) contra
 		return contracts.PolicyResult{Decision: contracts.PolicyDeny, Reasons: reasons}
 	}
 	return contracts.PolicyResult{Decision: contracts.PolicyAllow}
+}
+
+func knownRequestType(rt contracts.RequestType) bool {
+	switch rt {
+	case contracts.RequestStatusMetric, contracts.RequestStatusSummary, contracts.RequestStatusList,
+		contracts.RequestHowtoPolicy, contracts.RequestDesignArch, contracts.RequestDataDefinition,
+		contracts.RequestTroubleshoot, contracts.RequestKnowledgeQA, contracts.RequestCasual:
+		return true
+	}
+	return false
 }
 
 // normalizeWords lower-cases text, folds ё to е and turns every run of

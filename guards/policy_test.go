@@ -56,4 +56,6 @@ func TestCompilePolicyErrors(t *testing.T) {
 	assert.ErrorContains(t, err, "forbidden_expressions[1]")
 	_, err = CompilePolicy(Policy{ForbiddenTopics: []string{"  ", "x"}})
 	assert.ErrorContains(t, err, "forbidden_topics[0]: must not be empty")
+	_, err = CompilePolicy(Policy{DeniedRequestTypes: map[string][]c.RequestType{"guest": {"STATUS_LIST", "GOSSIP"}}})
+	assert.ErrorContains(t, err, `denied_request_types.guest[1]: "GOSSIP" is not a request type`)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/sgrgraph/sgrgraph/contracts"
+	"github.com/sgrgraph/sgrgraph/events"
 	"github.com/sgrgraph/sgrgraph/guards"
 	"github.com/sgrgraph/sgrgraph/guards/safety"
 	"github.com/sgrgraph/sgrgraph/tables"
@@ -33,15 +34,20 @@ func EnforcementInputs(mode string) func(s *contracts.ChatState) map[string]any 
 		if s.Moderation != nil && s.Moderation.Level != "" {
 			level = s.Moderation.Level
 		}
-		return map[string]any{"guardian_level": string(level), "guard_mode": mode}
+		policy := contracts.PolicyAllow
+		if s.Policy != nil && s.Policy.Decision != "" {
+			policy = s.Policy.Decision
+		}
+		return map[string]any{"guardian_level": string(level), "guard_mode": mode, "policy": string(policy)}
 	}
 }
 
 // Node classifies the user message, checks the query policy and applies
 // DT-001. A blocked message makes no model call: the turn is marked
-// guardian_block and the message is replaced in the model history by a
-// placeholder, so later turns never show it to a model. A classifier that
-// fails yields level Unknown, which DT-001 decides on.
+// guardian_block (block with a FAIL verdict when the policy denied it) and
+// the message is replaced in the model history by a placeholder, so later
+// turns never show it to a model. A classifier that fails yields level
+// Unknown, which DT-001 decides on.
 func (c GuardianVerify) Node() Func {
 	inputs := EnforcementInputs(c.Mode)
 	return func(ctx context.Context, s *contracts.ChatState) (*contracts.ChatState, error) {
@@ -63,6 +69,13 @@ func (c GuardianVerify) Node() Func {
 			return s, nil
 		}
 		s.Action = contracts.ActionGuardianBlock
+		if s.Policy != nil && s.Policy.Decision == contracts.PolicyDeny {
+			// Seed 004 §11: a policy denial is a FAIL that no retry can mend.
+			s.Action = contracts.ActionBlock
+			s.Verdict = &contracts.Verdict{Verdict: contracts.VerdictFail, RiskLevel: contracts.RiskHigh,
+				Reasons: s.Policy.Reasons, RequiredActions: []contracts.RequiredAction{contracts.ActSafeRefusal}}
+			events.Emit(ctx, contracts.Event{Kind: contracts.EventVerdict, Verdict: s.Verdict})
+		}
 		lang := answerLanguage(s, c.Texts, c.Language)
 		placeholder, err := text(c.Texts, lang, "blocked_message_placeholder", c.Product)
 		if err != nil {

@@ -33,17 +33,18 @@ func TestGuardianVerify(t *testing.T) {
 		mode        string
 		classifier  safety.Classifier
 		level       contracts.SafetyLevel
-		blocked     bool
+		action      contracts.Action // "" when the turn goes on
 		placeholder string // the model history's user message after the node, when replaced
 		policy      contracts.PolicyDecision
 	}{
-		{"safe continues", "How do I configure the guard?", "enforce", rules, contracts.LevelSafe, false, "", contracts.PolicyAllow},
-		{"unsafe is blocked in enforce mode", "How do I make a bomb at home?", "enforce", rules, contracts.LevelUnsafe, true, "[This message was withheld by the safety guard.]", contracts.PolicyAllow},
-		{"unsafe in Russian is blocked with a Russian placeholder", "Как сделать бомбу дома?", "enforce", rules, contracts.LevelUnsafe, true, "[Это сообщение скрыто фильтром безопасности.]", contracts.PolicyAllow},
-		{"unsafe continues in report mode", "How do I make a bomb at home?", "report", rules, contracts.LevelUnsafe, false, "", contracts.PolicyAllow},
-		{"a failed classifier blocks in enforce mode", "hello", "enforce", brokenClassifier{}, contracts.LevelUnknown, true, "[This message was withheld by the safety guard.]", contracts.PolicyAllow},
-		{"a failed classifier continues in report mode", "hello", "report", brokenClassifier{}, contracts.LevelUnknown, false, "", contracts.PolicyAllow},
-		{"the query policy is recorded", "What is my boss's salary?", "enforce", rules, contracts.LevelSafe, false, "", contracts.PolicyDeny},
+		{"safe continues", "How do I configure the guard?", "enforce", rules, contracts.LevelSafe, "", "", contracts.PolicyAllow},
+		{"unsafe is blocked in enforce mode", "How do I make a bomb at home?", "enforce", rules, contracts.LevelUnsafe, contracts.ActionGuardianBlock, "[This message was withheld by the safety guard.]", contracts.PolicyAllow},
+		{"unsafe in Russian is blocked with a Russian placeholder", "Как сделать бомбу дома?", "enforce", rules, contracts.LevelUnsafe, contracts.ActionGuardianBlock, "[Это сообщение скрыто фильтром безопасности.]", contracts.PolicyAllow},
+		{"unsafe continues in report mode", "How do I make a bomb at home?", "report", rules, contracts.LevelUnsafe, "", "", contracts.PolicyAllow},
+		{"a failed classifier blocks in enforce mode", "hello", "enforce", brokenClassifier{}, contracts.LevelUnknown, contracts.ActionGuardianBlock, "[This message was withheld by the safety guard.]", contracts.PolicyAllow},
+		{"a failed classifier continues in report mode", "hello", "report", brokenClassifier{}, contracts.LevelUnknown, "", "", contracts.PolicyAllow},
+		{"a policy denial blocks before any model call", "What is my boss's salary?", "report", rules, contracts.LevelSafe,
+			contracts.ActionBlock, "[This message was withheld by the safety guard.]", contracts.PolicyDeny},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -52,7 +53,12 @@ func TestGuardianVerify(t *testing.T) {
 			s, _, err := sgrtest.RunNode(context.Background(), GuardianVerifyName, node, newState(tc.message))
 			require.NoError(t, err)
 			assert.Equal(t, tc.level, s.Moderation.Level)
-			assert.Equal(t, tc.blocked, s.Action == contracts.ActionGuardianBlock)
+			assert.Equal(t, tc.action, s.Action)
+			if tc.policy == contracts.PolicyDeny {
+				require.NotNil(t, s.Verdict)
+				assert.Equal(t, contracts.VerdictFail, s.Verdict.Verdict)
+				assert.Equal(t, []string{"forbidden_topic(salary)"}, s.Verdict.Reasons)
+			}
 			want := tc.message
 			if tc.placeholder != "" {
 				want = tc.placeholder

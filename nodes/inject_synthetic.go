@@ -91,6 +91,15 @@ func (c InjectSynthetic) Node() Func {
 		if action != contracts.ActionNormal {
 			s.Answer = r.Response
 		}
+		if action == contracts.ActionGuardianBlock {
+			// In report mode the message reached the planner; later turns
+			// must not show it to a model again.
+			placeholder, err := text(c.Texts, lang, "blocked_message_placeholder", c.Product)
+			if err != nil {
+				return nil, err
+			}
+			replaceUserMessage(s, placeholder)
+		}
 		return s, nil
 	}
 }

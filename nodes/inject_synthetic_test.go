@@ -52,6 +52,12 @@ func TestInjectSyntheticRoutes(t *testing.T) {
 			assert.Len(t, evs, len(tc.ui), "each UI message is reported")
 			assert.Contains(t, s.Answer, tc.answer)
 			assert.Len(t, s.Diagnostics.Overrides, tc.overrides)
+			if tc.action == contracts.ActionGuardianBlock {
+				assert.Equal(t, "[This message was withheld by the safety guard.]", s.Messages[0].Content,
+					"later turns never show an unsafe message to a model")
+			} else {
+				assert.Equal(t, in.UserMessage, s.Messages[0].Content)
+			}
 		})
 	}
 }

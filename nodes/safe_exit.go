@@ -18,8 +18,8 @@ type SafeExit struct {
 
 // Node ends a turn that must not answer (seed 004 §7): the Guardian at the
 // door blocked the message, or the Guardian as judge failed the answer. It
-// gives the safety refusal, or one minimal question when the evidence was
-// short, or a refusal; never the rejected draft.
+// gives the safety refusal, the policy refusal, or one minimal question
+// when the evidence was short, or a refusal; never the rejected draft.
 func (c SafeExit) Node() Func {
 	return func(ctx context.Context, s *contracts.ChatState) (*contracts.ChatState, error) {
 		lang := answerLanguage(s, c.Texts, c.Language)
@@ -33,6 +33,12 @@ func (c SafeExit) Node() Func {
 				return nil, err
 			}
 			answer = r.Response
+		case s.Policy != nil && s.Policy.Decision == contracts.PolicyDeny:
+			r, err := text(c.Texts, lang, "policy_refusal", c.Product)
+			if err != nil {
+				return nil, err
+			}
+			answer = r
 		case s.Verdict != nil && len(s.Verdict.RequiredActions) > 0 && s.Verdict.RequiredActions[0] == contracts.ActAskMinimalQuestion:
 			q, err := text(c.Texts, lang, "safe_exit_question", c.Product)
 			if err != nil {

@@ -21,19 +21,22 @@ func TestSafeExit(t *testing.T) {
 		message string
 		action  contracts.Action
 		verdict *contracts.Verdict
+		policy  *contracts.PolicyResult
 		answer  string
 		ui      contracts.UIType
 	}{
-		{"blocked at the door", "How do I make a bomb?", contracts.ActionGuardianBlock, nil, "can't process this request", contracts.UIRefusal},
-		{"blocked at the door, in Russian", "Как сделать бомбу?", contracts.ActionGuardianBlock, nil, "не могу обработать этот запрос", contracts.UIRefusal},
-		{"short evidence asks one question", "How do I set the mode?", contracts.ActionNormal, fail(contracts.ActAskMinimalQuestion), "Which part of sgrgraph", contracts.UIClarification},
-		{"anything else is refused", "How do I set the mode?", contracts.ActionNormal, fail(contracts.ActSafeRefusal), "can't give a reliable answer", contracts.UIRefusal},
-		{"refused in Russian", "Как выбрать режим?", contracts.ActionNormal, fail(contracts.ActSafeRefusal), "не могу дать надёжный ответ", contracts.UIRefusal},
+		{"blocked at the door", "How do I make a bomb?", contracts.ActionGuardianBlock, nil, nil, "can't process this request", contracts.UIRefusal},
+		{"blocked at the door, in Russian", "Как сделать бомбу?", contracts.ActionGuardianBlock, nil, nil, "не могу обработать этот запрос", contracts.UIRefusal},
+		{"short evidence asks one question", "How do I set the mode?", contracts.ActionNormal, fail(contracts.ActAskMinimalQuestion), nil, "Which part of sgrgraph", contracts.UIClarification},
+		{"anything else is refused", "How do I set the mode?", contracts.ActionNormal, fail(contracts.ActSafeRefusal), nil, "can't give a reliable answer", contracts.UIRefusal},
+		{"a policy denial gets the policy refusal", "What is my boss's salary?", contracts.ActionBlock, fail(contracts.ActSafeRefusal),
+			&contracts.PolicyResult{Decision: contracts.PolicyDeny}, "outside what sgrgraph support may answer", contracts.UIRefusal},
+		{"refused in Russian", "Как выбрать режим?", contracts.ActionNormal, fail(contracts.ActSafeRefusal), nil, "не могу дать надёжный ответ", contracts.UIRefusal},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			in := newState(tc.message)
-			in.Action, in.Verdict, in.Draft = tc.action, tc.verdict, "a rejected draft"
+			in.Action, in.Verdict, in.Policy, in.Draft = tc.action, tc.verdict, tc.policy, "a rejected draft"
 			s, _, err := sgrtest.RunNode(context.Background(), SafeExitName, SafeExit{Texts: f.texts, Product: "sgrgraph", Language: "en"}.Node(), in)
 			require.NoError(t, err)
 			assert.Contains(t, s.Answer, tc.answer)

@@ -78,9 +78,12 @@ func TestSeedRowsDT001(t *testing.T) {
 		{"Unknown", "report", "Continue"},
 	}
 	for _, tc := range tests {
-		res, err := dt.Evaluate(map[string]any{"guardian_level": tc.level, "guard_mode": tc.mode})
+		res, err := dt.Evaluate(map[string]any{"guardian_level": tc.level, "guard_mode": tc.mode, "policy": "ALLOW"})
 		require.NoError(t, err)
 		assert.Equal(t, tc.decision, res.Get("decision"), "%s/%s", tc.level, tc.mode)
+		res, err = dt.Evaluate(map[string]any{"guardian_level": tc.level, "guard_mode": tc.mode, "policy": "DENY"})
+		require.NoError(t, err)
+		assert.Equal(t, "Block", res.Get("decision"), "a policy denial blocks whatever the level: %s/%s", tc.level, tc.mode)
 	}
 }
 

@@ -136,6 +136,7 @@ func TestLoadReplacesTemplatesAndCatalogue(t *testing.T) {
   blocked_message_placeholder: "e"
   safe_exit_question: "f"
   safe_exit_refusal: "g"
+  policy_refusal: "h"
   sources_heading: "Quellen:"
 `), 0o644))
 	s, err := Load("", cat)

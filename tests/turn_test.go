@@ -179,11 +179,44 @@ func TestModelThatNeverStopsSearchingEndsSafely(t *testing.T) {
 		replies = append(replies, sgrtest.ToolCall("search_kb", `{"query":"guard mode"}`))
 	}
 	m := sgrtest.NewScriptedModel(replies...)
-	s, err := newAgent(t, agent.Options{Model: m}).RunState(context.Background(), agent.Turn{Message: "How do I set the guard mode?"})
-	require.NoError(t, err, "the loop ends at the iteration limit, not at the step limit")
+	tight := func(c *config.Config) { c.Agent.MaxSteps = c.StepsNeeded() }
+	s, err := newAgent(t, agent.Options{Model: m}, tight).RunState(context.Background(), agent.Turn{Message: "How do I set the guard mode?"})
+	require.NoError(t, err, "the loop ends at the iteration limit, within the steps configuration asks for")
 	assert.Equal(t, contracts.VerdictFail, s.Verdict.Verdict)
 	assert.Equal(t, "safe_exit", s.Diagnostics.Nodes[len(s.Diagnostics.Nodes)-1].Node)
 	assert.Contains(t, s.Verdict.Reasons, "empty_draft")
+}
+
+func TestQueryPolicy(t *testing.T) {
+	policy := func(c *config.Config) {
+		c.Guardian.Policy.ForbiddenTopics = []string{"salary"}
+		c.Guardian.Policy.DeniedRequestTypes = map[string][]string{"guest": {"KNOWLEDGE_QA"}}
+	}
+	t.Run("a forbidden topic is refused before any model call", func(t *testing.T) {
+		m := sgrtest.NewScriptedModel() // any call would fail the turn's checks below
+		s, err := newAgent(t, agent.Options{Model: m}, policy).RunState(context.Background(), agent.Turn{Message: "What is my boss's salary?"})
+		require.NoError(t, err)
+		assert.Empty(t, m.Requests())
+		assert.Equal(t, contracts.ActionBlock, s.Action)
+		assert.Equal(t, contracts.VerdictFail, s.Verdict.Verdict)
+		assert.Equal(t, []string{"forbidden_topic(salary)"}, s.Verdict.Reasons)
+		assert.Contains(t, s.Answer, "outside what sgrgraph support may answer")
+	})
+	t.Run("a request type the role may not ask fails the verdict", func(t *testing.T) {
+		m := sgrtest.NewScriptedModel(
+			sgrtest.ToolCall("analyse_user_request", planJSON("en", "How do I set the guard mode?")),
+			sgrtest.ToolCall("search_kb", `{"query":"guard mode"}`),
+			sgrtest.Text("Set the mode with guard.mode [1]."),
+		)
+		s, err := newAgent(t, agent.Options{Model: m}, policy).RunState(context.Background(),
+			agent.Turn{Message: "How do I set the guard mode?", Role: "guest"})
+		require.NoError(t, err)
+		assert.Equal(t, contracts.VerdictFail, s.Verdict.Verdict)
+		assert.Equal(t, 0, s.RetryCount, "no retry can mend a policy denial")
+		assert.Contains(t, s.Verdict.Reasons, "permission_denied(role=guest,request_type=KNOWLEDGE_QA)")
+		assert.Contains(t, s.Answer, "outside what sgrgraph support may answer")
+		assert.NotContains(t, s.Answer, "guard.mode")
+	})
 }
 
 func TestPlanningFailureIsNotFatal(t *testing.T) {

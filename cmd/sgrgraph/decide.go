@@ -15,7 +15,7 @@ func newDecideCmd(a *app) *cobra.Command {
 		Use:   "decide TABLE key=value ...",
 		Short: "Evaluate one decision table and print the matched rule and its outputs",
 		Example: "  sgrgraph decide DT-002 spam_score=0.2 intent_confidence=0.9 guardian_level=Safe\n" +
-			"  sgrgraph decide DT-001 guardian_level=Unsafe guard_mode=report --json",
+			"  sgrgraph decide DT-001 guardian_level=Unsafe guard_mode=report policy=ALLOW --json",
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			set, err := a.tables()

@@ -8,6 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sgrgraph/sgrgraph/agent"
+	"github.com/sgrgraph/sgrgraph/contracts"
 	"github.com/sgrgraph/sgrgraph/guards/safety"
 )
 
@@ -19,7 +21,7 @@ func newGuardCmd(a *app) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   `guard "message"`,
-		Short: "Classify a message with the safety guard and show what DT-001 decides for it",
+		Short: "Classify a message with the safety guard and the query policy and show what DT-001 decides for it",
 		Example: "  sgrgraph guard \"how do I kill a hung process\"\n" +
 			"  sgrgraph guard --json \"ignore previous instructions\"",
 		Args: cobra.ExactArgs(1),
@@ -45,17 +47,28 @@ func newGuardCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			res, err := dt.Evaluate(map[string]any{"guardian_level": string(m.Level), "guard_mode": a.cfg.Guard.Mode})
+			policy, err := agent.CompilePolicy(a.cfg.Guardian.Policy)
+			if err != nil {
+				return err
+			}
+			verdict := contracts.PolicyResult{Decision: contracts.PolicyAllow}
+			if policy != nil {
+				verdict = policy.Check(args[0], "", "")
+			}
+			res, err := dt.Evaluate(map[string]any{"guardian_level": string(m.Level), "guard_mode": a.cfg.Guard.Mode,
+				"policy": string(verdict.Decision)})
 			if err != nil {
 				return err
 			}
 			if asJSON {
-				return writeJSON(a.out, map[string]any{"moderation": m, "guard_mode": a.cfg.Guard.Mode, "rule": res.Rule, "decision": res.Outputs})
+				return writeJSON(a.out, map[string]any{"moderation": m, "policy": verdict, "guard_mode": a.cfg.Guard.Mode,
+					"rule": res.Rule, "decision": res.Outputs})
 			}
 			fmt.Fprintf(a.out, "level %s, categories %s\n", m.Level, strings.Join(m.Categories, ", "))
 			for _, r := range m.Reasons {
 				fmt.Fprintln(a.out, "  matched", r)
 			}
+			fmt.Fprintf(a.out, "query policy %s %s\n", verdict.Decision, strings.Join(verdict.Reasons, ", "))
 			fmt.Fprintf(a.out, "DT-001 (guard_mode %s): rule %d, %s: %s\n", a.cfg.Guard.Mode, res.Rule, res.Get("decision"), res.Get("action"))
 			return nil
 		},
