@@ -34,7 +34,7 @@ func TestGuardianVerify(t *testing.T) {
 		classifier  safety.Classifier
 		level       contracts.SafetyLevel
 		action      contracts.Action // "" when the turn goes on
-		placeholder string // the model history's user message after the node, when replaced
+		placeholder string           // the model history's user message after the node, when replaced
 		policy      contracts.PolicyDecision
 	}{
 		{"safe continues", "How do I configure the guard?", "enforce", rules, contracts.LevelSafe, "", "", contracts.PolicyAllow},
