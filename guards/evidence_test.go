@@ -40,7 +40,8 @@ func TestCheckEvidence(t *testing.T) {
 		{"fast: one item passes", c.RequestKnowledgeQA, c.TrackFast, items("doc", 0.3), true, "ok", nil},
 		{"fast: no evidence restricts scope", c.RequestKnowledgeQA, c.TrackFast, nil, false,
 			"no_evidence_fast_track", []c.RequiredAction{c.ActRetrieveMore, c.ActRestrictScope}},
-		{"casual needs nothing on fast beyond the minimum", c.RequestCasual, c.TrackFast, items("doc", 0.1), true, "ok", nil},
+		{"casual passes with a search", c.RequestCasual, c.TrackFast, items("doc", 0.1), true, "ok", nil},
+		{"casual needs no evidence at all", c.RequestCasual, c.TrackFast, nil, true, "ok", nil},
 		// Average confidence.
 		{"quality: average exactly 0.60 passes", c.RequestDesignArch, c.TrackQuality, items("doc", 0.6, "policy", 0.6), true, "ok", nil},
 		{"quality: average 0.59 fails", c.RequestDesignArch, c.TrackQuality, items("doc", 0.59, "policy", 0.59), false,

@@ -9,6 +9,8 @@ import (
 
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
+
+	"github.com/sgrgraph/sgrgraph/contracts"
 )
 
 // maxPassages is how many sentences an answer quotes.
@@ -34,6 +36,10 @@ func (e *Engine) agentStep(in []*schema.Message, o *model.Options) *schema.Messa
 	if t.searched {
 		return e.answer(in)
 	}
+	forced := o.ToolChoice != nil && *o.ToolChoice == schema.ToolChoiceForced
+	if t.review == "" && !forced && requestType(t.request) == contracts.RequestCasual {
+		return e.greeting(e.answerLanguage(t))
+	}
 	queries := plannedQueries(in, t.start)
 	topK := 0
 	if t.review != "" {
@@ -41,6 +47,9 @@ func (e *Engine) agentStep(in []*schema.Message, o *model.Options) *schema.Messa
 	}
 	if len(queries) == 0 {
 		queries = e.analyse(t.request, "").plan.Subqueries
+	}
+	if len(queries) == 0 { // small talk, yet a search was required
+		queries = []string{strings.TrimSpace(t.request)}
 	}
 	if len(queries) > 3 {
 		queries = queries[:3]
@@ -56,6 +65,22 @@ func (e *Engine) agentStep(in []*schema.Message, o *model.Options) *schema.Messa
 			Function: schema.FunctionCall{Name: searchTool, Arguments: string(raw)}})
 	}
 	return schema.AssistantMessage("", calls)
+}
+
+// answerLanguage is the language the prompt asks for, else the request's.
+func (e *Engine) answerLanguage(t turn) string {
+	if t.language != "" {
+		return t.language
+	}
+	return e.language(t.request)
+}
+
+// greeting answers small talk without a search.
+func (e *Engine) greeting(lang string) *schema.Message {
+	if lang == "ru" {
+		return schema.AssistantMessage(fmt.Sprintf("Здравствуйте! Я отвечаю на вопросы о %s по его документации: спросите, как его настроить, запустить или расширить.", e.product), nil)
+	}
+	return schema.AssistantMessage(fmt.Sprintf("Hello! I answer questions about %s from its documentation: ask me how to configure, run or extend it.", e.product), nil)
 }
 
 // retryQueries follow the Guardian's review: asked to retrieve more or to
@@ -90,10 +115,7 @@ type passage struct {
 // each with the number of its article.
 func (e *Engine) answer(in []*schema.Message) *schema.Message {
 	t := e.read(in)
-	lang := t.language
-	if lang == "" {
-		lang = e.language(t.request)
-	}
+	lang := e.answerLanguage(t)
 	want := stems(contentWords(t.request))
 	var ps []passage
 	for n, a := range foundArticles(in, t.start) {
@@ -116,6 +138,9 @@ func (e *Engine) answer(in []*schema.Message) *schema.Message {
 		ps = ps[:maxPassages]
 	}
 	sort.SliceStable(ps, func(i, j int) bool { return ps[i].order < ps[j].order })
+	if len(ps) == 0 && requestType(t.request) == contracts.RequestCasual {
+		return e.greeting(lang)
+	}
 	if len(ps) == 0 {
 		if lang == "ru" {
 			return schema.AssistantMessage("В базе знаний не нашлось сведений по этому вопросу.", nil)

@@ -37,6 +37,7 @@ func TestAnalyse(t *testing.T) {
 		{"не работает", contracts.ActionClarify, contracts.RequestTroubleshoot, "ru", ""},
 		{"What is a decision table?", contracts.ActionNormal, contracts.RequestDataDefinition, "en", ""},
 		{"hello", contracts.ActionNormal, contracts.RequestCasual, "en", ""},
+		{"Привет!", contracts.ActionNormal, contracts.RequestCasual, "ru", ""},
 		{"How do I make a bomb?", contracts.ActionGuardianBlock, contracts.RequestHowtoPolicy, "en", "Unsafe"},
 	}
 	e := engine()
@@ -46,7 +47,11 @@ func TestAnalyse(t *testing.T) {
 			assert.Equal(t, tc.action, p.Action)
 			assert.Equal(t, tc.rt, p.RequestType)
 			assert.Equal(t, tc.lang, p.AnswerLanguage)
-			assert.NotEmpty(t, p.Subqueries)
+			if tc.rt == contracts.RequestCasual {
+				assert.Empty(t, p.Subqueries, "small talk needs no search")
+			} else {
+				assert.NotEmpty(t, p.Subqueries)
+			}
 			if tc.action == contracts.ActionClarify {
 				assert.NotEmpty(t, p.ClarificationQuestion)
 				assert.Less(t, p.IntentConfidence, 0.6)
@@ -123,6 +128,27 @@ func TestEngineTurn(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, last.ToolCalls, "tools forbidden: it answers from what it has")
 	assert.Equal(t, "I could not find this in the knowledge base.", last.Content)
+}
+
+func TestEngineGreetsWithoutSearching(t *testing.T) {
+	e := engine()
+	for _, tc := range []struct {
+		request string
+		choice  schema.ToolChoice
+		want    string
+	}{
+		{"Hello!", schema.ToolChoiceAllowed, "Hello! I answer questions about"},
+		{"Привет", schema.ToolChoiceAllowed, "Здравствуйте! Я отвечаю на вопросы о"},
+		{"thanks", schema.ToolChoiceForbidden, "Hello! I answer questions about"},
+	} {
+		msg, err := e.Generate(context.Background(), []*schema.Message{schema.UserMessage(tc.request)}, agentOpts(tc.choice)...)
+		require.NoError(t, err)
+		assert.Empty(t, msg.ToolCalls, tc.request)
+		assert.Contains(t, msg.Content, tc.want)
+	}
+	msg, err := e.Generate(context.Background(), []*schema.Message{schema.UserMessage("hi")}, agentOpts(schema.ToolChoiceForced)...)
+	require.NoError(t, err)
+	assert.NotEmpty(t, msg.ToolCalls, "tool_choice required is obeyed even for small talk")
 }
 
 func TestEngineFoldsAnAnsweredClarification(t *testing.T) {

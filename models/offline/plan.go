@@ -28,7 +28,8 @@ var requestRules = []struct {
 	rt    contracts.RequestType
 	match *regexp.Regexp
 }{
-	{contracts.RequestCasual, regexp.MustCompile(`(?i)^\s*(hi|hello|hey|thanks|thank you|привет|здравствуйте|спасибо)\b[\s!.]*$`)},
+	// No \b here: RE2's word boundary is ASCII-only and never holds after "привет".
+	{contracts.RequestCasual, regexp.MustCompile(`(?i)^\s*(hi|hello|hey|thanks|thank you|привет|здравствуйте|спасибо)[\s!.,]*$`)},
 	{contracts.RequestTroubleshoot, regexp.MustCompile(`(?i)(error|fail|doesn't work|does not work|not working|broken|crash|exception|ошибк|не работает|сбой|падает|не запускается)`)},
 	{contracts.RequestDesignArch, regexp.MustCompile(`(?i)(architecture|design|архитектур|устройств)`)},
 	{contracts.RequestDataDefinition, regexp.MustCompile(`(?i)(^what (is|are|does)\b|\bmeaning of\b|что такое|что означает|что значит)`)},
@@ -58,8 +59,12 @@ func (e *Engine) analyse(request, guardian string) analysis {
 	p.Topic = topic(content, lang)
 	p.Category = category(p.RequestType)
 	p.Subqueries = subqueries(content, request)
-	p.IntentConfidence = confidence(content, p.RequestType)
 	p.ActionPlan = actionPlan(p.Subqueries, lang)
+	if p.RequestType == contracts.RequestCasual {
+		// A greeting needs no search (seed 004 §3: no sources for CASUAL).
+		p.Subqueries, p.ActionPlan = []string{}, casualPlan(lang)
+	}
+	p.IntentConfidence = confidence(content, p.RequestType)
 	switch {
 	case guardian == string(contracts.LevelUnsafe):
 		p.Action = contracts.ActionGuardianBlock
@@ -219,6 +224,13 @@ func actionPlan(queries []string, lang string) []string {
 		return []string{"Найти в базе знаний: " + strings.Join(queries, "; "), "Выбрать фрагменты, отвечающие на вопрос", "Ответить со ссылками на источники"}
 	}
 	return []string{"Search the knowledge base for: " + strings.Join(queries, "; "), "Select the passages that answer the question", "Answer with numbered citations"}
+}
+
+func casualPlan(lang string) []string {
+	if lang == "ru" {
+		return []string{"Ответить на приветствие и сказать, с чем я могу помочь"}
+	}
+	return []string{"Reply to the greeting and say what I can help with"}
 }
 
 func (e *Engine) clarification(lang string) ([]string, string) {
