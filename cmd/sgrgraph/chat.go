@@ -2,7 +2,9 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/cloudwego/eino/schema"
@@ -15,7 +17,7 @@ func newChatCmd(a *app) *cobra.Command {
 	var f turnFlags
 	cmd := &cobra.Command{
 		Use:   "chat",
-		Short: "Talk to the default graph turn by turn; an empty line or EOF ends",
+		Short: "Talk to the default graph turn by turn; an empty line, EOF or Ctrl-C ends",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ag, done, err := f.build(cmd, a)
@@ -23,26 +25,46 @@ func newChatCmd(a *app) *cobra.Command {
 				return err
 			}
 			defer done()
+			ctx := cmd.Context()
 			session := newSessionID()
 			var history []*schema.Message
-			lines := bufio.NewScanner(cmd.InOrStdin())
-			lines.Buffer(make([]byte, 64*1024), 4*agent.MaxMessageRunes)
-			for turn := 1; ; turn++ {
+			lines := readLines(ctx, cmd.InOrStdin(), 4*agent.MaxMessageRunes)
+			for turn := 1; ; {
 				fmt.Fprint(a.out, "> ")
-				if !lines.Scan() || strings.TrimSpace(lines.Text()) == "" {
+				var in line
+				select {
+				case <-ctx.Done():
 					fmt.Fprintln(a.out)
-					return lines.Err()
+					return nil
+				case in = <-lines:
 				}
-				t := agent.Turn{SessionID: session, Number: turn, Message: lines.Text(), History: history, Language: f.lang}
+				if in.err != nil || in.eof || strings.TrimSpace(in.text) == "" {
+					fmt.Fprintln(a.out)
+					return in.err
+				}
+				// A bad line costs the user that line, not the conversation.
+				if in.cut { // more than 4 bytes a character: surely over the limit
+					fmt.Fprintf(a.errOut, "sgrgraph: message: over the limit of %d characters\n", agent.MaxMessageRunes)
+					continue
+				}
+				t := agent.Turn{SessionID: session, Number: turn, Message: in.text, History: history, Language: f.lang}
+				if _, err := agent.NewState(t); err != nil {
+					fmt.Fprintln(a.errOut, "sgrgraph:", err)
+					continue
+				}
 				p := &printer{out: a.out}
 				if !f.asJSON {
 					t.Events = p.event
 				}
-				s, err := ag.RunState(cmd.Context(), t)
+				s, err := ag.RunState(ctx, t)
 				if err != nil {
+					if ctx.Err() != nil {
+						fmt.Fprintln(a.out)
+						return nil
+					}
 					return err
 				}
-				history = s.Messages
+				history, turn = s.Messages, turn+1
 				if f.asJSON {
 					if err := writeJSON(a.out, agent.Result(s)); err != nil {
 						return err
@@ -57,21 +79,53 @@ func newChatCmd(a *app) *cobra.Command {
 	return cmd
 }
 
-func newGraphCmd(a *app) *cobra.Command {
-	var f turnFlags
-	cmd := &cobra.Command{
-		Use:   "graph",
-		Short: "Print the compiled default graph as a Mermaid diagram, edges labelled from the decision tables",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			ag, done, err := f.build(cmd, a)
-			if err != nil {
-				return err
+// line is one line of input: its text, or the end of the input.
+type line struct {
+	text string
+	cut  bool // longer than the limit; text holds its start only
+	eof  bool
+	err  error
+}
+
+// readLines reads r line by line in the background, so that the prompt can
+// wait for Ctrl-C as well as for input. A line over limit bytes is cut, and
+// the rest of it skipped, rather than held in memory.
+func readLines(ctx context.Context, r io.Reader, limit int) <-chan line {
+	out := make(chan line)
+	go func() {
+		defer close(out)
+		br := bufio.NewReader(r)
+		for {
+			l := readLine(br, limit)
+			select {
+			case out <- l:
+			case <-ctx.Done():
+				return
 			}
-			defer done()
-			_, err = fmt.Fprint(a.out, ag.Graph().Mermaid())
-			return err
-		},
+			if l.eof || l.err != nil {
+				return
+			}
+		}
+	}()
+	return out
+}
+
+func readLine(br *bufio.Reader, limit int) line {
+	var b []byte
+	total := 0
+	for {
+		part, more, err := br.ReadLine()
+		total += len(part)
+		if room := limit - len(b); room > 0 {
+			b = append(b, part[:min(len(part), room)]...)
+		}
+		switch {
+		case err == io.EOF:
+			return line{text: string(b), cut: total > limit, eof: total == 0}
+		case err != nil:
+			return line{err: err}
+		case !more:
+			return line{text: string(b), cut: total > limit}
+		}
 	}
-	return cmd
 }

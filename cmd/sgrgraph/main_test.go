@@ -282,7 +282,7 @@ func TestAskStreamsAndChatRemembers(t *testing.T) {
 }
 
 func TestGraphMermaid(t *testing.T) {
-	out, _, err := run(t, "graph")
+	out, _, err := run(t, "graph", "--cache-dir", t.TempDir())
 	require.NoError(t, err)
 	assert.Contains(t, out, `guardian_verify -. "DT-001 Block (rules 1, 2, 8)" .-> safe_exit`)
 	assert.Contains(t, out, "subgraph react_agent")
