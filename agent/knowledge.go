@@ -44,10 +44,15 @@ func OpenKnowledge(c config.KB) (*Knowledge, error) {
 			cache = kb.DefaultCacheDir(c.Dir)
 		}
 	}
-	if len(docsFound) == 0 {
-		return nil, fmt.Errorf("kb.dir %s: no articles: %w", k.Source, errors.Join(loadErrs...))
+	if len(docsFound) == 0 && len(loadErrs) == 0 {
+		return nil, fmt.Errorf("kb.dir %s: no Markdown articles (*.md) found", k.Source)
 	}
-	idx, err := kb.Open(cache, kb.Options{RelevanceThreshold: c.RelevanceThreshold})
+	if len(docsFound) == 0 {
+		return nil, fmt.Errorf("kb.dir %s: no article could be read: %w", k.Source, errors.Join(loadErrs...))
+	}
+	opts := kb.DefaultOptions()
+	opts.RelevanceThreshold = c.RelevanceThreshold
+	idx, err := kb.Open(cache, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -33,7 +34,11 @@ func path(s *contracts.ChatState) string {
 }
 
 func TestLinearGraphRecordsTimings(t *testing.T) {
-	g := New("linear").AddNode("a", note("a")).AddNode("b", note("b")).
+	slow := func(ctx context.Context, s *contracts.ChatState) (*contracts.ChatState, error) {
+		time.Sleep(5 * time.Millisecond)
+		return note("a")(ctx, s)
+	}
+	g := New("linear").AddNode("a", slow).AddNode("b", note("b")).
 		AddEdge(START, "a").AddEdge("a", "b").AddEdge("b", END)
 	r, err := g.Compile(context.Background())
 	require.NoError(t, err)
@@ -42,7 +47,7 @@ func TestLinearGraphRecordsTimings(t *testing.T) {
 	assert.Equal(t, "a b", path(out))
 	require.Len(t, out.Diagnostics.Nodes, 2)
 	assert.Equal(t, "a", out.Diagnostics.Nodes[0].Node)
-	assert.GreaterOrEqual(t, out.Diagnostics.Nodes[0].DurationMS, 0.0)
+	assert.GreaterOrEqual(t, out.Diagnostics.Nodes[0].DurationMS, 5.0, "a node's own time is measured")
 }
 
 // retryGraph loops work → check → work until RetryCount reaches limit.

@@ -41,7 +41,7 @@ func benchDocs(n int) []Doc {
 
 // BenchmarkSearch: one query over 300 articles (about 1,200 chunks).
 func BenchmarkSearch(b *testing.B) {
-	idx, err := Open(b.TempDir(), Options{})
+	idx, err := Open(b.TempDir(), DefaultOptions())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func BenchmarkSync(b *testing.B) {
 	docs := benchDocs(300)
 	b.ReportAllocs()
 	for b.Loop() {
-		idx, err := Open(b.TempDir(), Options{})
+		idx, err := Open(b.TempDir(), DefaultOptions())
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -10,12 +10,14 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/analysis/lang/ru"
 	"github.com/blevesearch/bleve/v2/mapping"
+	bolterrors "go.etcd.io/bbolt/errors"
 )
 
 // schemaVersion changes whenever the index mapping or chunking changes, so
@@ -24,10 +26,17 @@ const schemaVersion = 1
 
 // Options tune search.
 type Options struct {
-	// RelevanceThreshold is the chunk score that counts as relevant (default 0.5).
+	// RelevanceThreshold is the chunk score that counts as relevant.
 	RelevanceThreshold float64
-	// MeanTopK is how many top chunk scores mean_top_k averages (default 5).
+	// MeanTopK is how many top chunk scores mean_top_k averages.
 	MeanTopK int
+	// LockTimeout bounds the wait for an index another process holds open.
+	LockTimeout time.Duration
+}
+
+// DefaultOptions are the options of the default configuration.
+func DefaultOptions() Options {
+	return Options{RelevanceThreshold: 0.5, MeanTopK: 5, LockTimeout: 5 * time.Second}
 }
 
 // Index is a persistent full-text index of a knowledge base. Search is safe
@@ -80,14 +89,14 @@ func DefaultCacheDir(kbDir string) string {
 // Open opens the index in cacheDir, creating it (or rebuilding it when it was
 // written with another schema) as needed.
 func Open(cacheDir string, opts Options) (*Index, error) {
-	if opts.RelevanceThreshold == 0 {
-		opts.RelevanceThreshold = 0.5
-	}
-	if opts.MeanTopK == 0 {
-		opts.MeanTopK = 5
-	}
 	if opts.RelevanceThreshold < 0 || opts.RelevanceThreshold > 1 {
 		return nil, fmt.Errorf("relevance_threshold: %g is outside [0,1]", opts.RelevanceThreshold)
+	}
+	if opts.MeanTopK < 1 {
+		return nil, fmt.Errorf("mean_top_k: %d is below 1", opts.MeanTopK)
+	}
+	if opts.LockTimeout <= 0 {
+		return nil, fmt.Errorf("lock_timeout: %s must be positive", opts.LockTimeout)
 	}
 	if err := os.MkdirAll(cacheDir, 0o755); err != nil {
 		return nil, fmt.Errorf("cache dir: %w", err)
@@ -100,7 +109,12 @@ func Open(cacheDir string, opts Options) (*Index, error) {
 		}
 		idx.manifest = manifest{Schema: schemaVersion, Files: map[string]fileEntry{}}
 	}
-	b, err := bleve.Open(idx.blevePath())
+	// Without a timeout a second process on the same cache would wait
+	// forever for the first one's file lock.
+	b, err := bleve.OpenUsing(idx.blevePath(), map[string]any{"bolt_timeout": opts.LockTimeout.String()})
+	if errors.Is(err, bolterrors.ErrTimeout) {
+		return nil, fmt.Errorf("index %s: in use by another process (waited %s); wait for it, or pass another --cache-dir", idx.blevePath(), opts.LockTimeout)
+	}
 	if errors.Is(err, bleve.ErrorIndexPathDoesNotExist) {
 		b, err = bleve.New(idx.blevePath(), indexMapping())
 		idx.manifest.Files = map[string]fileEntry{}
@@ -109,6 +123,12 @@ func Open(cacheDir string, opts Options) (*Index, error) {
 		return nil, fmt.Errorf("index %s: %w", idx.blevePath(), err)
 	}
 	idx.bleve = b
+	// Written at once, so that the next Open sees a current index and waits
+	// for its lock instead of taking it for an old schema and removing it.
+	if err := idx.writeManifest(); err != nil {
+		b.Close()
+		return nil, fmt.Errorf("cache dir: %w", err)
+	}
 	return idx, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -25,7 +26,7 @@ func openSynced(t *testing.T, kbDir string) (*Index, SyncStats) {
 	t.Helper()
 	docs, errs := LoadDir(kbDir)
 	require.Empty(t, errs)
-	idx, err := Open(t.TempDir(), Options{})
+	idx, err := Open(t.TempDir(), DefaultOptions())
 	require.NoError(t, err)
 	t.Cleanup(func() { idx.Close() })
 	stats, err := idx.Sync(docs)
@@ -225,7 +226,7 @@ func TestSyncIsIncrementalAndPersistent(t *testing.T) {
 	sync := func() SyncStats {
 		docs, errs := LoadDir(kbDir)
 		require.Empty(t, errs)
-		idx, err := Open(cache, Options{})
+		idx, err := Open(cache, DefaultOptions())
 		require.NoError(t, err)
 		defer idx.Close()
 		stats, err := idx.Sync(docs)
@@ -239,7 +240,7 @@ func TestSyncIsIncrementalAndPersistent(t *testing.T) {
 	require.NoError(t, os.Remove(filepath.Join(kbDir, "c.md")))
 	assert.Equal(t, SyncStats{Files: 2, Updated: 1, Unchanged: 1, Removed: 1, Chunks: 3}, sync())
 
-	idx, err := Open(cache, Options{})
+	idx, err := Open(cache, DefaultOptions())
 	require.NoError(t, err)
 	defer idx.Close()
 	res, err := idx.Search("delta", 5)
@@ -255,14 +256,14 @@ func TestSyncRebuildsAnIndexOfAnotherSchema(t *testing.T) {
 	kbDir, cache := t.TempDir(), t.TempDir()
 	writeFiles(t, kbDir, map[string]string{"a.md": "# Alpha\n\nalpha"})
 	docs, _ := LoadDir(kbDir)
-	idx, err := Open(cache, Options{})
+	idx, err := Open(cache, DefaultOptions())
 	require.NoError(t, err)
 	_, err = idx.Sync(docs)
 	require.NoError(t, err)
 	require.NoError(t, idx.Close())
 
 	require.NoError(t, os.WriteFile(filepath.Join(cache, "manifest.json"), []byte(`{"schema":0,"files":{}}`), 0o644))
-	idx, err = Open(cache, Options{})
+	idx, err = Open(cache, DefaultOptions())
 	require.NoError(t, err)
 	defer idx.Close()
 	stats, err := idx.Sync(docs)
@@ -274,7 +275,7 @@ func TestSyncReportsDuplicateKBID(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"a.md": "---\nkb_id: same\n---\n# A\n\nfirst", "b.md": "---\nkb_id: same\n---\n# B\n\nsecond"})
 	docs, _ := LoadDir(dir)
-	idx, err := Open(t.TempDir(), Options{})
+	idx, err := Open(t.TempDir(), DefaultOptions())
 	require.NoError(t, err)
 	defer idx.Close()
 	stats, err := idx.Sync(docs)
@@ -285,8 +286,23 @@ func TestSyncReportsDuplicateKBID(t *testing.T) {
 }
 
 func TestOpenValidatesOptions(t *testing.T) {
-	_, err := Open(t.TempDir(), Options{RelevanceThreshold: 1.5})
+	_, err := Open(t.TempDir(), Options{RelevanceThreshold: 1.5, MeanTopK: 5, LockTimeout: time.Second})
 	assert.EqualError(t, err, "relevance_threshold: 1.5 is outside [0,1]")
+	_, err = Open(t.TempDir(), Options{RelevanceThreshold: 0, MeanTopK: 0, LockTimeout: time.Second})
+	assert.EqualError(t, err, "mean_top_k: 0 is below 1", "a threshold of 0 is taken as given")
+}
+
+func TestOpenGivesUpOnAnIndexInUse(t *testing.T) {
+	cache := t.TempDir()
+	first, err := Open(cache, DefaultOptions())
+	require.NoError(t, err)
+	defer first.Close()
+	opts := DefaultOptions()
+	opts.LockTimeout = 100 * time.Millisecond
+	_, err = Open(cache, opts)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "in use by another process (waited 100ms)")
+	assert.Contains(t, err.Error(), cache)
 }
 
 func TestDefaultCacheDirIsPerFolder(t *testing.T) {

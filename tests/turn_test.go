@@ -271,6 +271,12 @@ func TestRunReportsEvents(t *testing.T) {
 func TestOneAgentServesConcurrentTurns(t *testing.T) {
 	a := newAgent(t, agent.Options{})
 	questions := []string{"How do I configure the safety guard?", "не работает", "How do I make a bomb at home?", "Как настроить фильтр безопасности?"}
+	want := map[string]*contracts.ChatState{}
+	for _, q := range questions { // one at a time first: the answers concurrent turns must give
+		s, err := a.RunState(context.Background(), agent.Turn{SessionID: "c", Message: q})
+		require.NoError(t, err)
+		want[q] = s
+	}
 	var wg sync.WaitGroup
 	results := make([]*contracts.ChatState, 8)
 	errs := make([]error, 8)
@@ -284,8 +290,10 @@ func TestOneAgentServesConcurrentTurns(t *testing.T) {
 	wg.Wait()
 	for i, s := range results {
 		require.NoError(t, errs[i])
-		assert.Equal(t, results[i%len(questions)].Action, s.Action, "the same question gets the same route")
-		assert.Equal(t, results[i%len(questions)].Answer, s.Answer)
+		w := want[questions[i%len(questions)]]
+		assert.Equal(t, w.Action, s.Action, "the same question gets the same route")
+		assert.Equal(t, w.Answer, s.Answer)
+		assert.Equal(t, i+1, s.Turn, "each turn keeps its own state")
 	}
 }
 

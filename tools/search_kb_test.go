@@ -25,7 +25,7 @@ func newTestIndex(t *testing.T) *kb.Index {
 	}
 	docs, errs := kb.LoadDir(dir)
 	require.Empty(t, errs)
-	idx, err := kb.Open(t.TempDir(), kb.Options{})
+	idx, err := kb.Open(t.TempDir(), kb.DefaultOptions())
 	require.NoError(t, err)
 	t.Cleanup(func() { idx.Close() })
 	_, err = idx.Sync(docs)

@@ -87,6 +87,7 @@ func TestErrorsNameTheBadArgument(t *testing.T) {
 		{"no query", []string{"search"}, "arg"},
 		{"kb missing", []string{"index", "--kb", "/no/such/dir", "--cache-dir", "/tmp/x"}, "/no/such/dir"},
 		{"bad log level", []string{"--log-level", "loud", "tables"}, "--log-level"},
+		{"zerolog's own levels are not ours", []string{"--log-level", "trace", "tables"}, `--log-level: "trace"`},
 		{"bad config", []string{"--config", "/no/such.yaml", "tables"}, "/no/such.yaml"},
 	}
 	for _, tc := range tests {
@@ -301,4 +302,11 @@ func TestSearchDefaultsToTheEmbeddedDocumentation(t *testing.T) {
 	out, _, err := run(t, "search", "--cache-dir", t.TempDir(), "decision table hit policy")
 	require.NoError(t, err)
 	assert.Contains(t, out, "decision-tables")
+}
+
+func TestAskNamesAnEmptyKnowledgeBase(t *testing.T) {
+	_, _, err := run(t, "ask", "--kb", t.TempDir(), "--cache-dir", t.TempDir(), "How do I configure the safety guard?")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "no Markdown articles (*.md) found")
+	assert.NotContains(t, err.Error(), "%!")
 }

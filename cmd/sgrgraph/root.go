@@ -42,8 +42,11 @@ func newRootCmd(out, errOut io.Writer) *cobra.Command {
 }
 
 func (a *app) setup() error {
-	level, err := zerolog.ParseLevel(a.logLevel)
-	if err != nil || a.logLevel == "" {
+	var level zerolog.Level
+	switch a.logLevel {
+	case "debug", "info", "warn", "error":
+		level, _ = zerolog.ParseLevel(a.logLevel)
+	default:
 		return fmt.Errorf("--log-level: %q is not one of debug, info, warn, error", a.logLevel)
 	}
 	a.log = zerolog.New(zerolog.ConsoleWriter{Out: a.errOut, NoColor: true}).Level(level).With().Timestamp().Logger()
