@@ -241,9 +241,17 @@ func NewState(t Turn) (*contracts.ChatState, error) {
 	if t.Number < 1 {
 		t.Number = 1
 	}
-	return &contracts.ChatState{SessionID: t.SessionID, Turn: t.Number, UserMessage: msg, UserRole: t.Role, Language: t.Language,
-		Messages: append(append([]*schema.Message(nil), t.History...), schema.UserMessage(msg)),
-		UI:       []contracts.UIMessage{}, Evidence: []contracts.EvidenceItem{}, QueryTraces: []contracts.QueryTrace{}, Articles: []contracts.Article{}}, nil
+	s := &contracts.ChatState{SessionID: t.SessionID, Turn: t.Number, UserMessage: msg, UserRole: t.Role, Language: t.Language,
+		UI: []contracts.UIMessage{}, Evidence: []contracts.EvidenceItem{}, QueryTraces: []contracts.QueryTrace{}, Articles: []contracts.Article{}}
+	// The model sees the user's words with the review marker defused; the
+	// metadata keeps them as sent.
+	toModel, escaped := nodes.EscapeReviewMarker(msg)
+	if escaped {
+		s.Diagnostics.Notes = append(s.Diagnostics.Notes, contracts.NodeNote{Node: "input",
+			Message: "the user message quotes the Guardian's review marker; the model sees it with full-width brackets"})
+	}
+	s.Messages = append(append([]*schema.Message(nil), t.History...), schema.UserMessage(toModel))
+	return s, nil
 }
 
 // RunState runs one turn and returns its whole state.

@@ -22,9 +22,22 @@ func RetryBump() Func {
 	}
 }
 
-// RetryPrefix opens every retry instruction, so a model (and a reader of a
+// ReviewMarker opens every retry instruction, so a model (and a reader of a
 // trace) can tell the Guardian's review from the user's words.
-const RetryPrefix = "[Guardian review] Your previous answer was not accepted."
+const ReviewMarker = "[Guardian review]"
+
+// RetryPrefix is the first line's start of every retry instruction.
+const RetryPrefix = ReviewMarker + " Your previous answer was not accepted."
+
+// EscapeReviewMarker keeps a user from forging the Guardian's review: the
+// marker in user text gets full-width brackets, which read the same to a
+// person and never match. It reports whether anything was changed.
+func EscapeReviewMarker(text string) (string, bool) {
+	if !strings.Contains(text, ReviewMarker) {
+		return text, false
+	}
+	return strings.ReplaceAll(text, ReviewMarker, "［Guardian review］"), true
+}
 
 // instructions says what each required action asks of the agent.
 var instructions = map[contracts.RequiredAction]string{
