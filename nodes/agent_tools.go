@@ -86,7 +86,7 @@ func (c AgentTools) record(s *contracts.ChatState, name, args, out string) {
 	}
 	var res kb.Result
 	if json.Unmarshal([]byte(out), &res) != nil || res.Articles == nil {
-		s.Evidence = append(s.Evidence, contracts.EvidenceItem{Source: source, Ref: name, Snippet: clip(out), Confidence: 1, Tool: name, Query: queryOf(args)})
+		addEvidence(s, contracts.EvidenceItem{Source: source, Ref: name, Snippet: clip(out), Confidence: 1, Tool: name, Query: queryOf(args)})
 		s.QueryTraces = append(s.QueryTraces, contracts.QueryTrace{Query: queryOf(args), Tool: name})
 		return
 	}
@@ -100,11 +100,26 @@ func (c AgentTools) record(s *contracts.ChatState, name, args, out string) {
 		if ref == "" {
 			ref = a.KBID
 		}
-		s.Evidence = append(s.Evidence, contracts.EvidenceItem{Source: source, Ref: ref, Snippet: clip(snippet), Confidence: a.Score, Tool: name, Query: res.Query})
+		addEvidence(s, contracts.EvidenceItem{Source: source, Ref: ref, Snippet: clip(snippet), Confidence: a.Score, Tool: name, Query: res.Query})
 		if !hasArticle(s.Articles, a.KBID) {
 			s.Articles = append(s.Articles, a)
 		}
 	}
+}
+
+// addEvidence keeps one item per source and reference, the best scored:
+// an article two searches found is one piece of evidence, not two, while
+// the query traces still show both searches.
+func addEvidence(s *contracts.ChatState, e contracts.EvidenceItem) {
+	for i, have := range s.Evidence {
+		if have.Source == e.Source && have.Ref == e.Ref {
+			if e.Confidence > have.Confidence {
+				s.Evidence[i] = e
+			}
+			return
+		}
+	}
+	s.Evidence = append(s.Evidence, e)
 }
 
 func hasArticle(list []contracts.Article, id string) bool {

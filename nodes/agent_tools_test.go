@@ -64,8 +64,8 @@ func TestAgentTools(t *testing.T) {
 	}{
 		{"a search becomes evidence per article", []schema.ToolCall{call("1", "search_kb", `{"query":"guard"}`)},
 			[]string{"https://docs/guard", "tables"}, 2, []string{""}, 2},
-		{"articles are listed once across searches", []schema.ToolCall{call("1", "search_kb", `{"query":"a"}`), call("2", "search_kb", `{"query":"b"}`)},
-			[]string{"https://docs/guard", "tables", "https://docs/guard", "tables"}, 2, []string{"", ""}, 4},
+		{"articles and evidence are listed once across searches", []schema.ToolCall{call("1", "search_kb", `{"query":"a"}`), call("2", "search_kb", `{"query":"b"}`)},
+			[]string{"https://docs/guard", "tables"}, 2, []string{"", ""}, 4},
 		{"a failing tool answers with its error", []schema.ToolCall{call("1", "search_kb", `{"query":"fail"}`)},
 			nil, 0, []string{"index closed"}, 2},
 		{"an unknown tool answers with an error", []schema.ToolCall{call("1", "analyse_user_request", `{}`)},
@@ -101,6 +101,23 @@ func TestAgentTools(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestAddEvidenceKeepsTheBestScore(t *testing.T) {
+	s := newState("q")
+	for _, e := range []contracts.EvidenceItem{
+		{Source: contracts.SourceDoc, Ref: "guard", Confidence: 0.4, Query: "first"},
+		{Source: contracts.SourceDoc, Ref: "tables", Confidence: 0.5},
+		{Source: contracts.SourceDoc, Ref: "guard", Confidence: 0.9, Query: "better"},
+		{Source: contracts.SourceDoc, Ref: "guard", Confidence: 0.2, Query: "worse"},
+		{Source: contracts.SourceDB, Ref: "guard", Confidence: 1},
+	} {
+		addEvidence(s, e)
+	}
+	require.Len(t, s.Evidence, 3)
+	assert.Equal(t, "better", s.Evidence[0].Query)
+	assert.Equal(t, 0.9, s.Evidence[0].Confidence)
+	assert.Equal(t, contracts.SourceDB, s.Evidence[2].Source, "the same reference from another source is other evidence")
 }
 
 func TestAgentToolsEvidenceSource(t *testing.T) {

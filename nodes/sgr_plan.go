@@ -88,9 +88,14 @@ func (c SGRPlan) plan(ctx context.Context, s *contracts.ChatState, info *schema.
 			noteError(s, SGRPlanName, "planning call failed, continuing without a plan: "+err.Error())
 			return
 		}
-		plan, problem := decodeCall(msg)
+		d, problem := decodeCall(msg)
 		if problem == "" {
-			s.Plan = &plan
+			// What lenient decoding mended is kept, so a reader can see
+			// how far the model's output was from the schema.
+			for _, n := range d.Notes {
+				note(s, SGRPlanName, "plan decoded leniently: "+n)
+			}
+			s.Plan = &d.Plan
 			return
 		}
 		noteError(s, SGRPlanName, fmt.Sprintf("plan attempt %d rejected: %s", attempt, problem))
@@ -100,21 +105,21 @@ func (c SGRPlan) plan(ctx context.Context, s *contracts.ChatState, info *schema.
 }
 
 // decodeCall finds the SGR call in msg and returns its plan, or what is wrong.
-func decodeCall(msg *schema.Message) (contracts.SGRPlan, string) {
+func decodeCall(msg *schema.Message) (tools.DecodedPlan, string) {
 	for _, tc := range msg.ToolCalls {
 		if tc.Function.Name != tools.SGRToolName {
 			continue
 		}
 		d, err := tools.DecodePlan(tc.Function.Arguments)
 		if err != nil {
-			return contracts.SGRPlan{}, err.Error()
+			return tools.DecodedPlan{}, err.Error()
 		}
 		if err := tools.ValidatePlan(d.Plan); err != nil {
-			return contracts.SGRPlan{}, err.Error()
+			return tools.DecodedPlan{}, err.Error()
 		}
-		return d.Plan, ""
+		return d, ""
 	}
-	return contracts.SGRPlan{}, "the reply did not call " + tools.SGRToolName
+	return tools.DecodedPlan{}, "the reply did not call " + tools.SGRToolName
 }
 
 // repairMessages show the model its own reply and what was wrong with it.

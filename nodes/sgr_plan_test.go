@@ -3,6 +3,7 @@ package nodes
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -67,6 +68,22 @@ func TestSGRPlan(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestSGRPlanKeepsWhatLenientDecodingMended(t *testing.T) {
+	f := newFixtures(t)
+	args := strings.Replace(planArgs(t, validPlan()), `"spam_score":0.1`, `"spam_score":"10%"`, 1)
+	args = strings.Replace(args, `"intent_confidence":0.9`, `"intent_confidence":1.4`, 1)
+	m := sgrtest.NewScriptedModel(sgrtest.ToolCall("analyse_user_request", args))
+	node := SGRPlan{Model: m, Binding: f.tables["DT-003"], Tracks: f.tables["DT-006"], Texts: f.texts, Product: "sgrgraph"}.Node()
+	s, _, err := sgrtest.RunNode(context.Background(), SGRPlanName, node, newState("How do I set the guard mode?"))
+	require.NoError(t, err)
+	require.NotNil(t, s.Plan)
+	assert.InDelta(t, 0.1, s.Plan.SpamScore, 1e-9)
+	assert.Equal(t, 1.0, s.Plan.IntentConfidence)
+	require.Len(t, s.Diagnostics.Notes, 1)
+	assert.Equal(t, SGRPlanName, s.Diagnostics.Notes[0].Node)
+	assert.Contains(t, s.Diagnostics.Notes[0].Message, "intent_confidence: 1.4 out of range [0,1], clamped to 1")
 }
 
 func TestSGRPlanGluesTheGuardianAssessment(t *testing.T) {

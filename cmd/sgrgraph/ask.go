@@ -118,12 +118,15 @@ func (p *printer) event(ev contracts.Event) {
 		}
 		fmt.Fprintln(p.out, strings.TrimSpace(ev.UI.Content))
 		fmt.Fprintln(p.out)
-	case ev.Kind == contracts.EventVerdict && ev.Verdict.Verdict == contracts.VerdictRetry:
+	case ev.Kind == contracts.EventVerdict && ev.Verdict.Verdict != contracts.VerdictPass:
+		// The draft streamed as it was written; a reader must not take a
+		// rejected one for the answer.
+		withdrawn := ""
 		if p.streamed {
 			fmt.Fprintln(p.out)
-			p.streamed = false
+			p.streamed, withdrawn = false, ": the draft above is withdrawn"
 		}
-		fmt.Fprintf(p.out, "\n[guardian: RETRY %s]\n\n", strings.Join(ev.Verdict.Reasons, "; "))
+		fmt.Fprintf(p.out, "\n[guardian: %s %s%s]\n\n", ev.Verdict.Verdict, strings.Join(ev.Verdict.Reasons, "; "), withdrawn)
 	}
 }
 
