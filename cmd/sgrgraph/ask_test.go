@@ -10,7 +10,9 @@ import (
 )
 
 func TestPrinterMarksRejectedDrafts(t *testing.T) {
-	token := func(s string) contracts.Event { return contracts.Event{Kind: contracts.EventToken, Node: "agent_model", Text: s} }
+	token := func(s string) contracts.Event {
+		return contracts.Event{Kind: contracts.EventToken, Node: "agent_model", Text: s}
+	}
 	verdict := func(v contracts.VerdictKind, reason string) contracts.Event {
 		return contracts.Event{Kind: contracts.EventVerdict, Verdict: &contracts.Verdict{Verdict: v, Reasons: []string{reason}}}
 	}
