@@ -33,6 +33,7 @@ var layers = map[string]struct {
 	"sgrtest":        {[]string{"contracts", "events", "graph", "models"}, true},
 	"models/offline": {[]string{"contracts", "models", "templates"}, true},
 	"docs":           {nil, false},
+	"outbound":       {nil, false},
 	"agent": {[]string{"config", "contracts", "docs", "events", "graph", "guards", "guards/safety", "kb", "models",
 		"models/offline", "nodes", "tables", "templates", "tools"}, true},
 	"templates":    {[]string{"contracts"}, false},

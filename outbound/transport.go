@@ -1,0 +1,142 @@
+package outbound
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/rs/zerolog"
+)
+
+// Transport is an http.RoundTripper that retries by a Policy and adds
+// fixed headers. The context of each request bounds every try and wait,
+// so cancelling it stops the call at once.
+type Transport struct {
+	// Base makes the tries; nil is http.DefaultTransport.
+	Base    http.RoundTripper
+	Policy  Policy
+	Service string
+	// Header is added to every request (API keys, extra headers).
+	Header http.Header
+	// Draw picks a backoff in [0,n); nil draws at random.
+	Draw func(n int64) int64
+}
+
+// RoundTrip sends req, trying again while the answer is retryable and the
+// policy allows. The answer of the last try is returned as it is, so the
+// caller sees the server's own error.
+func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	base := t.Base
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	ctx := req.Context()
+	attempts := max(t.Policy.Attempts, 1)
+	if req.Body != nil && req.GetBody == nil {
+		attempts = 1 // the body cannot be sent twice
+	}
+	for try := 1; ; try++ {
+		r, err := t.prepare(req, try)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := base.RoundTrip(r)
+		if err == nil && !Retryable(resp.StatusCode) {
+			return resp, nil
+		}
+		a := Attempt{Service: t.Service, Try: try}
+		if err != nil {
+			a.Error = err.Error()
+		} else {
+			a.Status, a.Error = resp.StatusCode, resp.Status
+		}
+		wait, giveUp := t.wait(ctx, try, attempts, resp, err)
+		if giveUp != "" {
+			a.Error += "; " + giveUp
+		}
+		a.Retried, a.Wait = giveUp == "", wait
+		t.report(ctx, req, a)
+		if !a.Retried {
+			return resp, err
+		}
+		if resp != nil {
+			_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+			resp.Body.Close()
+		}
+		if err := sleep(ctx, wait); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// wait decides the pause before the next try, or why there is none.
+func (t *Transport) wait(ctx context.Context, try, attempts int, resp *http.Response, err error) (time.Duration, string) {
+	switch {
+	case ctx.Err() != nil:
+		return 0, "cancelled"
+	case try >= attempts:
+		return 0, fmt.Sprintf("gave up after %d tries", try)
+	}
+	wait := t.Policy.Backoff(try, t.Draw)
+	if resp != nil {
+		if after, ok := RetryAfter(resp.Header, time.Now()); ok {
+			if after > t.Policy.MaxDelay {
+				return 0, fmt.Sprintf("server asks to wait %s, over max_delay %s", after, t.Policy.MaxDelay)
+			}
+			wait = after
+		}
+	}
+	if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < wait {
+		return 0, fmt.Sprintf("a wait of %s would pass the call's deadline", wait.Round(time.Millisecond))
+	}
+	return wait, ""
+}
+
+func (t *Transport) prepare(req *http.Request, try int) (*http.Request, error) {
+	r := req.Clone(req.Context())
+	for k, vs := range t.Header {
+		if r.Header.Get(k) == "" {
+			r.Header[k] = vs
+		}
+	}
+	if try > 1 && req.GetBody != nil {
+		body, err := req.GetBody()
+		if err != nil {
+			return nil, fmt.Errorf("%s: resend body: %w", t.Service, err)
+		}
+		r.Body = body
+	}
+	return r, nil
+}
+
+func (t *Transport) report(ctx context.Context, req *http.Request, a Attempt) {
+	ev := zerolog.Ctx(ctx).Warn()
+	if !a.Retried {
+		ev = zerolog.Ctx(ctx).Error()
+	}
+	ev.Str("service", a.Service).Str("url", req.URL.Redacted()).Int("try", a.Try).Int("status", a.Status).
+		Dur("wait", a.Wait).Bool("retried", a.Retried).Msg(a.Error)
+	Report(ctx, a)
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-timer.C:
+		return nil
+	}
+}
+
+// Client is an http.Client whose calls go through a Transport with p, and
+// whose every call is bounded by timeout (0: by the caller's context only).
+func Client(service string, p Policy, header http.Header, timeout time.Duration) *http.Client {
+	return &http.Client{Transport: &Transport{Policy: p, Service: service, Header: header}, Timeout: timeout}
+}
