@@ -49,6 +49,8 @@ type Diagnostics struct {
 	Overrides  []Override  `json:"overrides,omitempty"`
 	Errors     []NodeNote  `json:"errors,omitempty"`
 	Notes      []NodeNote  `json:"notes,omitempty"`
+	Retries    []Retry     `json:"retries,omitempty"`
+	Tokens     Tokens      `json:"tokens"`
 }
 
 // NodeRun is one execution of one node.
@@ -68,7 +70,29 @@ type ModelCall struct {
 	DurationMS       float64  `json:"duration_ms"`
 	PromptTokens     int      `json:"prompt_tokens,omitempty"`
 	CompletionTokens int      `json:"completion_tokens,omitempty"`
-	Error            string   `json:"error,omitempty"`
+	// TokensEstimated: the server sent no usage, the counts are sgrgraph's.
+	TokensEstimated bool   `json:"tokens_estimated,omitempty"`
+	Error           string `json:"error,omitempty"`
+}
+
+// Retry is one failed try of a call to another service: a model server, a
+// guard server, a tool.
+type Retry struct {
+	Node    string  `json:"node"`
+	Service string  `json:"service"`
+	Try     int     `json:"try"`
+	Status  int     `json:"status,omitempty"`
+	Error   string  `json:"error"`
+	WaitMS  float64 `json:"wait_ms"`
+	Retried bool    `json:"retried"` // false: the call gave up with this try
+}
+
+// Tokens are the token counts of a turn, summed over its model calls.
+type Tokens struct {
+	Prompt     int `json:"prompt"`
+	Completion int `json:"completion"`
+	// Estimated: at least one call's counts were estimated.
+	Estimated bool `json:"estimated,omitempty"`
 }
 
 // Override records a decision table disagreeing with the model's own choice.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/cloudwego/eino/compose"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/sgrgraph/sgrgraph/contracts"
 	"github.com/sgrgraph/sgrgraph/events"
+	"github.com/sgrgraph/sgrgraph/outbound"
 )
 
 // DefaultMaxSteps is the superstep limit when Compile is given none: enough
@@ -141,6 +143,14 @@ func instrument(name string, fn NodeFunc) func(context.Context, *contracts.ChatS
 		ctx = events.WithNode(log.WithContext(ctx), name)
 		events.Emit(ctx, contracts.Event{Kind: contracts.EventNodeStart})
 		calls, errs := len(s.Diagnostics.ModelCalls), len(s.Diagnostics.Errors)
+		var mu sync.Mutex
+		var retries []contracts.Retry
+		ctx = outbound.WithObserver(ctx, func(a outbound.Attempt) {
+			mu.Lock()
+			defer mu.Unlock()
+			retries = append(retries, contracts.Retry{Node: name, Service: a.Service, Try: a.Try, Status: a.Status,
+				Error: a.Error, WaitMS: float64(a.Wait.Microseconds()) / 1000, Retried: a.Retried})
+		})
 		start := time.Now()
 		out, err := fn(ctx, s)
 		took := time.Since(start)
@@ -158,9 +168,15 @@ func instrument(name string, fn NodeFunc) func(context.Context, *contracts.ChatS
 			for _, c := range out.Diagnostics.ModelCalls[calls:] {
 				run.PromptTokens += c.PromptTokens
 				run.CompletionTokens += c.CompletionTokens
+				out.Diagnostics.Tokens.Estimated = out.Diagnostics.Tokens.Estimated || c.TokensEstimated
 			}
 		}
+		out.Diagnostics.Tokens.Prompt += run.PromptTokens
+		out.Diagnostics.Tokens.Completion += run.CompletionTokens
 		out.Diagnostics.Nodes = append(out.Diagnostics.Nodes, run)
+		mu.Lock()
+		out.Diagnostics.Retries = append(out.Diagnostics.Retries, retries...)
+		mu.Unlock()
 		if errs <= len(out.Diagnostics.Errors) {
 			for _, e := range out.Diagnostics.Errors[errs:] {
 				log.Warn().Str("recovered", e.Message).Msg("node recovered from an error")

@@ -117,6 +117,10 @@ func usage(m *schema.Message) *model.TokenUsage {
 	return &model.TokenUsage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens}
 }
 
+// UsageEstimated is the key of a reply's Extra that marks its token counts
+// as estimated by sgrgraph rather than reported by the model server.
+const UsageEstimated = "usage_estimated"
+
 // ChoiceName names a tool choice as the OpenAI protocol does: none, auto,
 // required, or "" when the call leaves it unset.
 func ChoiceName(c *schema.ToolChoice) string {

@@ -40,6 +40,7 @@ func callModel(ctx context.Context, s *contracts.ChatState, node string, m model
 	} else if msg.ResponseMeta != nil && msg.ResponseMeta.Usage != nil {
 		rec.PromptTokens = msg.ResponseMeta.Usage.PromptTokens
 		rec.CompletionTokens = msg.ResponseMeta.Usage.CompletionTokens
+		rec.TokensEstimated, _ = msg.Extra[models.UsageEstimated].(bool)
 	}
 	s.Diagnostics.ModelCalls = append(s.Diagnostics.ModelCalls, rec)
 	return msg, err

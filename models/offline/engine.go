@@ -84,6 +84,7 @@ func (e *Engine) reply(_ context.Context, in []*schema.Message, o *model.Options
 		return nil, err
 	}
 	msg.ResponseMeta = &schema.ResponseMeta{FinishReason: finishReason(msg), Usage: usage(in, msg)}
+	msg.Extra = map[string]any{models.UsageEstimated: true} // four bytes a token: no tokenizer of its own
 	return chunk(msg), nil
 }
 

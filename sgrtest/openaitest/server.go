@@ -1,0 +1,290 @@
+// Package openaitest is a test double of an OpenAI-compatible model server:
+// it speaks the chat-completions protocol (JSON and SSE streaming, tool
+// calls split across chunks, usage, errors) and answers with any eino chat
+// model behind it, so a whole turn can run against a real HTTP client. It
+// injects faults on request: delays, 429 with Retry-After, 5xx, streams cut
+// in the middle, broken tool-call JSON, missing usage, refused named tool
+// choice. It records every request it got.
+package openaitest
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cloudwego/eino/components/model"
+	"github.com/cloudwego/eino/schema"
+)
+
+// Fault is what the server does to one request.
+type Fault struct {
+	// Status answers with this HTTP status and an OpenAI error body.
+	Status     int
+	RetryAfter string // the Retry-After header sent with Status
+	// Delay waits before answering (or until the client gives up).
+	Delay time.Duration
+	// DropAfter cuts a streamed answer's connection after this many chunks.
+	DropAfter int
+	// BrokenToolJSON cuts every tool call's arguments in half.
+	BrokenToolJSON bool
+	// NoUsage leaves usage out of the answer.
+	NoUsage bool
+}
+
+// Request is one chat-completions request the server got.
+type Request struct {
+	N      int // 1 for the first request
+	Model  string
+	Stream bool
+	Tools  []string
+	// ToolChoice is "none", "auto", "required", "function:NAME" or "".
+	ToolChoice string
+	Messages   []*schema.Message
+	Fault      Fault
+}
+
+// Offers reports whether the request offered the named tool.
+func (r Request) Offers(name string) bool {
+	for _, t := range r.Tools {
+		if t == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Server is a running test server; URL ends in /v1, as clients expect.
+type Server struct {
+	URL    string
+	model  model.BaseChatModel
+	faults func(Request) Fault
+	names  []string
+
+	mu       sync.Mutex
+	requests []Request
+	srv      *httptest.Server
+}
+
+// Option configures a Server.
+type Option func(*Server)
+
+// WithFaults decides the fault of each request from what it asks; the
+// Request has no Fault yet. It may be called from several goroutines.
+func WithFaults(f func(Request) Fault) Option { return func(s *Server) { s.faults = f } }
+
+// WithModels names the models GET /v1/models lists (default "m").
+func WithModels(names ...string) Option { return func(s *Server) { s.names = names } }
+
+// New starts a server answering with m.
+func New(m model.BaseChatModel, opts ...Option) *Server {
+	s := &Server{model: m, faults: func(Request) Fault { return Fault{} }, names: []string{"m"}}
+	for _, o := range opts {
+		o(s)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /v1/models", s.listModels)
+	mux.HandleFunc("POST /v1/chat/completions", s.complete)
+	s.srv = httptest.NewServer(mux)
+	s.URL = s.srv.URL + "/v1"
+	return s
+}
+
+// Close stops the server.
+func (s *Server) Close() { s.srv.Close() }
+
+// Requests returns a copy of the chat requests received so far.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.requests...)
+}
+
+func (s *Server) listModels(w http.ResponseWriter, _ *http.Request) {
+	type entry struct {
+		ID     string `json:"id"`
+		Object string `json:"object"`
+	}
+	list := struct {
+		Object string  `json:"object"`
+		Data   []entry `json:"data"`
+	}{Object: "list"}
+	for _, n := range s.names {
+		list.Data = append(list.Data, entry{ID: n, Object: "model"})
+	}
+	writeJSON(w, http.StatusOK, list)
+}
+
+func (s *Server) complete(w http.ResponseWriter, r *http.Request) {
+	var req chatRequest
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		writeError(w, http.StatusBadRequest, "invalid JSON body: "+err.Error())
+		return
+	}
+	opts, toolChoice, err := options(req)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	rec := Request{Model: req.Model, Stream: req.Stream, ToolChoice: toolChoice, Messages: toSchema(req.Messages)}
+	for _, t := range req.Tools {
+		rec.Tools = append(rec.Tools, t.Function.Name)
+	}
+	s.mu.Lock()
+	rec.N = len(s.requests) + 1
+	s.mu.Unlock()
+	rec.Fault = s.faults(rec)
+	s.mu.Lock()
+	s.requests = append(s.requests, rec)
+	s.mu.Unlock()
+
+	f := rec.Fault
+	if f.Delay > 0 {
+		select {
+		case <-time.After(f.Delay):
+		case <-r.Context().Done():
+			return
+		}
+	}
+	if f.Status != 0 {
+		if f.RetryAfter != "" {
+			w.Header().Set("Retry-After", f.RetryAfter)
+		}
+		writeError(w, f.Status, fmt.Sprintf("injected fault: status %d", f.Status))
+		return
+	}
+	reply, err := s.model.Generate(r.Context(), rec.Messages, opts...)
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, "model: "+err.Error())
+		return
+	}
+	if f.BrokenToolJSON {
+		for i := range reply.ToolCalls {
+			a := reply.ToolCalls[i].Function.Arguments
+			reply.ToolCalls[i].Function.Arguments = a[:len(a)/2]
+		}
+	}
+	var u *usage
+	if !f.NoUsage && reply.ResponseMeta != nil && reply.ResponseMeta.Usage != nil {
+		mu := reply.ResponseMeta.Usage
+		u = &usage{PromptTokens: mu.PromptTokens, CompletionTokens: mu.CompletionTokens, TotalTokens: mu.TotalTokens}
+	}
+	if req.Stream {
+		s.stream(w, req, reply, u, f.DropAfter)
+		return
+	}
+	finish := finishReason(reply)
+	writeJSON(w, http.StatusOK, chatResponse{ID: fmt.Sprintf("chatcmpl-%d", rec.N), Object: "chat.completion",
+		Created: time.Now().Unix(), Model: req.Model, Usage: u,
+		Choices: []choice{{Message: fromSchema(reply), FinishReason: &finish}}})
+}
+
+// stream sends reply as SSE chunks: text word by word, each tool call as a
+// head (id, name) and its arguments in pieces, then the finish reason, the
+// usage when asked for, and [DONE].
+func (s *Server) stream(w http.ResponseWriter, req chatRequest, reply *schema.Message, u *usage, dropAfter int) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	flusher, _ := w.(http.Flusher)
+	sent := 0
+	send := func(c chatResponse) bool {
+		if dropAfter > 0 && sent == dropAfter {
+			if hj, ok := w.(http.Hijacker); ok {
+				if conn, _, err := hj.Hijack(); err == nil {
+					conn.Close() // the connection dies mid-stream, as a proxy restart would do
+				}
+			}
+			return false
+		}
+		c.Object, c.Model, c.Created = "chat.completion.chunk", req.Model, time.Now().Unix()
+		b, _ := json.Marshal(c)
+		fmt.Fprintf(w, "data: %s\n\n", b)
+		if flusher != nil {
+			flusher.Flush()
+		}
+		sent++
+		return true
+	}
+	delta := func(d wireMessage) chatResponse {
+		return chatResponse{ID: "chatcmpl-stream", Choices: []choice{{Delta: &d}}}
+	}
+	empty := ""
+	if !send(delta(wireMessage{Role: "assistant", Content: &empty})) {
+		return
+	}
+	for _, piece := range words(reply.Content) {
+		if !send(delta(wireMessage{Content: &piece})) {
+			return
+		}
+	}
+	for i, tc := range reply.ToolCalls {
+		head := wireToolCall{Index: &i, ID: tc.ID, Type: "function"}
+		head.Function.Name = tc.Function.Name
+		if !send(delta(wireMessage{ToolCalls: []wireToolCall{head}})) {
+			return
+		}
+		for _, part := range halves(tc.Function.Arguments) {
+			c := wireToolCall{Index: &i}
+			c.Function.Arguments = part
+			if !send(delta(wireMessage{ToolCalls: []wireToolCall{c}})) {
+				return
+			}
+		}
+	}
+	finish := finishReason(reply)
+	if !send(chatResponse{ID: "chatcmpl-stream", Choices: []choice{{Delta: &wireMessage{}, FinishReason: &finish}}}) {
+		return
+	}
+	if u != nil && req.StreamOptions != nil && req.StreamOptions.IncludeUsage {
+		if !send(chatResponse{ID: "chatcmpl-stream", Choices: []choice{}, Usage: u}) {
+			return
+		}
+	}
+	fmt.Fprint(w, "data: [DONE]\n\n")
+	if flusher != nil {
+		flusher.Flush()
+	}
+}
+
+func finishReason(m *schema.Message) string {
+	if len(m.ToolCalls) > 0 {
+		return "tool_calls"
+	}
+	return "stop"
+}
+
+// words splits text after each space, keeping every character.
+func words(text string) []string {
+	var out []string
+	for text != "" {
+		i := strings.IndexByte(text, ' ')
+		if i < 0 {
+			return append(out, text)
+		}
+		out = append(out, text[:i+1])
+		text = text[i+1:]
+	}
+	return out
+}
+
+// halves splits arguments in two, so a client must join the pieces.
+func halves(args string) []string {
+	if len(args) < 2 {
+		return []string{args}
+	}
+	return []string{args[:len(args)/2], args[len(args)/2:]}
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func writeError(w http.ResponseWriter, status int, msg string) {
+	var e apiError
+	e.Error.Message, e.Error.Type, e.Error.Code = msg, http.StatusText(status), status
+	writeJSON(w, status, e)
+}
