@@ -207,7 +207,9 @@ func (m *Model) adapt(in []*schema.Message, opts []model.Option) ([]*schema.Mess
 	}
 	switch m.cfg.ForcedToolChoice {
 	case ForcedRequired:
-		return in, append(opts, model.WithToolChoice(schema.ToolChoiceForced))
+		// eino-ext names the tool whenever one is offered; only an
+		// explicit body field sends the plain "required".
+		return in, append(opts, einoopenai.WithExtraFields(map[string]any{"tool_choice": "required"}))
 	case ForcedNone:
 		ask := "Before you answer, call one of the tools offered."
 		if len(o.AllowedToolNames) == 1 {

@@ -168,9 +168,14 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	var u *usage
-	if !f.NoUsage && reply.ResponseMeta != nil && reply.ResponseMeta.Usage != nil {
+	switch {
+	case f.NoUsage:
+	case reply.ResponseMeta != nil && reply.ResponseMeta.Usage != nil:
 		mu := reply.ResponseMeta.Usage
 		u = &usage{PromptTokens: mu.PromptTokens, CompletionTokens: mu.CompletionTokens, TotalTokens: mu.TotalTokens}
+	default: // the model behind counts none: four bytes a token, as servers roughly do
+		u = &usage{PromptTokens: bytesOf(rec.Messages) / 4, CompletionTokens: bytesOf([]*schema.Message{reply}) / 4}
+		u.TotalTokens = u.PromptTokens + u.CompletionTokens
 	}
 	if req.Stream {
 		s.stream(w, req, reply, u, f.DropAfter)
@@ -246,6 +251,17 @@ func (s *Server) stream(w http.ResponseWriter, req chatRequest, reply *schema.Me
 	if flusher != nil {
 		flusher.Flush()
 	}
+}
+
+func bytesOf(ms []*schema.Message) int {
+	n := 0
+	for _, m := range ms {
+		n += len(m.Content)
+		for _, tc := range m.ToolCalls {
+			n += len(tc.Function.Arguments)
+		}
+	}
+	return n
 }
 
 func finishReason(m *schema.Message) string {
