@@ -24,7 +24,6 @@ import (
 	"github.com/sgrgraph/sgrgraph/graph"
 	"github.com/sgrgraph/sgrgraph/guards"
 	"github.com/sgrgraph/sgrgraph/guards/safety"
-	"github.com/sgrgraph/sgrgraph/models/offline"
 	"github.com/sgrgraph/sgrgraph/nodes"
 	"github.com/sgrgraph/sgrgraph/tables"
 	"github.com/sgrgraph/sgrgraph/templates"
@@ -62,14 +61,14 @@ func New(ctx context.Context, cfg config.Config, o Options) (*Agent, error) {
 		return nil, err
 	}
 	a := &Agent{cfg: cfg, knowledge: o.Knowledge}
-	if a.knowledge == nil && (o.Searcher == nil || o.Model == nil) {
+	if a.knowledge == nil && (o.Searcher == nil || (o.Model == nil && cfg.Model.Provider == "offline")) {
 		k, err := OpenKnowledge(cfg.KB)
 		if err != nil {
 			return nil, err
 		}
 		a.knowledge, a.ownsKB = k, true
 	}
-	n, e, err := a.parts(o)
+	n, e, err := a.parts(ctx, o)
 	if err != nil {
 		a.Close()
 		return nil, err
@@ -100,7 +99,7 @@ func (a *Agent) Graph() *graph.Runnable { return a.runnable }
 // Knowledge is the knowledge base the agent answers from.
 func (a *Agent) Knowledge() *Knowledge { return a.knowledge }
 
-func (a *Agent) parts(o Options) (Nodes, Edges, error) {
+func (a *Agent) parts(ctx context.Context, o Options) (Nodes, Edges, error) {
 	cfg := a.cfg
 	set, err := tables.Standard(tables.Config{SpamThreshold: cfg.Tables.SpamThreshold,
 		ConfidenceThreshold: cfg.Tables.ConfidenceThreshold, MaxRetries: cfg.Tables.MaxRetries})
@@ -126,12 +125,14 @@ func (a *Agent) parts(o Options) (Nodes, Edges, error) {
 			return Nodes{}, Edges{}, err
 		}
 	}
-	m := o.Model
-	if m == nil {
-		m = offline.New(offline.Options{Corpus: a.knowledge.Corpus(), Product: cfg.Product, Language: cfg.Language})
+	planner, answerer := o.Model, o.Model
+	if o.Model == nil {
+		if planner, answerer, err = a.newModels(ctx); err != nil {
+			return Nodes{}, Edges{}, err
+		}
 	}
 	if o.Trace != nil {
-		m = Traced(m, o.Trace)
+		planner, answerer = Traced(planner, o.Trace), Traced(answerer, o.Trace)
 	}
 	searcher := o.Searcher
 	if searcher == nil {
@@ -156,11 +157,11 @@ func (a *Agent) parts(o Options) (Nodes, Edges, error) {
 	n := Nodes{
 		GuardianVerify: nodes.GuardianVerify{Classifier: classifier, Policy: policy, Enforcement: dt001, Mode: cfg.Guard.Mode,
 			Texts: texts, Product: product, Language: lang}.Node(),
-		SGRPlan: nodes.SGRPlan{Model: m, Binding: dt003, Tracks: dt006, Texts: texts, Product: product,
+		SGRPlan: nodes.SGRPlan{Model: planner, Binding: dt003, Tracks: dt006, Texts: texts, Product: product,
 			Language: lang, Contract: contract, Timeout: timeout}.Node(),
 		InjectSynthetic: nodes.InjectSynthetic{Routing: dt002, Texts: texts, Mode: nodes.InjectionMode(cfg.Agent.Injection),
 			Product: product, Language: lang}.Node(),
-		AgentModel: nodes.AgentModel{Model: m, Tools: []tool.BaseTool{search}, Binding: dt003, MaxIterations: cfg.Agent.MaxIterations,
+		AgentModel: nodes.AgentModel{Model: answerer, Tools: []tool.BaseTool{search}, Binding: dt003, MaxIterations: cfg.Agent.MaxIterations,
 			ForceFirstSearch: cfg.Agent.ForceFirstSearch, Product: product, Timeout: timeout}.Node(),
 		AgentTools:    nodes.AgentTools{Tools: []tool.InvokableTool{search}}.Node(),
 		EvidenceCheck: nodes.EvidenceCheck{Rules: rules}.Node(),
@@ -197,13 +198,6 @@ func loadTexts(t config.Texts) (*templates.Set, error) {
 		return templates.Default()
 	}
 	return templates.Load(t.Templates, t.Catalogue)
-}
-
-func newClassifier(g config.Guard) (safety.Classifier, error) {
-	if g.Lexicon != "" {
-		return safety.NewRulesFromFile(g.Lexicon)
-	}
-	return safety.NewDefaultRules()
 }
 
 // Turn is one user message and what came before it.

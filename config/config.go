@@ -10,7 +10,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"time"
 
 	"gopkg.in/yaml.v3"
 )
@@ -34,11 +33,6 @@ type Config struct {
 	Texts    Texts    `yaml:"texts"`
 }
 
-// Model chooses the chat model.
-type Model struct {
-	Provider string        `yaml:"provider"`
-	Timeout  time.Duration `yaml:"timeout"`
-}
 
 // Agent tunes the turn.
 type Agent struct {
@@ -85,12 +79,6 @@ type Tables struct {
 	MaxRetries          int     `yaml:"max_retries"`
 }
 
-// Guard configures the safety guard at the door.
-type Guard struct {
-	Mode     string `yaml:"mode"`
-	Provider string `yaml:"provider"`
-	Lexicon  string `yaml:"lexicon"`
-}
 
 // KB configures the knowledge base.
 type KB struct {
@@ -146,6 +134,8 @@ func applyEnv(c *Config, lookup func(string) (string, bool)) error {
 		"SGRGRAPH_PRODUCT": &c.Product, "SGRGRAPH_LANGUAGE": &c.Language, "SGRGRAPH_MODEL_PROVIDER": &c.Model.Provider,
 		"SGRGRAPH_INJECTION": &c.Agent.Injection, "SGRGRAPH_GUARD_MODE": &c.Guard.Mode, "SGRGRAPH_GUARD_PROVIDER": &c.Guard.Provider,
 		"SGRGRAPH_GUARD_LEXICON": &c.Guard.Lexicon, "SGRGRAPH_KB_DIR": &c.KB.Dir, "SGRGRAPH_KB_CACHE_DIR": &c.KB.CacheDir,
+		"SGRGRAPH_MODEL_BASE_URL": &c.Model.BaseURL, "SGRGRAPH_MODEL_NAME": &c.Model.Name, "SGRGRAPH_MODEL_API_KEY": &c.Model.APIKey,
+		"SGRGRAPH_GUARD_URL": &c.Guard.URL, "SGRGRAPH_GUARD_MODEL": &c.Guard.Model, "SGRGRAPH_GUARD_API_KEY": &c.Guard.APIKey,
 	}
 	for name, dst := range str {
 		if v, ok := lookup(name); ok {
@@ -170,6 +160,13 @@ func applyEnv(c *Config, lookup func(string) (string, bool)) error {
 			return fmt.Errorf("config: SGRGRAPH_MAX_RETRIES=%q is not an integer", v)
 		}
 		c.Tables.MaxRetries = n
+	}
+	// The OpenAI client convention, for what nothing above has set.
+	if v, ok := lookup("OPENAI_API_KEY"); ok && c.Model.APIKey == "" {
+		c.Model.APIKey = v
+	}
+	if v, ok := lookup("OPENAI_BASE_URL"); ok && c.Model.BaseURL == "" {
+		c.Model.BaseURL = v
 	}
 	return nil
 }
@@ -200,18 +197,11 @@ func (c Config) Validate() error {
 	if c.Guard.Mode != "enforce" && c.Guard.Mode != "report" {
 		bad("guard.mode: %q is not enforce or report", c.Guard.Mode)
 	}
-	if c.Guard.Provider != "rules" {
-		bad("guard.provider: %q is not a known provider (rules)", c.Guard.Provider)
-	}
+	errs = append(errs, c.Guard.validate()...)
 	if c.Language != "ru" && c.Language != "en" {
 		bad("language: %q is not ru or en", c.Language)
 	}
-	if c.Model.Provider != "offline" {
-		bad("model.provider: %q is not a known provider (offline)", c.Model.Provider)
-	}
-	if c.Model.Timeout < time.Second || c.Model.Timeout > 10*time.Minute {
-		bad("model.timeout: %s is outside 1s..10m", c.Model.Timeout)
-	}
+	errs = append(errs, c.Model.validate()...)
 	switch c.Agent.Injection {
 	case "synthetic", "directive", "trace":
 	default:

@@ -50,6 +50,23 @@ func TestLoad(t *testing.T) {
 				assert.Equal(t, 3, c.Tables.MaxRetries)
 				assert.Equal(t, 0.8, c.Tables.SpamThreshold)
 			}},
+		{name: "the OpenAI variables fill what nothing else set", file: "model:\n  provider: openai\n  name: m\n  api_key: from-file\n",
+			env: map[string]string{"OPENAI_API_KEY": "from-env", "OPENAI_BASE_URL": "http://127.0.0.1:8000/v1"},
+			check: func(t *testing.T, c Config) {
+				assert.Equal(t, "from-file", c.Model.APIKey)
+				assert.Equal(t, "http://127.0.0.1:8000/v1", c.Model.BaseURL)
+			}},
+		{name: "roles override the model's endpoint field by field", file: "model:\n  provider: openai\n  name: big\n  base_url: http://a/v1\n" +
+			"  sgr: {name: small, forced_tool_choice: required}\n",
+			check: func(t *testing.T, c Config) {
+				sgr, agent := c.Model.For("sgr"), c.Model.For("agent")
+				assert.Equal(t, "small", sgr.Name)
+				assert.Equal(t, "required", sgr.ForcedToolChoice)
+				assert.Equal(t, "http://a/v1", sgr.BaseURL)
+				assert.Equal(t, "big", agent.Name)
+				assert.Equal(t, "named", agent.ForcedToolChoice)
+				assert.Equal(t, 3, c.Model.Retry.Attempts, "a file naming some keys keeps the others")
+			}},
 		{name: "unknown key", file: "tables:\n  spam_treshold: 0.5\n", wantErr: "field spam_treshold not found"},
 		{name: "bad threshold", file: "tables:\n  spam_threshold: 1.5\n", wantErr: "tables.spam_threshold: 1.5 is outside [0,1]"},
 		{name: "bad mode", file: "guard:\n  mode: maybe\n", wantErr: `guard.mode: "maybe" is not enforce or report`},
@@ -60,6 +77,14 @@ func TestLoad(t *testing.T) {
 			wantErr: "agent.max_steps: 30 is below the 39 steps a turn may take with tables.max_retries 2 and agent.max_iterations 4"},
 		{name: "bad policy expression", file: "guardian:\n  policy:\n    forbidden_expressions: [\"ok\", \"(unclosed\"]\n",
 			wantErr: "guardian.policy.forbidden_expressions[1]: error parsing regexp"},
+		{name: "openai needs a model name", file: "model:\n  provider: openai\n", wantErr: "model.name: provider openai needs the model's name"},
+		{name: "a bad base URL", file: "model:\n  provider: openai\n  name: m\n  base_url: localhost:8000\n",
+			wantErr: `model.base_url: "localhost:8000" is not an http(s) URL`},
+		{name: "a bad forced tool choice for the planner", file: "model:\n  provider: openai\n  name: m\n  sgr: {forced_tool_choice: always}\n",
+			wantErr: `model.sgr.forced_tool_choice: "always" is not named, required or none`},
+		{name: "mosec needs its endpoint", file: "guard:\n  provider: mosec\n", wantErr: `guard.url: "" is not an http(s) URL; provider mosec needs one`},
+		{name: "a Qwen3Guard needs its model", file: "guard:\n  provider: openai\n  url: http://g:8000/v1\n", wantErr: "guard.model: provider openai needs"},
+		{name: "retry attempts", file: "model:\n  retry: {attempts: 0}\n", wantErr: "model.retry.attempts: 0 is outside 1..10"},
 		{name: "bad env number", env: map[string]string{"SGRGRAPH_SPAM_THRESHOLD": "high"}, wantErr: `SGRGRAPH_SPAM_THRESHOLD="high" is not a number`},
 		{name: "bad env integer", env: map[string]string{"SGRGRAPH_MAX_RETRIES": "two"}, wantErr: `SGRGRAPH_MAX_RETRIES="two" is not an integer`},
 		{name: "not yaml", file: "tables: [", wantErr: "config "},

@@ -53,7 +53,8 @@ func (c GuardianVerify) Node() Func {
 	return func(ctx context.Context, s *contracts.ChatState) (*contracts.ChatState, error) {
 		mod, err := c.Classifier.Classify(ctx, s.UserMessage)
 		if err != nil {
-			mod = contracts.Moderation{Level: contracts.LevelUnknown, Reasons: []string{err.Error()}}
+			mod = contracts.Moderation{Level: contracts.LevelUnknown, Categories: []string{}, Raw: "error: " + err.Error(),
+				Reasons: []string{"classifier failed: " + err.Error()}}
 			noteError(s, GuardianVerifyName, "safety classifier failed: "+err.Error())
 		}
 		s.Moderation = &mod

@@ -37,7 +37,7 @@ var layers = map[string]struct {
 	"models/openai":      {[]string{"models", "outbound"}, true},
 	"sgrtest/openaitest": {nil, true},
 	"agent": {[]string{"config", "contracts", "docs", "events", "graph", "guards", "guards/safety", "kb", "models",
-		"models/offline", "nodes", "tables", "templates", "tools"}, true},
+		"models/offline", "models/openai", "nodes", "outbound", "tables", "templates", "tools"}, true},
 	"templates":    {[]string{"contracts"}, false},
 	"cmd/sgrgraph": {[]string{"agent", "contracts", "tables", "config", "guards", "guards/safety", "kb", "tools"}, true},
 }
