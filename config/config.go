@@ -33,7 +33,6 @@ type Config struct {
 	Texts    Texts    `yaml:"texts"`
 }
 
-
 // Agent tunes the turn.
 type Agent struct {
 	// Injection is how the plan enters the model context: synthetic,
@@ -78,7 +77,6 @@ type Tables struct {
 	ConfidenceThreshold float64 `yaml:"confidence_threshold"`
 	MaxRetries          int     `yaml:"max_retries"`
 }
-
 
 // KB configures the knowledge base.
 type KB struct {
