@@ -275,7 +275,7 @@ func (a *Agent) Run(ctx context.Context, t Turn) (contracts.StructuredResult, er
 func Result(s *contracts.ChatState) contracts.StructuredResult {
 	return contracts.StructuredResult{SessionID: s.SessionID, Turn: s.Turn, Action: s.Action, Answer: s.Answer, UI: s.UI,
 		Moderation: s.Moderation, Plan: s.Plan, Verdict: s.Verdict, RetryCount: s.RetryCount, Evidence: s.Evidence,
-		QueryTraces: s.QueryTraces, Articles: s.Articles, Diagnostics: s.Diagnostics}
+		QueryTraces: s.QueryTraces, Articles: s.Articles, Diagnostics: s.Diagnostics, Error: s.Error}
 }
 
 // reachable rewrites "any of" source rules that name only sources the

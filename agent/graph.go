@@ -53,7 +53,7 @@ func NewGraph(n Nodes, e Edges) *graph.StateGraph {
 		AddEdge(plan, inject).
 		AddTableEdges(inject, e.Routing, nodes.RoutingInputs, "action",
 			map[string]string{"normal": react, "clarify": graph.END, "block": graph.END, "guardian_block": graph.END}).
-		AddEdge(react, evidence).
+		AddConditionalEdges(react, nodes.AfterReactAgent, map[string]string{evidence: evidence, exit: exit}).
 		AddEdge(evidence, contract).
 		AddTableEdges(contract, e.Verdicts, nodes.VerdictInputs, "next",
 			map[string]string{"finalize": final, "retry_bump": retry, "safe_exit": exit}).

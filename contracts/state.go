@@ -28,6 +28,9 @@ type ChatState struct {
 	Spec        ArchitectSpec  `json:"architect_spec"`
 	Draft       string         `json:"draft_answer,omitempty"`
 	Answer      string         `json:"answer,omitempty"`
+	// Error says why the turn could not be answered at all (the model
+	// server stayed down); the answer then says so to the user.
+	Error string `json:"error,omitempty"`
 	Evidence    []EvidenceItem `json:"evidence"`
 	QueryTraces []QueryTrace   `json:"query_traces"`
 	Articles    []Article      `json:"articles"`
@@ -126,4 +129,5 @@ type StructuredResult struct {
 	QueryTraces []QueryTrace   `json:"query_traces"`
 	Articles    []Article      `json:"articles"`
 	Diagnostics Diagnostics    `json:"diagnostics"`
+	Error       string         `json:"error,omitempty"`
 }

@@ -82,7 +82,13 @@ func (c AgentModel) Node() Func {
 		s.ReactIters++
 		msg, err := callModel(ctx, s, AgentModelName, c.Model, c.Timeout, in, true, opts...)
 		if err != nil {
+			if ctx.Err() != nil {
+				return nil, err // cancelled: the whole turn stops
+			}
+			// The call was already retried as the provider's policy allows;
+			// another attempt of the loop would only wait longer.
 			noteError(s, AgentModelName, "agent model failed: "+err.Error())
+			s.Error = "model unavailable: " + err.Error()
 			return s, nil
 		}
 		msg.Role = schema.Assistant
@@ -128,6 +134,15 @@ func (c AgentModel) offered(ctx context.Context, s *contracts.ChatState) ([]*sch
 		}
 	}
 	return infos, nil
+}
+
+// AfterReactAgent leaves the loop for the Guardian's checks, or for the
+// safe exit when the model could not be reached: there is nothing to judge.
+func AfterReactAgent(_ context.Context, s *contracts.ChatState) (string, error) {
+	if s.Error != "" {
+		return SafeExitName, nil
+	}
+	return EvidenceCheckName, nil
 }
 
 // AfterAgentModel routes the loop: to the tools while the last reply calls

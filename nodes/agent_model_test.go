@@ -56,6 +56,14 @@ func TestAgentModel(t *testing.T) {
 			assert.Equal(t, schema.System, req.Messages[0].Role)
 			assert.Equal(t, tc.draft, s.Draft)
 			assert.Len(t, s.Diagnostics.Errors, tc.errors)
+			if tc.errors > 0 {
+				assert.Contains(t, s.Error, "model unavailable: ", "a model that stays down ends the turn")
+				next, err := AfterReactAgent(context.Background(), s)
+				require.NoError(t, err)
+				assert.Equal(t, SafeExitName, next)
+			} else {
+				assert.Empty(t, s.Error)
+			}
 			assert.Equal(t, tc.iters, s.ReactIters)
 			next, err := AfterAgentModel(context.Background(), s)
 			require.NoError(t, err)
@@ -64,6 +72,15 @@ func TestAgentModel(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestAgentModelStopsOnCancel(t *testing.T) {
+	f := newFixtures(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	node := AgentModel{Model: sgrtest.NewScriptedModel(sgrtest.Text("late")), Binding: f.tables["DT-003"]}.Node()
+	_, _, err := sgrtest.RunNode(ctx, AgentModelName, node, newState("q"))
+	require.ErrorIs(t, err, context.Canceled)
 }
 
 func TestAfterAgentModel(t *testing.T) {

@@ -31,12 +31,17 @@ func TestSafeExit(t *testing.T) {
 		{"anything else is refused", "How do I set the mode?", contracts.ActionNormal, fail(contracts.ActSafeRefusal), nil, "can't give a reliable answer", contracts.UIRefusal},
 		{"a policy denial gets the policy refusal", "What is my boss's salary?", contracts.ActionBlock, fail(contracts.ActSafeRefusal),
 			&contracts.PolicyResult{Decision: contracts.PolicyDeny}, "outside what sgrgraph support may answer", contracts.UIRefusal},
+		{"a model that stays down says so", "How do I set the mode?", contracts.ActionNormal, nil, nil,
+			"model service is not answering right now", contracts.UIRefusal},
 		{"refused in Russian", "Как выбрать режим?", contracts.ActionNormal, fail(contracts.ActSafeRefusal), nil, "не могу дать надёжный ответ", contracts.UIRefusal},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			in := newState(tc.message)
 			in.Action, in.Verdict, in.Policy, in.Draft = tc.action, tc.verdict, tc.policy, "a rejected draft"
+			if tc.verdict == nil && tc.action == contracts.ActionNormal {
+				in.Error = "model unavailable: 503"
+			}
 			s, _, err := sgrtest.RunNode(context.Background(), SafeExitName, SafeExit{Texts: f.texts, Product: "sgrgraph", Language: "en"}.Node(), in)
 			require.NoError(t, err)
 			assert.Contains(t, s.Answer, tc.answer)

@@ -137,6 +137,7 @@ func TestLoadReplacesTemplatesAndCatalogue(t *testing.T) {
   safe_exit_question: "f"
   safe_exit_refusal: "g"
   policy_refusal: "h"
+  model_unavailable: "i"
   sources_heading: "Quellen:"
 `), 0o644))
 	s, err := Load("", cat)
