@@ -19,18 +19,18 @@ type ChatState struct {
 	UI []UIMessage `json:"ui"`
 
 	// Structured metadata from here on.
-	Moderation  *Moderation    `json:"moderation,omitempty"`
-	Policy      *PolicyResult  `json:"policy,omitempty"`
-	Plan        *SGRPlan       `json:"plan,omitempty"`
-	Action      Action         `json:"action,omitempty"`
-	RequestType RequestType    `json:"request_type,omitempty"`
-	Track       Track          `json:"track,omitempty"`
-	Spec        ArchitectSpec  `json:"architect_spec"`
-	Draft       string         `json:"draft_answer,omitempty"`
-	Answer      string         `json:"answer,omitempty"`
+	Moderation  *Moderation   `json:"moderation,omitempty"`
+	Policy      *PolicyResult `json:"policy,omitempty"`
+	Plan        *SGRPlan      `json:"plan,omitempty"`
+	Action      Action        `json:"action,omitempty"`
+	RequestType RequestType   `json:"request_type,omitempty"`
+	Track       Track         `json:"track,omitempty"`
+	Spec        ArchitectSpec `json:"architect_spec"`
+	Draft       string        `json:"draft_answer,omitempty"`
+	Answer      string        `json:"answer,omitempty"`
 	// Error says why the turn could not be answered at all (the model
 	// server stayed down); the answer then says so to the user.
-	Error string `json:"error,omitempty"`
+	Error       string         `json:"error,omitempty"`
 	Evidence    []EvidenceItem `json:"evidence"`
 	QueryTraces []QueryTrace   `json:"query_traces"`
 	Articles    []Article      `json:"articles"`
