@@ -18,6 +18,7 @@ import (
 // turnFlags are the flags of the commands that run turns.
 type turnFlags struct {
 	kbDir, cacheDir, lang, trace string
+	provider, baseURL, model     string
 	asJSON                       bool
 }
 
@@ -27,6 +28,9 @@ func (f *turnFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.lang, "lang", "", "answer language, ru or en (default: the language of the question)")
 	cmd.Flags().StringVar(&f.trace, "trace", "", "write one JSON line per model call to this file")
 	cmd.Flags().BoolVar(&f.asJSON, "json", false, "print the structured result as JSON")
+	cmd.Flags().StringVar(&f.provider, "provider", "", "model provider, offline or openai (default: model.provider)")
+	cmd.Flags().StringVar(&f.baseURL, "base-url", "", "OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1 (default: model.base_url, $OPENAI_BASE_URL)")
+	cmd.Flags().StringVar(&f.model, "model", "", "the model's name on that server (default: model.name)")
 }
 
 // build opens the knowledge base and compiles the agent; the returned
@@ -41,6 +45,15 @@ func (f *turnFlags) build(cmd *cobra.Command, a *app) (*agent.Agent, func(), err
 	}
 	if f.cacheDir != "" {
 		cfg.KB.CacheDir = f.cacheDir
+	}
+	if f.provider != "" {
+		cfg.Model.Provider = f.provider
+	}
+	if f.baseURL != "" {
+		cfg.Model.BaseURL = f.baseURL
+	}
+	if f.model != "" {
+		cfg.Model.Name = f.model
 	}
 	var opts agent.Options
 	closeTrace := func() {}
@@ -86,10 +99,14 @@ func newAskCmd(a *app) *cobra.Command {
 				return err
 			}
 			if f.asJSON {
-				return writeJSON(a.out, res)
+				err = writeJSON(a.out, res)
+			} else {
+				p.finish(res)
 			}
-			p.finish(res)
-			return nil
+			if err == nil && res.Error != "" {
+				err = fmt.Errorf("the turn ended without an answer: %s", res.Error)
+			}
+			return err
 		},
 	}
 	f.register(cmd)

@@ -45,6 +45,7 @@ type Request struct {
 	ToolChoice string
 	Messages   []*schema.Message
 	Fault      Fault
+	At         time.Time // when it arrived
 }
 
 // Offers reports whether the request offered the named tool.
@@ -129,7 +130,7 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	rec := Request{Model: req.Model, Stream: req.Stream, ToolChoice: toolChoice, Messages: toSchema(req.Messages)}
+	rec := Request{Model: req.Model, Stream: req.Stream, ToolChoice: toolChoice, Messages: toSchema(req.Messages), At: time.Now()}
 	for _, t := range req.Tools {
 		rec.Tools = append(rec.Tools, t.Function.Name)
 	}
