@@ -121,7 +121,7 @@ func (a *Agent) parts(ctx context.Context, o Options) (Nodes, Edges, error) {
 	}
 	classifier := o.Classifier
 	if classifier == nil {
-		if classifier, err = newClassifier(cfg.Guard); err != nil {
+		if classifier, err = NewClassifier(cfg.Guard); err != nil {
 			return Nodes{}, Edges{}, err
 		}
 	}

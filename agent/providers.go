@@ -33,6 +33,11 @@ func (a *Agent) newModels(ctx context.Context) (planner, answerer model.BaseChat
 }
 
 func newOpenAI(ctx context.Context, e config.Endpoint, m config.Model) (model.BaseChatModel, error) {
+	return openai.New(ctx, OpenAIConfig(e, m))
+}
+
+// OpenAIConfig is the provider configuration of one endpoint of the model.
+func OpenAIConfig(e config.Endpoint, m config.Model) openai.Config {
 	c := openai.Config{BaseURL: e.BaseURL, APIKey: e.APIKey, Model: e.Name, MaxTokens: e.MaxTokens,
 		Headers: e.Headers, ForcedToolChoice: e.ForcedToolChoice, Retry: policy(m.Retry)}
 	if c.BaseURL == "" {
@@ -42,7 +47,7 @@ func newOpenAI(ctx context.Context, e config.Endpoint, m config.Model) (model.Ba
 		t := float32(*e.Temperature)
 		c.Temperature = &t
 	}
-	return openai.New(ctx, c)
+	return c
 }
 
 func sameEndpoint(a, b config.Endpoint) bool {
@@ -65,9 +70,9 @@ func policy(r config.Retry) outbound.Policy {
 	return outbound.Policy{Attempts: r.Attempts, BaseDelay: r.BaseDelay, MaxDelay: r.MaxDelay}
 }
 
-// newClassifier makes the configured safety classifier. A remote guard's
+// NewClassifier makes the configured safety classifier. A remote guard's
 // client carries the guard's timeout and retry policy.
-func newClassifier(g config.Guard) (safety.Classifier, error) {
+func NewClassifier(g config.Guard) (safety.Classifier, error) {
 	switch g.Provider {
 	case safety.ProviderMosec:
 		return safety.Mosec{Endpoint: g.URL, Client: outbound.Client("guard", policy(g.Retry), nil, g.Timeout)}, nil

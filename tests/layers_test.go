@@ -39,7 +39,7 @@ var layers = map[string]struct {
 	"agent": {[]string{"config", "contracts", "docs", "events", "graph", "guards", "guards/safety", "kb", "models",
 		"models/offline", "models/openai", "nodes", "outbound", "tables", "templates", "tools"}, true},
 	"templates":    {[]string{"contracts"}, false},
-	"cmd/sgrgraph": {[]string{"agent", "contracts", "tables", "config", "guards", "guards/safety", "kb", "tools"}, true},
+	"cmd/sgrgraph": {[]string{"agent", "contracts", "tables", "config", "guards", "guards/safety", "kb", "models/openai", "tools"}, true},
 }
 
 func TestLayers(t *testing.T) {

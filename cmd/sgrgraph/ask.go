@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sgrgraph/sgrgraph/agent"
+	"github.com/sgrgraph/sgrgraph/config"
 	"github.com/sgrgraph/sgrgraph/contracts"
 )
 
@@ -33,6 +34,19 @@ func (f *turnFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.model, "model", "", "the model's name on that server (default: model.name)")
 }
 
+// override lays the model flags over the configuration.
+func (f *turnFlags) override(cfg *config.Config) {
+	if f.provider != "" {
+		cfg.Model.Provider = f.provider
+	}
+	if f.baseURL != "" {
+		cfg.Model.BaseURL = f.baseURL
+	}
+	if f.model != "" {
+		cfg.Model.Name = f.model
+	}
+}
+
 // build opens the knowledge base and compiles the agent; the returned
 // function releases both.
 func (f *turnFlags) build(cmd *cobra.Command, a *app) (*agent.Agent, func(), error) {
@@ -46,15 +60,7 @@ func (f *turnFlags) build(cmd *cobra.Command, a *app) (*agent.Agent, func(), err
 	if f.cacheDir != "" {
 		cfg.KB.CacheDir = f.cacheDir
 	}
-	if f.provider != "" {
-		cfg.Model.Provider = f.provider
-	}
-	if f.baseURL != "" {
-		cfg.Model.BaseURL = f.baseURL
-	}
-	if f.model != "" {
-		cfg.Model.Name = f.model
-	}
+	f.override(&cfg)
 	var opts agent.Options
 	closeTrace := func() {}
 	if f.trace != "" {

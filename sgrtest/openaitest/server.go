@@ -64,6 +64,7 @@ type Server struct {
 	model  model.BaseChatModel
 	faults func(Request) Fault
 	names  []string
+	key    string
 
 	mu       sync.Mutex
 	requests []Request
@@ -80,6 +81,9 @@ func WithFaults(f func(Request) Fault) Option { return func(s *Server) { s.fault
 // WithModels names the models GET /v1/models lists (default "m").
 func WithModels(names ...string) Option { return func(s *Server) { s.names = names } }
 
+// WithAPIKey makes the server answer 401 to a request without this key.
+func WithAPIKey(key string) Option { return func(s *Server) { s.key = key } }
+
 // New starts a server answering with m.
 func New(m model.BaseChatModel, opts ...Option) *Server {
 	s := &Server{model: m, faults: func(Request) Fault { return Fault{} }, names: []string{"m"}}
@@ -89,7 +93,13 @@ func New(m model.BaseChatModel, opts ...Option) *Server {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /v1/models", s.listModels)
 	mux.HandleFunc("POST /v1/chat/completions", s.complete)
-	s.srv = httptest.NewServer(mux)
+	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.key != "" && r.Header.Get("Authorization") != "Bearer "+s.key {
+			writeError(w, http.StatusUnauthorized, "invalid API key")
+			return
+		}
+		mux.ServeHTTP(w, r)
+	}))
 	s.URL = s.srv.URL + "/v1"
 	return s
 }
