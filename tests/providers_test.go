@@ -196,6 +196,17 @@ func TestFaultsOverTheOpenAIProtocol(t *testing.T) {
 		assert.Equal(t, contracts.ActionNormal, s.Action, "without a plan the agent answers the user's own words")
 		assert.NotEmpty(t, s.Answer)
 	})
+	t.Run("broken tool JSON in a search: the model is told how to call again", func(t *testing.T) {
+		srv := engineServer(t, openaitest.WithFaults(func(r openaitest.Request) openaitest.Fault {
+			return openaitest.Fault{BrokenToolJSON: r.N == 2} // the agent's first search
+		}))
+		s, err := newAgent(t, agent.Options{}, remote(srv)).RunState(context.Background(), agent.Turn{Message: question})
+		require.NoError(t, err)
+		require.NotEmpty(t, s.QueryTraces)
+		assert.Contains(t, s.QueryTraces[0].Error, "invalid JSON")
+		assert.Equal(t, contracts.VerdictPass, s.Verdict.Verdict, "the turn recovers")
+		assert.NotEmpty(t, s.Evidence)
+	})
 	t.Run("a model that stays down ends with a clear error", func(t *testing.T) {
 		srv := engineServer(t, openaitest.WithFaults(func(openaitest.Request) openaitest.Fault { return openaitest.Fault{Status: 503} }))
 		s, err := newAgent(t, agent.Options{}, remote(srv)).RunState(context.Background(), agent.Turn{Message: question})

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/cloudwego/eino/components/tool"
@@ -80,17 +82,43 @@ func (t *SearchKB) InvokableRun(ctx context.Context, argumentsInJSON string, _ .
 	return string(out), nil
 }
 
+// parseArgs reads the arguments leniently where that is safe (a number
+// sent as a string, a query sent as a list of words); what it cannot read
+// is an error whose text tells the model how to call again.
 func (t *SearchKB) parseArgs(raw string) (SearchKBArgs, error) {
-	var in struct {
-		Query string `json:"query"`
-		TopK  *int   `json:"top_k"` // a pointer, so an explicit 0 is an error, not the default
-	}
+	var in map[string]any
 	if err := json.Unmarshal([]byte(stripFence(raw)), &in); err != nil {
-		return SearchKBArgs{}, fmt.Errorf("%s arguments: %w", SearchKBToolName, err)
+		return SearchKBArgs{}, fmt.Errorf(`%s arguments: invalid JSON (%v); call again with {"query": "...", "top_k": 5}`, SearchKBToolName, err)
 	}
-	args := SearchKBArgs{Query: strings.TrimSpace(in.Query), TopK: t.defaultTopK}
-	if in.TopK != nil {
-		args.TopK = *in.TopK
+	args := SearchKBArgs{TopK: t.defaultTopK}
+	switch q := in["query"].(type) {
+	case string:
+		args.Query = strings.TrimSpace(q)
+	case []any:
+		var words []string
+		for _, w := range q {
+			words = append(words, fmt.Sprint(w))
+		}
+		args.Query = strings.TrimSpace(strings.Join(words, " "))
+	case nil:
+	default:
+		args.Query = strings.TrimSpace(fmt.Sprint(q))
+	}
+	switch k := in["top_k"].(type) {
+	case nil: // absent or null: the default
+	case float64:
+		if k != math.Trunc(k) {
+			return SearchKBArgs{}, fmt.Errorf("%s arguments: top_k: %g is not a whole number", SearchKBToolName, k)
+		}
+		args.TopK = int(k)
+	case string:
+		n, err := strconv.Atoi(strings.TrimSpace(k))
+		if err != nil {
+			return SearchKBArgs{}, fmt.Errorf("%s arguments: top_k: %q is not a number", SearchKBToolName, k)
+		}
+		args.TopK = n
+	default:
+		return SearchKBArgs{}, fmt.Errorf("%s arguments: top_k: %v is not a number", SearchKBToolName, k)
 	}
 	return args, nil
 }

@@ -61,8 +61,11 @@ func TestSearchKBRun(t *testing.T) {
 		{"empty query", `{"query":"  "}`, "", "search_kb: query: must not be empty"},
 		{"top_k zero", `{"query":"guard","top_k":0}`, "", "search_kb: top_k: must be between 1 and 50, got 0"},
 		{"top_k too large", `{"query":"guard","top_k":51}`, "", "top_k: must be between 1 and 50, got 51"},
-		{"broken JSON", `{"query":`, "", "search_kb arguments"},
-		{"wrong type", `{"query":"guard","top_k":"many"}`, "", "search_kb arguments"},
+		{"broken JSON tells how to call again", `{"query":`, "", `invalid JSON (unexpected end of JSON input); call again with {"query": "...", "top_k": 5}`},
+		{"a word for a number", `{"query":"guard","top_k":"many"}`, "", `search_kb arguments: top_k: "many" is not a number`},
+		{"a number as a string is read", `{"query":"guard","top_k":"1"}`, "guard", ""},
+		{"a fraction is not a count", `{"query":"guard","top_k":1.5}`, "", "top_k: 1.5 is not a whole number"},
+		{"a query as a list of words", `{"query":["retry","verdict"]}`, "retry", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -5,6 +5,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -16,7 +17,11 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := newRootCmd(os.Stdout, os.Stderr).ExecuteContext(ctx)
 	stop()
-	if err != nil {
+	switch {
+	case err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled):
+		fmt.Fprintln(os.Stderr, "sgrgraph: interrupted")
+		os.Exit(130) // the shell's code for Ctrl-C
+	case err != nil:
 		fmt.Fprintln(os.Stderr, "sgrgraph:", err)
 		os.Exit(1)
 	}
