@@ -16,9 +16,10 @@ func main() {
 	// Ctrl-C cancels the context every command runs under.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := newRootCmd(os.Stdout, os.Stderr).ExecuteContext(ctx)
+	interrupted := ctx.Err() != nil // read before stop, which cancels ctx too
 	stop()
 	switch {
-	case err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled):
+	case err != nil && interrupted && errors.Is(err, context.Canceled):
 		fmt.Fprintln(os.Stderr, "sgrgraph: interrupted")
 		os.Exit(130) // the shell's code for Ctrl-C
 	case err != nil:
