@@ -7,6 +7,7 @@ package sgrtest
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/cloudwego/eino/components/model"
@@ -59,14 +60,7 @@ type Request struct {
 }
 
 // Offers reports whether the request offered the named tool.
-func (r Request) Offers(name string) bool {
-	for _, t := range r.Tools {
-		if t == name {
-			return true
-		}
-	}
-	return false
-}
+func (r Request) Offers(name string) bool { return slices.Contains(r.Tools, name) }
 
 // ScriptedModel is a test double of a chat model: it answers each call with
 // the next scripted reply and records every request. It is safe for

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -49,14 +50,7 @@ type Request struct {
 }
 
 // Offers reports whether the request offered the named tool.
-func (r Request) Offers(name string) bool {
-	for _, t := range r.Tools {
-		if t == name {
-			return true
-		}
-	}
-	return false
-}
+func (r Request) Offers(name string) bool { return slices.Contains(r.Tools, name) }
 
 // Server is a running test server; URL ends in /v1, as clients expect.
 type Server struct {
