@@ -12,6 +12,7 @@ const (
 	EventToolCall   EventKind = "tool_call"   // the agent called a tool
 	EventToolResult EventKind = "tool_result" // a tool answered (or failed)
 	EventVerdict    EventKind = "verdict"     // the Guardian judged a draft
+	EventRetry      EventKind = "retry"       // a call to another service failed a try (Error says how)
 )
 
 // Event is one thing that happened during a turn, for a live view of it.

@@ -145,11 +145,15 @@ func instrument(name string, fn NodeFunc) func(context.Context, *contracts.ChatS
 		calls, errs := len(s.Diagnostics.ModelCalls), len(s.Diagnostics.Errors)
 		var mu sync.Mutex
 		var retries []contracts.Retry
+		sink := ctx
 		ctx = outbound.WithObserver(ctx, func(a outbound.Attempt) {
+			r := contracts.Retry{Node: name, Service: a.Service, Try: a.Try, Status: a.Status,
+				Error: a.Error, WaitMS: float64(a.Wait.Microseconds()) / 1000, Retried: a.Retried}
 			mu.Lock()
-			defer mu.Unlock()
-			retries = append(retries, contracts.Retry{Node: name, Service: a.Service, Try: a.Try, Status: a.Status,
-				Error: a.Error, WaitMS: float64(a.Wait.Microseconds()) / 1000, Retried: a.Retried})
+			retries = append(retries, r)
+			mu.Unlock()
+			// A live view must know: tokens of a cut stream are followed by the whole reply again.
+			events.Emit(sink, contracts.Event{Kind: contracts.EventRetry, Error: fmt.Sprintf("%s try %d: %s", a.Service, a.Try, a.Error)})
 		})
 		start := time.Now()
 		out, err := fn(ctx, s)

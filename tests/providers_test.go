@@ -98,6 +98,22 @@ func TestDefaultTurnOverTheOpenAIProtocol(t *testing.T) {
 	}
 }
 
+func TestTokensStreamOverTheOpenAIProtocol(t *testing.T) {
+	srv := engineServer(t)
+	rec := &sgrtest.Recorder{}
+	s, err := newAgent(t, agent.Options{}, remote(srv)).RunState(context.Background(),
+		agent.Turn{Message: "How do I configure the safety guard?", Events: rec.Sink})
+	require.NoError(t, err)
+	var tokens []string
+	for _, ev := range rec.Events() {
+		if ev.Kind == contracts.EventToken {
+			tokens = append(tokens, ev.Text)
+		}
+	}
+	assert.Greater(t, len(tokens), 10, "the answer arrives in many deltas, as the server sends them")
+	assert.Equal(t, s.Draft, strings.Join(tokens, ""))
+}
+
 func TestVerdictPathsOverTheOpenAIProtocol(t *testing.T) {
 	t.Run("retry then pass", func(t *testing.T) {
 		srv := modelServer(t, sgrtest.NewScriptedModel(

@@ -141,6 +141,12 @@ func (p *printer) event(ev contracts.Event) {
 		}
 		fmt.Fprintln(p.out, strings.TrimSpace(ev.UI.Content))
 		fmt.Fprintln(p.out)
+	case ev.Kind == contracts.EventRetry:
+		if p.streamed {
+			fmt.Fprintln(p.out)
+			p.streamed = false
+		}
+		fmt.Fprintf(p.out, "\n[%s]\n\n", ev.Error)
 	case ev.Kind == contracts.EventVerdict && ev.Verdict.Verdict != contracts.VerdictPass:
 		// The draft streamed as it was written; a reader must not take a
 		// rejected one for the answer.

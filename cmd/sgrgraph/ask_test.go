@@ -28,6 +28,9 @@ func TestPrinterMarksRejectedDrafts(t *testing.T) {
 			"From memory.\n\n[guardian: RETRY no_evidence_fast_track: the draft above is withdrawn]\n\nFound [1]."},
 		{"a failed draft is withdrawn before the refusal", []contracts.Event{token("Memory."), verdict(contracts.VerdictFail, "empty_draft"), refusal},
 			"Memory.\n\n[guardian: FAIL empty_draft: the draft above is withdrawn]\n\nI can't give a reliable answer.\n\n"},
+		{"a cut stream is marked before the reply comes again", []contracts.Event{token("Set the"),
+			{Kind: contracts.EventRetry, Error: "model try 1: stream cut after 3 chunks: unexpected EOF"}, token("Set the mode.")},
+			"Set the\n\n[model try 1: stream cut after 3 chunks: unexpected EOF]\n\nSet the mode."},
 		{"a failure without a draft only says so", []contracts.Event{verdict(contracts.VerdictFail, "forbidden_topic(salary)"), refusal},
 			"\n[guardian: FAIL forbidden_topic(salary)]\n\nI can't give a reliable answer.\n\n"},
 	}
