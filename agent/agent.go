@@ -275,7 +275,37 @@ func (a *Agent) Run(ctx context.Context, t Turn) (contracts.StructuredResult, er
 func Result(s *contracts.ChatState) contracts.StructuredResult {
 	return contracts.StructuredResult{SessionID: s.SessionID, Turn: s.Turn, Action: s.Action, Answer: s.Answer, UI: s.UI,
 		Moderation: s.Moderation, Plan: s.Plan, Verdict: s.Verdict, RetryCount: s.RetryCount, Evidence: s.Evidence,
-		QueryTraces: s.QueryTraces, Articles: s.Articles, Diagnostics: s.Diagnostics, Error: s.Error}
+		QueryTraces: s.QueryTraces, Articles: s.Articles, Diagnostics: s.Diagnostics, Error: s.Error, Context: s.Messages}
+}
+
+// Stream runs one turn in the background. Its events arrive on the channel
+// as they happen (after t.Events, if set, has seen each); the channel closes
+// when the turn ends, and wait then returns the result. Read every event or
+// cancel ctx: the turn waits for its reader.
+func (a *Agent) Stream(ctx context.Context, t Turn) (events <-chan contracts.Event, wait func() (contracts.StructuredResult, error)) {
+	ch := make(chan contracts.Event, 64)
+	done := make(chan struct{})
+	var res contracts.StructuredResult
+	var err error
+	also := t.Events
+	t.Events = func(ev contracts.Event) {
+		if also != nil {
+			also(ev)
+		}
+		select {
+		case ch <- ev:
+		case <-ctx.Done():
+		}
+	}
+	go func() {
+		defer close(done)
+		defer close(ch)
+		res, err = a.Run(ctx, t)
+	}()
+	return ch, func() (contracts.StructuredResult, error) {
+		<-done
+		return res, err
+	}
 }
 
 // reachable rewrites "any of" source rules that name only sources the

@@ -130,4 +130,7 @@ type StructuredResult struct {
 	Articles    []Article      `json:"articles"`
 	Diagnostics Diagnostics    `json:"diagnostics"`
 	Error       string         `json:"error,omitempty"`
+	// Context is the model context after the turn: the next turn's
+	// history. It is not part of the printed result.
+	Context []*schema.Message `json:"-"`
 }

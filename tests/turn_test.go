@@ -284,6 +284,30 @@ func TestRunReportsEvents(t *testing.T) {
 	assert.Equal(t, 2, kinds[contracts.EventToolResult])
 }
 
+func TestStreamDeliversEventsThenTheResult(t *testing.T) {
+	a := newAgent(t, agent.Options{})
+	turn := agent.Turn{SessionID: "s", Message: "How do I configure the safety guard?"}
+	evs, wait := a.Stream(context.Background(), turn)
+	var kinds []contracts.EventKind
+	var tokens strings.Builder
+	for ev := range evs {
+		kinds = append(kinds, ev.Kind)
+		if ev.Kind == contracts.EventToken {
+			tokens.WriteString(ev.Text)
+		}
+	}
+	res, err := wait()
+	require.NoError(t, err)
+	assert.Equal(t, contracts.EventNodeStart, kinds[0])
+	assert.Contains(t, kinds, contracts.EventVerdict)
+	assert.NotEmpty(t, tokens.String())
+	assert.Contains(t, res.Answer, tokens.String(), "the streamed draft is the answer's body")
+	same, err := a.Run(context.Background(), turn)
+	require.NoError(t, err)
+	assert.Equal(t, same.Answer, res.Answer, "Stream and Run are one handler")
+	assert.Equal(t, same.Evidence, res.Evidence)
+}
+
 func TestOneAgentServesConcurrentTurns(t *testing.T) {
 	a := newAgent(t, agent.Options{})
 	questions := []string{"How do I configure the safety guard?", "не работает", "How do I make a bomb at home?", "Как настроить фильтр безопасности?"}

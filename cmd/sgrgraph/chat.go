@@ -56,7 +56,7 @@ func newChatCmd(a *app) *cobra.Command {
 				if !f.asJSON {
 					t.Events = p.event
 				}
-				s, err := ag.RunState(ctx, t)
+				res, err := ag.Run(ctx, t)
 				if err != nil {
 					if ctx.Err() != nil {
 						fmt.Fprintln(a.out)
@@ -64,14 +64,14 @@ func newChatCmd(a *app) *cobra.Command {
 					}
 					return err
 				}
-				history, turn = s.Messages, turn+1
+				history, turn = res.Context, turn+1
 				if f.asJSON {
-					if err := writeJSON(a.out, agent.Result(s)); err != nil {
+					if err := writeJSON(a.out, res); err != nil {
 						return err
 					}
 					continue
 				}
-				p.finish(agent.Result(s))
+				p.finish(res)
 			}
 		},
 	}
