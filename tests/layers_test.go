@@ -39,7 +39,8 @@ var layers = map[string]struct {
 	"agent": {[]string{"config", "contracts", "docs", "events", "graph", "guards", "guards/safety", "kb", "models",
 		"models/offline", "models/openai", "nodes", "outbound", "tables", "templates", "tools"}, true},
 	"templates":    {[]string{"contracts"}, false},
-	"cmd/sgrgraph": {[]string{"agent", "contracts", "tables", "config", "guards", "guards/safety", "kb", "models/openai", "tools"}, true},
+	"batch":        {[]string{"agent", "contracts"}, false},
+	"cmd/sgrgraph": {[]string{"agent", "batch", "contracts", "tables", "config", "guards", "guards/safety", "kb", "models/openai", "tools"}, true},
 }
 
 func TestLayers(t *testing.T) {

@@ -181,3 +181,12 @@ func TestEngineStreamsWords(t *testing.T) {
 	assert.Equal(t, msg.Content, joined)
 	assert.Greater(t, msg.ResponseMeta.Usage.PromptTokens, 0)
 }
+
+func TestIntentOfATicket(t *testing.T) {
+	for _, tc := range []struct{ request, want string }{
+		{"# Decision tables\n\n- What is a decision table?", "Decision tables"},
+		{"Where do I set\nthe guard mode?", "Where do I set the guard mode"},
+	} {
+		assert.Equal(t, tc.want, intent(tc.request, "en"))
+	}
+}

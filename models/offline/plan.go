@@ -166,8 +166,15 @@ func confidence(content []string, rt contracts.RequestType) float64 {
 	return 0.9
 }
 
+// intent restates the request: its Markdown heading when it has one (a
+// ticket's subject), else its words on one line.
 func intent(request, lang string) string {
-	q := strings.TrimSpace(strings.TrimRight(strings.TrimSpace(request), "?!."))
+	q := strings.TrimSpace(request)
+	if strings.HasPrefix(q, "# ") {
+		q, _, _ = strings.Cut(q[2:], "\n")
+	}
+	q = strings.Join(strings.Fields(q), " ")
+	q = strings.TrimSpace(strings.TrimRight(q, "?!."))
 	if m := howTo.FindString(q); m != "" {
 		return q[len(m):]
 	}

@@ -1,0 +1,149 @@
+package batch
+
+import (
+	"fmt"
+	"strings"
+
+	htmltomarkdown "github.com/JohannesKaufmann/html-to-markdown/v2"
+
+	"github.com/sgrgraph/sgrgraph/contracts"
+)
+
+// Columns names the input columns a request is made of.
+type Columns struct {
+	ID          string `yaml:"id"`
+	Subject     string `yaml:"subject"`
+	Description string `yaml:"description"` // HTML, converted to Markdown
+}
+
+// DefaultColumns are the support desk export's own names.
+func DefaultColumns() Columns {
+	return Columns{ID: "ID", Subject: "Название", Description: "Описание"}
+}
+
+// ResultColumns are added to every output row, in this order.
+var ResultColumns = []string{"articles", "found_chunks", "answer", "spam_score", "retrieval_confidence",
+	"query_count", "user_intent", "action", "verdict", "safety_level", "error"}
+
+// request is the turn's message: "# subject", a blank line, and the
+// description as Markdown; either part may be missing.
+func request(subject, description string) (string, error) {
+	subject, description = strings.TrimSpace(subject), strings.TrimSpace(description)
+	body := description
+	if strings.Contains(description, "<") {
+		md, err := htmltomarkdown.ConvertString(description)
+		if err != nil {
+			return "", fmt.Errorf("description: HTML to Markdown: %w", err)
+		}
+		body = strings.TrimSpace(md)
+	}
+	switch {
+	case subject == "":
+		return body, nil
+	case body == "":
+		return "# " + subject, nil
+	}
+	return "# " + subject + "\n\n" + body, nil
+}
+
+// resultCells are the added columns of a row; a row without a record (not
+// run yet) has them empty.
+func resultCells(rec *Record) []any {
+	cells := make([]any, len(ResultColumns))
+	if rec == nil {
+		return cells
+	}
+	cells[10] = rec.Error
+	res := rec.Result
+	if res == nil {
+		return cells
+	}
+	cells[0], cells[1], cells[2] = articles(res), chunks(res), res.Answer
+	if res.Plan != nil {
+		cells[3], cells[6] = res.Plan.SpamScore, res.Plan.UserIntent
+	}
+	if c, ok := confidence(res.QueryTraces); ok {
+		cells[4] = c
+	}
+	cells[5], cells[7] = len(res.QueryTraces), string(res.Action)
+	if res.Verdict != nil {
+		cells[8] = string(res.Verdict.Verdict)
+	}
+	if res.Moderation != nil {
+		cells[9] = string(res.Moderation.Level)
+	}
+	if res.Error != "" && rec.Error == "" {
+		cells[10] = res.Error
+	}
+	return cells
+}
+
+// confidence is the best query's mean top-k chunk score (seed 003 §4).
+func confidence(traces []contracts.QueryTrace) (float64, bool) {
+	best, found := 0.0, false
+	for _, t := range traces {
+		if t.Error == "" {
+			best, found = max(best, t.Confidence.MeanTopK), true
+		}
+	}
+	return best, found
+}
+
+// articles lists each query's articles with their scores, then the set the
+// answer drew on.
+func articles(res *contracts.StructuredResult) string {
+	var b strings.Builder
+	for i, t := range res.QueryTraces {
+		fmt.Fprintf(&b, "Query %d: %s\n", i+1, t.Query)
+		if t.Error != "" {
+			fmt.Fprintf(&b, "- error: %s\n", t.Error)
+		}
+		for _, a := range t.Articles {
+			fmt.Fprintf(&b, "- %s - %s (score %.4f)%s\n", a.KBID, a.Title, a.Score, link(a.URL))
+		}
+	}
+	if len(res.Articles) > 0 {
+		b.WriteString("All articles:\n")
+		for _, a := range res.Articles {
+			fmt.Fprintf(&b, "- %s - %s (score %.4f)%s\n", a.KBID, a.Title, a.Score, link(a.URL))
+		}
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func link(url string) string {
+	if url == "" {
+		return ""
+	}
+	return " " + url
+}
+
+// chunks lists the chunks found per article: the first two and the last,
+// each clipped, as the origin's reports did.
+func chunks(res *contracts.StructuredResult) string {
+	if len(res.QueryTraces) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	for _, a := range res.Articles {
+		fmt.Fprintf(&b, "- %s:\n", a.KBID)
+		for i, c := range a.Chunks {
+			if len(a.Chunks) > 3 && i == 2 {
+				b.WriteString("   - …\n")
+			}
+			if len(a.Chunks) > 3 && i >= 2 && i < len(a.Chunks)-1 {
+				continue
+			}
+			fmt.Fprintf(&b, "   - [%s] (score %.4f) %s\n", c.ID, c.Score, clip(c.Text, 200))
+		}
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func clip(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}

@@ -1,0 +1,370 @@
+package batch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/sgrgraph/sgrgraph/agent"
+	"github.com/sgrgraph/sgrgraph/contracts"
+)
+
+// Handler runs one turn: the same handler ask and chat use.
+type Handler interface {
+	Run(ctx context.Context, t agent.Turn) (contracts.StructuredResult, error)
+}
+
+// Options are one batch run.
+type Options struct {
+	Input string
+	// Output is the table written; empty: beside the input, named
+	// <input>.out.<ext>. Its extension chooses the format.
+	Output string
+	// Results is the results file; empty: <output without extension>.results.jsonl.
+	Results     string
+	Concurrency int
+	// Start is the first data row to run (1 = the first); Limit the most
+	// rows to run from there (0 = all).
+	Start, Limit int
+	Columns      Columns
+	// Progress receives a progress bar (Terminal) or plain progress lines.
+	Progress io.Writer
+	Terminal bool
+}
+
+// MaxConcurrency bounds the worker pool.
+const MaxConcurrency = 64
+
+func (o *Options) settle() error {
+	if o.Input == "" {
+		return errors.New("--input: a table is needed (.xlsx, .csv or .jsonl)")
+	}
+	if _, err := format(o.Input); err != nil {
+		return err
+	}
+	if o.Output == "" {
+		ext := filepath.Ext(o.Input)
+		o.Output = strings.TrimSuffix(o.Input, ext) + ".out" + ext
+	}
+	if _, err := format(o.Output); err != nil {
+		return fmt.Errorf("--output: %w", err)
+	}
+	if same(o.Output, o.Input) {
+		return fmt.Errorf("--output: %s is the input; choose another file", o.Output)
+	}
+	if o.Results == "" {
+		o.Results = strings.TrimSuffix(o.Output, filepath.Ext(o.Output)) + ".results.jsonl"
+	}
+	if same(o.Results, o.Input) || same(o.Results, o.Output) {
+		return fmt.Errorf("results file %s would overwrite a table; choose another --output", o.Results)
+	}
+	if o.Concurrency == 0 {
+		o.Concurrency = 1
+	}
+	if o.Concurrency < 1 || o.Concurrency > MaxConcurrency {
+		return fmt.Errorf("--concurrency: %d is outside 1..%d", o.Concurrency, MaxConcurrency)
+	}
+	if o.Start == 0 {
+		o.Start = 1
+	}
+	if o.Start < 1 {
+		return fmt.Errorf("--start: %d is below 1 (the first data row)", o.Start)
+	}
+	if o.Limit < 0 {
+		return fmt.Errorf("--limit: %d is below 0 (0 runs every row)", o.Limit)
+	}
+	if o.Columns == (Columns{}) {
+		o.Columns = DefaultColumns()
+	}
+	if o.Progress == nil {
+		o.Progress = io.Discard
+	}
+	return nil
+}
+
+func same(a, b string) bool {
+	x, err1 := filepath.Abs(a)
+	y, err2 := filepath.Abs(b)
+	return err1 == nil && err2 == nil && x == y
+}
+
+// Summary is what a run did.
+type Summary struct {
+	Output, Results string
+	Rows            int // data rows in the input
+	Done, Failed    int // rows run now: answered, or ended with an error
+	Skipped         int // rows a previous run finished
+	NotRun          int // rows outside --start/--limit, or left by an interrupt
+	Actions         map[string]int
+	Verdicts        map[string]int
+	MeanMS, P95MS   float64
+	Interrupted     bool
+}
+
+// job is one row to run; seq orders the results file.
+type job struct {
+	seq     int
+	row     Row
+	id      string
+	request string
+	err     error // a problem of the row itself: recorded, not run
+}
+
+type outcome struct {
+	seq     int
+	rec     Record
+	dropped bool // cancelled mid-turn: not finished, not recorded
+}
+
+// Run processes the table. Structural problems (unreadable file, missing
+// column, duplicate or empty IDs) stop it before any turn runs; a problem
+// of one row is recorded in that row. The error is nil when every row ran,
+// whatever their outcome: Summary.Failed says how many failed.
+func Run(ctx context.Context, h Handler, o Options) (Summary, error) {
+	if err := o.settle(); err != nil {
+		return Summary{}, err
+	}
+	plan, err := scan(o.Input, o.Columns)
+	if err != nil {
+		return Summary{}, err
+	}
+	j, err := openJournal(o.Results)
+	if err != nil {
+		return Summary{}, err
+	}
+	defer j.close()
+	sum := Summary{Output: o.Output, Results: o.Results, Rows: plan.rows, Actions: map[string]int{}, Verdicts: map[string]int{}}
+	// What to run is settled now: the results file is written while the
+	// rows are fed, and must not change the plan.
+	torun := map[string]bool{}
+	for i, id := range plan.ids {
+		switch n := i + 1; {
+		case n < o.Start || (o.Limit > 0 && n >= o.Start+o.Limit):
+			sum.NotRun++
+		case j.done(id):
+			sum.Skipped++
+		default:
+			torun[id] = true
+		}
+	}
+	todo := len(torun)
+	log := zerolog.Ctx(ctx)
+	log.Info().Str("input", o.Input).Int("rows", plan.rows).Int("to_run", todo).Int("skipped", sum.Skipped).Msg("batch start")
+
+	prog := newProgress(o.Progress, o.Terminal, todo)
+	latencies, err := run(ctx, h, o, torun, j, &sum, prog)
+	prog.finish()
+	if err != nil {
+		return sum, err
+	}
+	sum.Interrupted = ctx.Err() != nil
+	sum.NotRun += todo - sum.Done - sum.Failed
+	sum.MeanMS, sum.P95MS = stats(latencies)
+	if err := writeOutput(o, plan, j); err != nil {
+		return sum, err
+	}
+	return sum, nil
+}
+
+// run feeds the rows to the workers and records their results in input
+// order. At most window rows are out at once, so one slow row holds back
+// the file's order without holding every later result in memory.
+func run(ctx context.Context, h Handler, o Options, torun map[string]bool, j *journal, sum *Summary, prog *progress) ([]float64, error) {
+	window := 4 * o.Concurrency
+	slots := make(chan struct{}, window)
+	jobs := make(chan job)
+	results := make(chan outcome, window)
+	var feedErr error
+	go func() {
+		defer close(jobs)
+		feedErr = feed(ctx, o, torun, jobs, slots)
+	}()
+	var wg sync.WaitGroup
+	for range o.Concurrency {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for jb := range jobs {
+				results <- work(ctx, h, jb)
+			}
+		}()
+	}
+	go func() { wg.Wait(); close(results) }()
+
+	var latencies []float64
+	var writeErr error
+	pending := map[int]outcome{}
+	next := 0
+	for out := range results {
+		pending[out.seq] = out
+		for {
+			o, ok := pending[next]
+			if !ok {
+				break
+			}
+			delete(pending, next)
+			next++
+			<-slots
+			if o.dropped || writeErr != nil {
+				continue
+			}
+			if writeErr = j.append(o.rec); writeErr != nil {
+				continue
+			}
+			latencies = append(latencies, o.rec.LatencyMS)
+			count(sum, o.rec)
+			prog.add(o.rec.Error != "")
+		}
+	}
+	if writeErr != nil {
+		return latencies, writeErr
+	}
+	return latencies, feedErr
+}
+
+// feed reads the table again and sends the rows to run, in order.
+func feed(ctx context.Context, o Options, torun map[string]bool, jobs chan<- job, slots chan struct{}) error {
+	t, err := openTable(o.Input)
+	if err != nil {
+		return err
+	}
+	defer t.close()
+	seq := 0
+	for {
+		row, err := t.next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		idx := o.Columns.index(t.header()) // a JSONL header grows as keys appear
+		id := strings.TrimSpace(cell(row, idx.id))
+		if !torun[id] {
+			continue
+		}
+		jb := job{seq: seq, row: row, id: id}
+		jb.request, jb.err = request(cell(row, idx.subject), cell(row, idx.description))
+		select {
+		case slots <- struct{}{}:
+		case <-ctx.Done():
+			return nil
+		}
+		select {
+		case jobs <- jb:
+			seq++
+		case <-ctx.Done():
+			<-slots
+			return nil
+		}
+	}
+}
+
+func work(ctx context.Context, h Handler, jb job) outcome {
+	rec := Record{ID: jb.id, Line: jb.row.Line, Request: jb.request}
+	if jb.err != nil {
+		rec.Error = jb.err.Error()
+		return outcome{seq: jb.seq, rec: rec}
+	}
+	start := time.Now()
+	res, err := h.Run(ctx, agent.Turn{SessionID: "batch-" + jb.id, Number: 1, Message: jb.request})
+	rec.LatencyMS = float64(time.Since(start).Microseconds()) / 1000
+	if err != nil && ctx.Err() != nil {
+		return outcome{seq: jb.seq, dropped: true} // interrupted: run again next time
+	}
+	if err != nil {
+		rec.Error = err.Error()
+	} else {
+		rec.Result = &res
+		rec.Error = res.Error
+	}
+	zerolog.Ctx(ctx).Debug().Str("id", jb.id).Int("line", jb.row.Line).Float64("ms", rec.LatencyMS).Str("error", rec.Error).Msg("row done")
+	return outcome{seq: jb.seq, rec: rec}
+}
+
+func count(sum *Summary, rec Record) {
+	if rec.Error != "" {
+		sum.Failed++
+	} else {
+		sum.Done++
+	}
+	if rec.Result == nil {
+		return
+	}
+	sum.Actions[string(rec.Result.Action)]++
+	v := "-"
+	if rec.Result.Verdict != nil {
+		v = string(rec.Result.Verdict.Verdict)
+	}
+	sum.Verdicts[v]++
+}
+
+// stats are the mean and the 95th percentile (nearest rank).
+func stats(ms []float64) (mean, p95 float64) {
+	if len(ms) == 0 {
+		return 0, 0
+	}
+	s := slices.Clone(ms)
+	slices.Sort(s)
+	total := 0.0
+	for _, v := range s {
+		total += v
+	}
+	rank := (95*len(s) + 99) / 100
+	return total / float64(len(s)), s[max(rank-1, 0)]
+}
+
+// writeOutput writes the output table: every input row in order, its
+// cells as they were, then the result columns from the results file.
+func writeOutput(o Options, plan tablePlan, j *journal) error {
+	t, err := openTable(o.Input)
+	if err != nil {
+		return err
+	}
+	defer t.close()
+	header := append(slices.Clone(plan.header), ResultColumns...)
+	w, err := createTable(o.Output, header, plan.bom)
+	if err != nil {
+		return err
+	}
+	for {
+		row, err := t.next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			w.abort()
+			return err
+		}
+		idx := o.Columns.index(t.header())
+		rec, err := j.lookup(strings.TrimSpace(cell(row, idx.id)))
+		if err != nil {
+			w.abort()
+			return err
+		}
+		cells := make([]any, 0, len(header))
+		for i := range plan.header {
+			cells = append(cells, cell(row, i))
+		}
+		if err := w.write(append(cells, resultCells(rec)...)); err != nil {
+			w.abort()
+			return err
+		}
+	}
+	return w.commit()
+}
+
+func cell(r Row, i int) string {
+	if i < 0 || i >= len(r.Cells) {
+		return ""
+	}
+	return r.Cells[i]
+}
