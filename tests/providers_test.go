@@ -25,13 +25,18 @@ import (
 // model behind a real wire, with faults on request.
 func engineServer(t *testing.T, opts ...openaitest.Option) *openaitest.Server {
 	t.Helper()
+	return engineServerB(t, opts...)
+}
+
+func engineServerB(t testing.TB, opts ...openaitest.Option) *openaitest.Server {
+	t.Helper()
 	k, err := agent.OpenKnowledge(config.KB{CacheDir: t.TempDir(), TopK: 5, RelevanceThreshold: 0.5})
 	require.NoError(t, err)
 	t.Cleanup(func() { k.Close() })
 	return modelServer(t, offline.New(offline.Options{Corpus: k.Corpus(), Product: "sgrgraph", Language: "en"}), opts...)
 }
 
-func modelServer(t *testing.T, m model.BaseChatModel, opts ...openaitest.Option) *openaitest.Server {
+func modelServer(t testing.TB, m model.BaseChatModel, opts ...openaitest.Option) *openaitest.Server {
 	t.Helper()
 	srv := openaitest.New(m, opts...)
 	t.Cleanup(srv.Close)
