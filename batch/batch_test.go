@@ -16,6 +16,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/xuri/excelize/v2"
 
 	"github.com/sgrgraph/sgrgraph/agent"
 	"github.com/sgrgraph/sgrgraph/contracts"
@@ -91,6 +92,8 @@ func TestReadTables(t *testing.T) {
 		{"csv with a BOM and semicolons", "a.csv", "\xEF\xBB\xBFID;Название;Описание\n1;Тема;\"<p>a; b</p>\"\n2;x\n",
 			[]string{"ID", "Название", "Описание"}, [][]string{{"1", "Тема", "<p>a; b</p>"}, {"2", "x", ""}}, []int{2, 3}},
 		{"csv with commas", "b.csv", "ID,Название,Описание\n7,\"a, b\",c\n", []string{"ID", "Название", "Описание"}, [][]string{{"7", "a, b", "c"}}, []int{2}},
+		{"jsonl with a BOM", "d.jsonl", "\xEF\xBB\xBF{\"ID\":\"1\"}\n", []string{"ID"}, [][]string{{"1"}}, []int{1}},
+		{"spaces around column names are dropped", "e.csv", " ID , Название \n1,a\n", []string{"ID", "Название"}, [][]string{{"1", "a"}}, []int{2}},
 		{"jsonl keeps key order and other values as JSON", "c.jsonl", "{\"ID\": 1, \"Название\": \"s\", \"Описание\": null}\n\n{\"ID\": \"2\", \"Описание\": \"<b>d</b>\", \"extra\": [1]}\n",
 			[]string{"ID", "Название", "Описание", "extra"}, [][]string{{"1", "s", ""}, {"2", "", "<b>d</b>", "[1]"}}, []int{1, 3}},
 	}
@@ -105,6 +108,18 @@ func TestReadTables(t *testing.T) {
 			}
 		})
 	}
+	t.Run("xlsx skips blank rows", func(t *testing.T) {
+		p := filepath.Join(t.TempDir(), "b.xlsx")
+		f := excelize.NewFile()
+		require.NoError(t, f.SetSheetRow("Sheet1", "A1", &[]any{"ID", "Название"}))
+		require.NoError(t, f.SetSheetRow("Sheet1", "A2", &[]any{"1", "a"}))
+		require.NoError(t, f.SetSheetRow("Sheet1", "A4", &[]any{"2", "b"})) // row 3 is blank
+		require.NoError(t, f.SetCellValue("Sheet1", "A6", ""))              // formatted, empty
+		require.NoError(t, f.SaveAs(p))
+		_, rows := readAll(t, p)
+		require.Len(t, rows, 2)
+		assert.Equal(t, 4, rows[1].Line, "rows keep their spreadsheet numbers")
+	})
 	t.Run("xlsx from the example generator", func(t *testing.T) {
 		p := filepath.Join(t.TempDir(), "t.xlsx")
 		require.NoError(t, WriteExample(p, 12))
@@ -131,6 +146,8 @@ func TestScanFindsStructuralProblems(t *testing.T) {
 		{"broken JSONL", "h.jsonl", "{\"ID\":\"1\",\"Название\":\"a\",\"Описание\":\"b\"}\n[1,2]\n", "h.jsonl line 2: not a JSON object"},
 		{"not a workbook", "i.xlsx", "plain text", "i.xlsx: "},
 		{"an empty file", "j.csv", "", "j.csv: the file is empty"},
+		{"not UTF-8", "k.csv", "ID,Subject,Text\n1,\xcf\xf0\xe8\xe2\xe5\xf2,x\n", `k.csv line 2: not UTF-8 text; save the table as "CSV UTF-8"`},
+		{"a column named twice", "l.csv", "ID,Название,Описание,ID\n1,a,b,c\n", `l.csv: column "ID" appears twice`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -196,11 +213,14 @@ func TestRunWritesEveryRowInOrder(t *testing.T) {
 			assert.Equal(t, "Safe", col(rows[1], "safety_level"))
 
 			lines := strings.Split(strings.TrimSpace(readFile(t, sum.Results)), "\n")
-			require.Len(t, lines, 5, "one result line per row")
-			var rec Record
-			require.NoError(t, json.Unmarshal([]byte(lines[1]), &rec))
-			assert.Equal(t, "2", rec.ID)
-			assert.Equal(t, "answer to # Second\n\ntwo", rec.Result.Answer)
+			require.Len(t, lines, 5, "one result line per row, in the order they finished")
+			byID := map[string]Record{}
+			for _, l := range lines {
+				var rec Record
+				require.NoError(t, json.Unmarshal([]byte(l), &rec))
+				byID[rec.ID] = rec
+			}
+			assert.Equal(t, "answer to # Second\n\ntwo", byID["2"].Result.Answer)
 		})
 	}
 }
@@ -247,6 +267,32 @@ func TestStartAndLimit(t *testing.T) {
 	assert.Equal(t, 3, sum.NotRun)
 	_, rows := readAll(t, sum.Output)
 	assert.Equal(t, "", rows[0].Cells[len(rows[0].Cells)-3], "a row outside the range has empty results")
+}
+
+func TestXLSXCellsAreCutToTheLimitVisibly(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "o.xlsx")
+	w, err := createTable(p, []string{"answer"}, false)
+	require.NoError(t, err)
+	require.NoError(t, w.write([]any{strings.Repeat("я", 40_000)}))
+	require.NoError(t, w.commit())
+	_, rows := readAll(t, p)
+	got := rows[0].Cells[0]
+	assert.Equal(t, excelize.TotalCellChars, len([]rune(got)))
+	assert.True(t, strings.HasSuffix(got, cellCut))
+}
+
+func TestJournalDropsAnUnreadableLastLine(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "r.results.jsonl")
+	require.NoError(t, os.WriteFile(p, []byte(`{"id":"1","line":2,"request":"a"}`+"\n\x00\x00\x00\n"), 0o644))
+	j, err := openJournal(p)
+	require.NoError(t, err)
+	assert.True(t, j.done("1"))
+	require.NoError(t, j.close())
+	assert.Equal(t, `{"id":"1","line":2,"request":"a"}`+"\n", readFile(t, p), "what a crash left half written is dropped")
+
+	require.NoError(t, os.WriteFile(p, []byte("garbage\n"+`{"id":"1","line":2,"request":"a"}`+"\n"), 0o644))
+	_, err = openJournal(p)
+	assert.ErrorContains(t, err, "line at byte 0 is not a result record")
 }
 
 func TestJournalDropsACutLastLine(t *testing.T) {

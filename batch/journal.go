@@ -44,6 +44,7 @@ func openJournal(path string) (*journal, error) {
 	j := &journal{path: path, file: f, offset: map[string]int64{}, failed: map[string]bool{}}
 	r := bufio.NewReaderSize(f, 1<<20)
 	var pos int64
+	var bad int64 = -1 // where an unreadable line starts
 	for {
 		line, err := r.ReadBytes('\n')
 		if errors.Is(err, io.EOF) {
@@ -53,16 +54,24 @@ func openJournal(path string) (*journal, error) {
 			f.Close()
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
+		if bad >= 0 {
+			f.Close()
+			return nil, fmt.Errorf("%s: line at byte %d is not a result record; move the file away to start over", path, bad)
+		}
 		var head struct {
 			ID    string `json:"id"`
 			Error string `json:"error"`
 		}
 		if json.Unmarshal(line, &head) != nil || head.ID == "" {
-			f.Close()
-			return nil, fmt.Errorf("%s: line at byte %d is not a result record; move the file away to start over", path, pos)
+			bad = pos // the last line may be one a crash left half written
+			pos += int64(len(line))
+			continue
 		}
 		j.offset[head.ID], j.failed[head.ID] = pos, head.Error != ""
 		pos += int64(len(line))
+	}
+	if bad >= 0 {
+		pos = bad
 	}
 	if err := f.Truncate(pos); err != nil {
 		f.Close()

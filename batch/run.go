@@ -109,9 +109,8 @@ type Summary struct {
 	Interrupted     bool
 }
 
-// job is one row to run; seq orders the results file.
+// job is one row to run.
 type job struct {
-	seq     int
 	row     Row
 	id      string
 	request string
@@ -119,7 +118,6 @@ type job struct {
 }
 
 type outcome struct {
-	seq     int
 	rec     Record
 	dropped bool // cancelled mid-turn: not finished, not recorded
 }
@@ -174,18 +172,18 @@ func Run(ctx context.Context, h Handler, o Options) (Summary, error) {
 	return sum, nil
 }
 
-// run feeds the rows to the workers and records their results in input
-// order. At most window rows are out at once, so one slow row holds back
-// the file's order without holding every later result in memory.
+// run feeds the rows to the workers and records each result the moment
+// it is finished: a slow row holds up nobody, and a crash loses no
+// finished row. The output table puts the rows back in input order.
 func run(ctx context.Context, h Handler, o Options, torun map[string]bool, j *journal, sum *Summary, prog *progress) ([]float64, error) {
-	window := 4 * o.Concurrency
-	slots := make(chan struct{}, window)
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
 	jobs := make(chan job)
-	results := make(chan outcome, window)
+	results := make(chan outcome)
 	var feedErr error
 	go func() {
 		defer close(jobs)
-		feedErr = feed(ctx, o, torun, jobs, slots)
+		feedErr = feed(ctx, o, torun, jobs)
 	}()
 	var wg sync.WaitGroup
 	for range o.Concurrency {
@@ -201,28 +199,17 @@ func run(ctx context.Context, h Handler, o Options, torun map[string]bool, j *jo
 
 	var latencies []float64
 	var writeErr error
-	pending := map[int]outcome{}
-	next := 0
 	for out := range results {
-		pending[out.seq] = out
-		for {
-			o, ok := pending[next]
-			if !ok {
-				break
-			}
-			delete(pending, next)
-			next++
-			<-slots
-			if o.dropped || writeErr != nil {
-				continue
-			}
-			if writeErr = j.append(o.rec); writeErr != nil {
-				continue
-			}
-			latencies = append(latencies, o.rec.LatencyMS)
-			count(sum, o.rec)
-			prog.add(o.rec.Error != "")
+		if out.dropped || writeErr != nil {
+			continue
 		}
+		if writeErr = j.append(out.rec); writeErr != nil {
+			stop() // a result that cannot be kept must not be asked for
+			continue
+		}
+		latencies = append(latencies, out.rec.LatencyMS)
+		count(sum, out.rec)
+		prog.add(out.rec.Error != "")
 	}
 	if writeErr != nil {
 		return latencies, writeErr
@@ -231,13 +218,12 @@ func run(ctx context.Context, h Handler, o Options, torun map[string]bool, j *jo
 }
 
 // feed reads the table again and sends the rows to run, in order.
-func feed(ctx context.Context, o Options, torun map[string]bool, jobs chan<- job, slots chan struct{}) error {
+func feed(ctx context.Context, o Options, torun map[string]bool, jobs chan<- job) error {
 	t, err := openTable(o.Input)
 	if err != nil {
 		return err
 	}
 	defer t.close()
-	seq := 0
 	for {
 		row, err := t.next()
 		if errors.Is(err, io.EOF) {
@@ -251,18 +237,11 @@ func feed(ctx context.Context, o Options, torun map[string]bool, jobs chan<- job
 		if !torun[id] {
 			continue
 		}
-		jb := job{seq: seq, row: row, id: id}
+		jb := job{row: row, id: id}
 		jb.request, jb.err = request(cell(row, idx.subject), cell(row, idx.description))
 		select {
-		case slots <- struct{}{}:
-		case <-ctx.Done():
-			return nil
-		}
-		select {
 		case jobs <- jb:
-			seq++
 		case <-ctx.Done():
-			<-slots
 			return nil
 		}
 	}
@@ -272,13 +251,13 @@ func work(ctx context.Context, h Handler, jb job) outcome {
 	rec := Record{ID: jb.id, Line: jb.row.Line, Request: jb.request}
 	if jb.err != nil {
 		rec.Error = jb.err.Error()
-		return outcome{seq: jb.seq, rec: rec}
+		return outcome{rec: rec}
 	}
 	start := time.Now()
 	res, err := h.Run(ctx, agent.Turn{SessionID: "batch-" + jb.id, Number: 1, Message: jb.request})
 	rec.LatencyMS = float64(time.Since(start).Microseconds()) / 1000
 	if err != nil && ctx.Err() != nil {
-		return outcome{seq: jb.seq, dropped: true} // interrupted: run again next time
+		return outcome{dropped: true} // interrupted: run again next time
 	}
 	if err != nil {
 		rec.Error = err.Error()
@@ -287,7 +266,7 @@ func work(ctx context.Context, h Handler, jb job) outcome {
 		rec.Error = res.Error
 	}
 	zerolog.Ctx(ctx).Debug().Str("id", jb.id).Int("line", jb.row.Line).Float64("ms", rec.LatencyMS).Str("error", rec.Error).Msg("row done")
-	return outcome{seq: jb.seq, rec: rec}
+	return outcome{rec: rec}
 }
 
 func count(sum *Summary, rec Record) {

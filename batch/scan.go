@@ -66,6 +66,11 @@ func scan(path string, cols Columns) (tablePlan, error) {
 	}
 	p.header = slices.Clone(t.header())
 	p.rows = len(p.ids)
+	for i, h := range p.header {
+		if h != "" && slices.Index(p.header, h) < i {
+			return tablePlan{}, fmt.Errorf("%s: column %q appears twice; column names must be unique", path, h)
+		}
+	}
 	for _, c := range []struct{ flag, name string }{{"id", cols.ID}, {"subject", cols.Subject}, {"description", cols.Description}} {
 		if !slices.Contains(p.header, c.name) {
 			return tablePlan{}, fmt.Errorf("%s: column %q (the %s column) is missing; the columns are: %s",

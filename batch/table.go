@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/xuri/excelize/v2"
 )
@@ -89,24 +90,38 @@ func openXLSX(path string) (*xlsxReader, error) {
 		r.close()
 		return nil, fmt.Errorf("%s row 1: %w", path, err)
 	}
+	r.head = names(r.head)
 	return r, nil
 }
 
 func (r *xlsxReader) header() []string { return r.head }
 
+// next skips blank rows, as CSV and JSONL readers skip blank lines: a
+// spreadsheet has them between blocks, or formatted but empty at its end.
 func (r *xlsxReader) next() (Row, error) {
-	if !r.rows.Next() {
-		if err := r.rows.Error(); err != nil {
-			return Row{}, fmt.Errorf("%s row %d: %w", r.path, r.line+1, err)
+	for r.rows.Next() {
+		r.line++
+		cells, err := r.rows.Columns()
+		if err != nil {
+			return Row{}, fmt.Errorf("%s row %d: %w", r.path, r.line, err)
 		}
-		return Row{}, io.EOF
+		if !blank(cells) {
+			return Row{Line: r.line, Cells: fit(cells, len(r.head))}, nil
+		}
 	}
-	r.line++
-	cells, err := r.rows.Columns()
-	if err != nil {
-		return Row{}, fmt.Errorf("%s row %d: %w", r.path, r.line, err)
+	if err := r.rows.Error(); err != nil {
+		return Row{}, fmt.Errorf("%s row %d: %w", r.path, r.line+1, err)
 	}
-	return Row{Line: r.line, Cells: fit(cells, len(r.head))}, nil
+	return Row{}, io.EOF
+}
+
+func blank(cells []string) bool {
+	for _, c := range cells {
+		if strings.TrimSpace(c) != "" {
+			return false
+		}
+	}
+	return true
 }
 
 func (r *xlsxReader) close() error {
@@ -156,6 +171,11 @@ func openCSV(path string) (*csvReader, error) {
 		}
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	if !validUTF8(r.head) {
+		f.Close()
+		return nil, fmt.Errorf("%s line 1: not UTF-8 text; save the table as \"CSV UTF-8\"", path)
+	}
+	r.head = names(r.head)
 	return r, nil
 }
 
@@ -170,6 +190,9 @@ func (r *csvReader) next() (Row, error) {
 		return Row{}, fmt.Errorf("%s: %w", r.path, err) // csv.ParseError names the line
 	}
 	line, _ := r.csv.FieldPos(0)
+	if !validUTF8(cells) {
+		return Row{}, fmt.Errorf("%s line %d: not UTF-8 text; save the table as \"CSV UTF-8\"", r.path, line)
+	}
 	return Row{Line: line, Cells: fit(cells, len(r.head))}, nil
 }
 
@@ -226,6 +249,9 @@ func (r *jsonlReader) read() (Row, error) {
 	for r.lines.Scan() {
 		r.line++
 		text := bytes.TrimSpace(r.lines.Bytes())
+		if r.line == 1 {
+			text = bytes.TrimPrefix(text, bom)
+		}
 		if len(text) == 0 {
 			continue
 		}
@@ -283,6 +309,24 @@ func object(text []byte) ([]string, []string, error) {
 		keys, values = append(keys, key), append(values, s)
 	}
 	return keys, values, nil
+}
+
+func validUTF8(cells []string) bool {
+	for _, c := range cells {
+		if !utf8.ValidString(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// names are header cells as column names: spaces around them dropped.
+func names(header []string) []string {
+	out := make([]string, len(header))
+	for i, h := range header {
+		out[i] = strings.TrimSpace(h)
+	}
+	return out
 }
 
 // fit pads cells to n columns (a spreadsheet leaves out trailing empty

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"unicode/utf8"
 
 	"github.com/xuri/excelize/v2"
 )
@@ -69,7 +70,16 @@ func newXLSXWriter(path, tmp string) (*xlsxWriter, error) {
 	return &xlsxWriter{path: path, tmp: tmp, file: f, sheet: sw}, nil
 }
 
+// cellCut marks a value cut to fit a workbook cell; the results file
+// keeps it whole.
+const cellCut = " … [cut: the whole value is in the results file]"
+
 func (w *xlsxWriter) write(cells []any) error {
+	for i, c := range cells {
+		if s, ok := c.(string); ok && utf8.RuneCountInString(s) > excelize.TotalCellChars {
+			cells[i] = string([]rune(s)[:excelize.TotalCellChars-utf8.RuneCountInString(cellCut)]) + cellCut
+		}
+	}
 	w.row++
 	cell, err := excelize.CoordinatesToCellName(1, w.row)
 	if err != nil {

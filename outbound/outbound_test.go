@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -25,6 +26,7 @@ func TestBackoff(t *testing.T) {
 	assert.Equal(t, 300*time.Millisecond, p.Backoff(3, top), "capped at max_delay")
 	assert.Equal(t, 300*time.Millisecond, p.Backoff(40, top), "no overflow on long runs")
 	assert.Equal(t, time.Duration(0), p.Backoff(2, func(int64) int64 { return 0 }), "full jitter reaches zero")
+	assert.Equal(t, time.Duration(0), Policy{Attempts: 3, MaxDelay: time.Second}.Backoff(2, top), "no base delay, no wait")
 	for range 100 {
 		d := p.Backoff(2, nil)
 		assert.True(t, d >= 0 && d <= 200*time.Millisecond, "random draw in range: %s", d)
@@ -51,6 +53,7 @@ func TestRetryAfter(t *testing.T) {
 		{now.Add(5 * time.Second).Format(http.TimeFormat), 5 * time.Second, true},
 		{now.Add(-time.Minute).Format(http.TimeFormat), 0, true},
 		{"soon", 0, false},
+		{"9300000000000", time.Duration(math.MaxInt64), true},
 	} {
 		got, ok := RetryAfter(http.Header{"Retry-After": {tc.value}}, now)
 		assert.Equal(t, tc.ok, ok, tc.value)

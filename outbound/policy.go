@@ -10,6 +10,7 @@ package outbound
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"strconv"
@@ -22,7 +23,8 @@ type Policy struct {
 	Attempts int `yaml:"attempts" json:"attempts"`
 	// BaseDelay is the backoff before the second try; it doubles each time.
 	BaseDelay time.Duration `yaml:"base_delay" json:"base_delay"`
-	// MaxDelay caps one wait, Retry-After included.
+	// MaxDelay caps one wait; a server asking (Retry-After) for longer
+	// ends the call rather than waiting that long.
 	MaxDelay time.Duration `yaml:"max_delay" json:"max_delay"`
 }
 
@@ -54,6 +56,9 @@ func (p Policy) Backoff(n int, draw func(int64) int64) time.Duration {
 	if draw == nil {
 		draw = rand.Int64N
 	}
+	if p.BaseDelay <= 0 {
+		return 0
+	}
 	ceiling := p.BaseDelay << min(n-1, 30)
 	if ceiling <= 0 || ceiling > p.MaxDelay {
 		ceiling = p.MaxDelay
@@ -76,7 +81,10 @@ func RetryAfter(h http.Header, now time.Time) (time.Duration, bool) {
 	if v == "" {
 		return 0, false
 	}
-	if s, err := strconv.Atoi(v); err == nil && s >= 0 {
+	if s, err := strconv.ParseInt(v, 10, 64); err == nil && s >= 0 {
+		if s > int64(math.MaxInt64/time.Second) {
+			return time.Duration(math.MaxInt64), true // longer than any wait: the caller gives up
+		}
 		return time.Duration(s) * time.Second, true
 	}
 	if t, err := http.ParseTime(v); err == nil {
