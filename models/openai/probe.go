@@ -67,47 +67,51 @@ func modelServed(name string, body []byte) Check {
 		Fix: "set model.name (--model) to one of them"}
 }
 
-// forcedChoice tries the tool choices from the strongest down; the first
-// the server takes (and answers with a tool call) is what to configure.
+// forcedChoice asks for a tool call the way the configuration will; when
+// the server refuses that (or takes it but calls no tool), it tries the
+// others from the strongest down and names the one to configure.
 func forcedChoice(ctx context.Context, client *http.Client, base string, c Config) Check {
-	tried := []string{}
-	for _, mode := range []struct {
-		name   string
-		choice any
-	}{
-		{ForcedNamed, map[string]any{"type": "function", "function": map[string]string{"name": "ping"}}},
-		{ForcedRequired, "required"},
-		{ForcedNone, "auto"},
-	} {
-		req := map[string]any{"model": c.Model, "max_tokens": 64, "tool_choice": mode.choice,
+	configured := c.ForcedToolChoice
+	if configured == "" {
+		configured = ForcedNamed
+	}
+	choices := map[string]any{
+		ForcedNamed:    map[string]any{"type": "function", "function": map[string]string{"name": "ping"}},
+		ForcedRequired: "required",
+		ForcedNone:     "auto",
+	}
+	var tried []string
+	for _, mode := range []string{configured, ForcedNamed, ForcedRequired, ForcedNone} {
+		if slices.ContainsFunc(tried, func(t string) bool { return strings.HasPrefix(t, mode+":") }) {
+			continue
+		}
+		req := map[string]any{"model": c.Model, "max_tokens": 64, "tool_choice": choices[mode],
 			"messages": []map[string]string{{"role": "user", "content": "Call the ping tool now."}},
 			"tools": []map[string]any{{"type": "function", "function": map[string]any{"name": "ping", "description": "Answers ping.",
 				"parameters": map[string]any{"type": "object", "properties": map[string]any{}}}}}}
 		b, _ := json.Marshal(req)
 		status, body, err := call(ctx, client, http.MethodPost, base+"/chat/completions", b)
-		if err != nil {
+		switch {
+		case err != nil:
 			return Check{Name: "forced tool choice", Detail: err.Error(), Fix: "the server stopped answering; run doctor again"}
-		}
-		if status != http.StatusOK {
-			tried = append(tried, fmt.Sprintf("%s: %d %s", mode.name, status, clip(body)))
+		case status != http.StatusOK:
+			tried = append(tried, fmt.Sprintf("%s: %d %s", mode, status, clip(body)))
+			continue
+		case !strings.Contains(string(body), `"ping"`):
+			tried = append(tried, mode+": accepted, but no tool was called")
 			continue
 		}
-		called := strings.Contains(string(body), `"ping"`)
-		detail := fmt.Sprintf("the server takes tool_choice %s", mode.name)
+		detail := "the server takes tool_choice " + mode + " and calls the tool"
 		if len(tried) > 0 {
-			detail += " (refused: " + strings.Join(tried, "; ") + ")"
+			detail += " (" + strings.Join(tried, "; ") + ")"
 		}
-		if !called {
-			detail += ", but did not call the tool"
+		if mode == configured {
+			return Check{Name: "forced tool choice", OK: true, Detail: detail}
 		}
-		check := Check{Name: "forced tool choice", OK: mode.name == c.ForcedToolChoice || (c.ForcedToolChoice == "" && mode.name == ForcedNamed), Detail: detail}
-		if !check.OK {
-			check.Fix = "set model.forced_tool_choice: " + mode.name
-		}
-		return check
+		return Check{Name: "forced tool choice", Detail: detail, Fix: "set model.forced_tool_choice: " + mode}
 	}
-	return Check{Name: "forced tool choice", Detail: "no tool choice was accepted: " + strings.Join(tried, "; "),
-		Fix: "this server does not take tools; serve a model with tool calling (vLLM: --enable-auto-tool-choice --tool-call-parser ...)"}
+	return Check{Name: "forced tool choice", Detail: "no tool choice gave a tool call: " + strings.Join(tried, "; "),
+		Fix: "serve a model with tool calling (vLLM: --enable-auto-tool-choice --tool-call-parser ...)"}
 }
 
 func authHeader(c Config) http.Header {

@@ -31,6 +31,7 @@ func TestProbe(t *testing.T) {
 			"forced tool choice", "set model.forced_tool_choice: required"},
 		{"configured for what the server takes", []openaitest.Option{refuseNamed}, Config{Model: "m", APIKey: "k", ForcedToolChoice: ForcedRequired}, "", ""},
 		{"a wrong key", nil, Config{Model: "m", APIKey: "wrong"}, "reachable", "set OPENAI_API_KEY or model.api_key"},
+		{"a weaker choice that works is fine", nil, Config{Model: "m", APIKey: "k", ForcedToolChoice: ForcedNone}, "", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -55,6 +56,14 @@ func TestProbe(t *testing.T) {
 			}
 		})
 	}
+	talker := openaitest.New(sgrtest.NewScriptedModel(sgrtest.Text("pong")).Repeat(), openaitest.WithAPIKey("k"))
+	defer talker.Close()
+	checks := Probe(context.Background(), Config{BaseURL: talker.URL, Model: "m", APIKey: "k"})
+	last := checks[len(checks)-1]
+	assert.False(t, last.OK, "a server that never calls the tool cannot plan")
+	assert.Contains(t, last.Detail, "accepted, but no tool was called")
+	assert.Contains(t, last.Fix, "serve a model with tool calling")
+
 	unreachable := Probe(context.Background(), Config{BaseURL: "http://127.0.0.1:1/v1", Model: "m"})
 	assert.False(t, unreachable[0].OK)
 	assert.Contains(t, unreachable[0].Fix, "start the server")

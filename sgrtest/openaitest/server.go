@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
@@ -138,12 +139,15 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request) {
 	for _, t := range req.Tools {
 		rec.Tools = append(rec.Tools, t.Function.Name)
 	}
+	// Numbered and recorded in one step, so concurrent requests get
+	// distinct numbers; the fault is filled in from the number.
 	s.mu.Lock()
 	rec.N = len(s.requests) + 1
+	s.requests = append(s.requests, rec)
 	s.mu.Unlock()
 	rec.Fault = s.faults(rec)
 	s.mu.Lock()
-	s.requests = append(s.requests, rec)
+	s.requests[rec.N-1].Fault = rec.Fault
 	s.mu.Unlock()
 
 	f := rec.Fault
@@ -168,8 +172,7 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request) {
 	}
 	if f.BrokenToolJSON {
 		for i := range reply.ToolCalls {
-			a := reply.ToolCalls[i].Function.Arguments
-			reply.ToolCalls[i].Function.Arguments = a[:len(a)/2]
+			reply.ToolCalls[i].Function.Arguments = halves(reply.ToolCalls[i].Function.Arguments)[0]
 		}
 	}
 	var u *usage
@@ -290,12 +293,17 @@ func words(text string) []string {
 	return out
 }
 
-// halves splits arguments in two, so a client must join the pieces.
+// halves splits arguments in two at a character boundary, so a client
+// must join the pieces.
 func halves(args string) []string {
-	if len(args) < 2 {
+	mid := len(args) / 2
+	for mid > 0 && !utf8.RuneStart(args[mid]) {
+		mid--
+	}
+	if mid == 0 {
 		return []string{args}
 	}
-	return []string{args[:len(args)/2], args[len(args)/2:]}
+	return []string{args[:mid], args[mid:]}
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
