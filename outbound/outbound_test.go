@@ -141,6 +141,19 @@ func TestTransportRetriesConnectionErrors(t *testing.T) {
 	assert.Contains(t, tries[1].Error, "gave up after 2 tries")
 }
 
+func TestTransportDoesNotRetryWhatCannotSucceed(t *testing.T) {
+	srv := httptest.NewTLSServer(http.NotFoundHandler()) // a certificate the client does not trust
+	defer srv.Close()
+	var tries []Attempt
+	ctx := WithObserver(context.Background(), func(a Attempt) { tries = append(tries, a) })
+	c := Client("model", Policy{Attempts: 3, BaseDelay: time.Millisecond, MaxDelay: time.Millisecond}, nil, 0)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL, nil)
+	_, err := c.Do(req)
+	require.Error(t, err)
+	require.Len(t, tries, 1)
+	assert.Contains(t, tries[0].Error, "a retry cannot mend this")
+}
+
 func TestTransportWillNotWaitPastLimits(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Retry-After", "120")

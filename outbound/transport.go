@@ -2,9 +2,13 @@ package outbound
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -76,6 +80,8 @@ func (t *Transport) wait(ctx context.Context, try, attempts int, resp *http.Resp
 	switch {
 	case ctx.Err() != nil:
 		return 0, "cancelled"
+	case err != nil && !retryableError(err):
+		return 0, "a retry cannot mend this"
 	case try >= attempts:
 		return 0, fmt.Sprintf("gave up after %d tries", try)
 	}
@@ -92,6 +98,23 @@ func (t *Transport) wait(ctx context.Context, try, attempts int, resp *http.Resp
 		return 0, fmt.Sprintf("a wait of %s would pass the call's deadline", wait.Round(time.Millisecond))
 	}
 	return wait, ""
+}
+
+// retryableError says whether a failed try may succeed again: a refused,
+// reset or timed-out connection may; a certificate the client rejects, or
+// a URL it cannot use, never will.
+func retryableError(err error) bool {
+	var cert *tls.CertificateVerificationError
+	var unknown x509.UnknownAuthorityError
+	var host x509.HostnameError
+	var invalid x509.CertificateInvalidError
+	switch {
+	case errors.As(err, &cert), errors.As(err, &unknown), errors.As(err, &host), errors.As(err, &invalid):
+		return false
+	case strings.Contains(err.Error(), "unsupported protocol scheme"), strings.Contains(err.Error(), "no Host in request URL"):
+		return false
+	}
+	return true
 }
 
 func (t *Transport) prepare(req *http.Request, try int) (*http.Request, error) {
