@@ -107,23 +107,51 @@ func (w *xlsxWriter) abort() {
 	os.Remove(w.tmp)
 }
 
-type csvWriter struct {
+// textFile is a table written as text through a buffer: CSV and JSONL.
+type textFile struct {
 	path, tmp string
 	file      *os.File
 	buf       *bufio.Writer
-	csv       *csv.Writer
+}
+
+func newTextFile(path, tmp string) (textFile, error) {
+	f, err := os.Create(tmp)
+	if err != nil {
+		return textFile{}, err
+	}
+	return textFile{path: path, tmp: tmp, file: f, buf: bufio.NewWriter(f)}, nil
+}
+
+func (w textFile) commit() error {
+	if err := w.buf.Flush(); err != nil {
+		w.abort()
+		return fmt.Errorf("%s: %w", w.path, err)
+	}
+	if err := w.file.Close(); err != nil {
+		return fmt.Errorf("%s: %w", w.path, err)
+	}
+	return os.Rename(w.tmp, w.path)
+}
+
+func (w textFile) abort() {
+	w.file.Close()
+	os.Remove(w.tmp)
+}
+
+type csvWriter struct {
+	textFile
+	csv *csv.Writer
 }
 
 func newCSVWriter(path, tmp string, withBOM bool) (*csvWriter, error) {
-	f, err := os.Create(tmp)
+	f, err := newTextFile(path, tmp)
 	if err != nil {
 		return nil, err
 	}
-	buf := bufio.NewWriter(f)
 	if withBOM {
-		_, _ = buf.Write(bom)
+		_, _ = f.buf.Write(bom)
 	}
-	return &csvWriter{path: path, tmp: tmp, file: f, buf: buf, csv: csv.NewWriter(buf)}, nil
+	return &csvWriter{textFile: f, csv: csv.NewWriter(f.buf)}, nil
 }
 
 func (w *csvWriter) write(cells []any) error {
@@ -140,35 +168,21 @@ func (w *csvWriter) commit() error {
 		w.abort()
 		return fmt.Errorf("%s: %w", w.path, err)
 	}
-	if err := w.buf.Flush(); err != nil {
-		w.abort()
-		return fmt.Errorf("%s: %w", w.path, err)
-	}
-	if err := w.file.Close(); err != nil {
-		return fmt.Errorf("%s: %w", w.path, err)
-	}
-	return os.Rename(w.tmp, w.path)
-}
-
-func (w *csvWriter) abort() {
-	w.file.Close()
-	os.Remove(w.tmp)
+	return w.textFile.commit()
 }
 
 // jsonlWriter writes each row as an object with the columns in order.
 type jsonlWriter struct {
-	path, tmp string
-	header    []string
-	file      *os.File
-	buf       *bufio.Writer
+	textFile
+	header []string
 }
 
 func newJSONLWriter(path, tmp string, header []string) (*jsonlWriter, error) {
-	f, err := os.Create(tmp)
+	f, err := newTextFile(path, tmp)
 	if err != nil {
 		return nil, err
 	}
-	return &jsonlWriter{path: path, tmp: tmp, header: header, file: f, buf: bufio.NewWriter(f)}, nil
+	return &jsonlWriter{textFile: f, header: header}, nil
 }
 
 func (w *jsonlWriter) write(cells []any) error {
@@ -192,22 +206,6 @@ func (w *jsonlWriter) write(cells []any) error {
 	}
 	w.buf.WriteString("}\n")
 	return nil
-}
-
-func (w *jsonlWriter) commit() error {
-	if err := w.buf.Flush(); err != nil {
-		w.abort()
-		return fmt.Errorf("%s: %w", w.path, err)
-	}
-	if err := w.file.Close(); err != nil {
-		return fmt.Errorf("%s: %w", w.path, err)
-	}
-	return os.Rename(w.tmp, w.path)
-}
-
-func (w *jsonlWriter) abort() {
-	w.file.Close()
-	os.Remove(w.tmp)
 }
 
 func text(v any) string {
