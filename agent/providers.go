@@ -2,7 +2,7 @@ package agent
 
 import (
 	"context"
-	"net/http"
+	"reflect"
 
 	"github.com/cloudwego/eino/components/model"
 
@@ -25,7 +25,7 @@ func (a *Agent) newModels(ctx context.Context) (planner, answerer model.BaseChat
 	if planner, err = newOpenAI(ctx, sgr, cfg.Model); err != nil {
 		return nil, nil, err
 	}
-	if sameEndpoint(sgr, agent) {
+	if reflect.DeepEqual(sgr, agent) {
 		return planner, planner, nil
 	}
 	answerer, err = newOpenAI(ctx, agent, cfg.Model)
@@ -50,22 +50,6 @@ func OpenAIConfig(e config.Endpoint, m config.Model) openai.Config {
 	return c
 }
 
-func sameEndpoint(a, b config.Endpoint) bool {
-	if a.BaseURL != b.BaseURL || a.APIKey != b.APIKey || a.Name != b.Name || a.MaxTokens != b.MaxTokens ||
-		a.ForcedToolChoice != b.ForcedToolChoice || len(a.Headers) != len(b.Headers) {
-		return false
-	}
-	if (a.Temperature == nil) != (b.Temperature == nil) || (a.Temperature != nil && *a.Temperature != *b.Temperature) {
-		return false
-	}
-	for k, v := range a.Headers {
-		if b.Headers[k] != v {
-			return false
-		}
-	}
-	return true
-}
-
 func policy(r config.Retry) outbound.Policy {
 	return outbound.Policy{Attempts: r.Attempts, BaseDelay: r.BaseDelay, MaxDelay: r.MaxDelay}
 }
@@ -78,7 +62,7 @@ func NewClassifier(g config.Guard) (safety.Classifier, error) {
 		return safety.Mosec{Endpoint: g.URL, Client: outbound.Client("guard", policy(g.Retry), nil, g.Timeout)}, nil
 	case safety.ProviderOpenAI:
 		return safety.OpenAIGuard{BaseURL: g.URL, Model: g.Model, APIKey: g.APIKey,
-			Client: outbound.Client("guard", policy(g.Retry), http.Header{}, g.Timeout)}, nil
+			Client: outbound.Client("guard", policy(g.Retry), nil, g.Timeout)}, nil
 	}
 	if g.Lexicon != "" {
 		return safety.NewRulesFromFile(g.Lexicon)

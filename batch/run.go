@@ -139,7 +139,7 @@ func Run(ctx context.Context, h Handler, o Options) (Summary, error) {
 		return Summary{}, err
 	}
 	defer j.close()
-	sum := Summary{Output: o.Output, Results: o.Results, Rows: plan.rows, Actions: map[string]int{}, Verdicts: map[string]int{}}
+	sum := Summary{Output: o.Output, Results: o.Results, Rows: len(plan.ids), Actions: map[string]int{}, Verdicts: map[string]int{}}
 	// What to run is settled now: the results file is written while the
 	// rows are fed, and must not change the plan.
 	torun := map[string]bool{}
@@ -155,7 +155,7 @@ func Run(ctx context.Context, h Handler, o Options) (Summary, error) {
 	}
 	todo := len(torun)
 	log := zerolog.Ctx(ctx)
-	log.Info().Str("input", o.Input).Int("rows", plan.rows).Int("to_run", todo).Int("skipped", sum.Skipped).Msg("batch start")
+	log.Info().Str("input", o.Input).Int("rows", len(plan.ids)).Int("to_run", todo).Int("skipped", sum.Skipped).Msg("batch start")
 
 	prog := newProgress(o.Progress, o.Terminal, todo)
 	latencies, err := run(ctx, h, o, torun, j, &sum, prog)

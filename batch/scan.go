@@ -12,7 +12,6 @@ import (
 type tablePlan struct {
 	header []string
 	ids    []string // one per data row, in order
-	rows   int
 	bom    bool
 }
 
@@ -65,7 +64,6 @@ func scan(path string, cols Columns) (tablePlan, error) {
 		p.ids = append(p.ids, id)
 	}
 	p.header = slices.Clone(t.header())
-	p.rows = len(p.ids)
 	for i, h := range p.header {
 		if h != "" && slices.Index(p.header, h) < i {
 			return tablePlan{}, fmt.Errorf("%s: column %q appears twice; column names must be unique", path, h)

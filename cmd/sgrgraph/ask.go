@@ -24,11 +24,21 @@ type turnFlags struct {
 }
 
 func (f *turnFlags) register(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&f.kbDir, "kb", "", "folder of Markdown articles to answer from (default: the embedded documentation)")
-	cmd.Flags().StringVar(&f.cacheDir, "cache-dir", "", "where the search index is kept (default: kb.cache_dir, else the user cache dir)")
+	f.registerKB(cmd)
+	f.registerModel(cmd)
 	cmd.Flags().StringVar(&f.lang, "lang", "", "answer language, ru or en (default: the language of the question)")
 	cmd.Flags().StringVar(&f.trace, "trace", "", "write one JSON line per model call to this file")
 	cmd.Flags().BoolVar(&f.asJSON, "json", false, "print the structured result as JSON")
+}
+
+// registerKB adds the flags that choose the knowledge base.
+func (f *turnFlags) registerKB(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&f.kbDir, "kb", "", "folder of Markdown articles to answer from (default: the embedded documentation)")
+	cmd.Flags().StringVar(&f.cacheDir, "cache-dir", "", "where the search index is kept (default: kb.cache_dir, else the user cache dir)")
+}
+
+// registerModel adds the flags that choose the model server.
+func (f *turnFlags) registerModel(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.provider, "provider", "", "model provider, offline or openai (default: model.provider)")
 	cmd.Flags().StringVar(&f.baseURL, "base-url", "", "OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1 (default: model.base_url, $OPENAI_BASE_URL)")
 	cmd.Flags().StringVar(&f.model, "model", "", "the model's name on that server (default: model.name)")

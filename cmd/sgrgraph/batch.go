@@ -66,11 +66,8 @@ func newBatchCmd(a *app) *cobra.Command {
 	fl.StringVar(&o.Columns.Description, "description-col", o.Columns.Description, "the column of the request's description (HTML or text)")
 	fl.StringVar(&example, "make-example", "", "write an example request table to this file and stop")
 	fl.IntVar(&exampleRows, "rows", 200, "rows of the example table")
-	fl.StringVar(&f.kbDir, "kb", "", "folder of Markdown articles to answer from (default: the embedded documentation)")
-	fl.StringVar(&f.cacheDir, "cache-dir", "", "where the search index is kept (default: kb.cache_dir, else the user cache dir)")
-	fl.StringVar(&f.provider, "provider", "", "model provider, offline or openai (default: model.provider)")
-	fl.StringVar(&f.baseURL, "base-url", "", "OpenAI-compatible server (default: model.base_url, $OPENAI_BASE_URL)")
-	fl.StringVar(&f.model, "model", "", "the model's name on that server (default: model.name)")
+	f.registerKB(cmd)
+	f.registerModel(cmd)
 	return cmd
 }
 

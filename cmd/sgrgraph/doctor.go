@@ -58,9 +58,7 @@ func newDoctorCmd(a *app) *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&f.provider, "provider", "", "model provider, offline or openai (default: model.provider)")
-	cmd.Flags().StringVar(&f.baseURL, "base-url", "", "OpenAI-compatible server (default: model.base_url, $OPENAI_BASE_URL)")
-	cmd.Flags().StringVar(&f.model, "model", "", "the model's name on that server (default: model.name)")
+	f.registerModel(cmd)
 	return cmd
 }
 

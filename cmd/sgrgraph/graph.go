@@ -22,8 +22,6 @@ func newGraphCmd(a *app) *cobra.Command {
 			return err
 		},
 	}
-	// The graph is compiled over a knowledge base, so where it lives matters.
-	cmd.Flags().StringVar(&f.kbDir, "kb", "", "folder of Markdown articles (default: the embedded documentation)")
-	cmd.Flags().StringVar(&f.cacheDir, "cache-dir", "", "where the search index is kept (default: kb.cache_dir, else the user cache dir)")
+	f.registerKB(cmd) // the graph is compiled over a knowledge base, so where it lives matters
 	return cmd
 }
