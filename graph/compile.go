@@ -2,17 +2,10 @@ package graph
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"sync"
-	"time"
+	"slices"
 
 	"github.com/cloudwego/eino/compose"
-	"github.com/rs/zerolog"
-
-	"github.com/sgrgraph/sgrgraph/contracts"
-	"github.com/sgrgraph/sgrgraph/events"
-	"github.com/sgrgraph/sgrgraph/outbound"
 )
 
 // DefaultMaxSteps is the superstep limit when Compile is given none: enough
@@ -20,88 +13,155 @@ import (
 // to stop a runaway loop quickly.
 const DefaultMaxSteps = 100
 
+// ErrMaxSteps is returned (wrapped) when a run reaches the step limit.
+var ErrMaxSteps = compose.ErrExceedMaxSteps
+
+// Cloner is a state that copies itself. A state that runs in parallel
+// branches must be one: each branch works on its own copy.
+type Cloner[S any] interface {
+	Clone() S
+}
+
+// Middleware wraps every node of a graph: logging, timing, counting. It is
+// given the node's name and the next function in the chain.
+type Middleware[S any] func(node string, next NodeFunc[S]) NodeFunc[S]
+
+// MergeFunc combines the states of parallel branches, given in declaration
+// order (edge order for a join, Send order for BySend).
+type MergeFunc[S any] func(ctx context.Context, branches []S) (S, error)
+
 // CompileOption tunes Compile.
 type CompileOption func(*compileOptions)
 
 type compileOptions struct {
 	maxSteps   int
+	merge      any // MergeFunc[S]
+	middleware []any
+	defaults   []NodeOption
 	stopBefore string
 }
 
-// WithMaxSteps sets the superstep limit of the graph (and of each subgraph).
+// WithMaxSteps sets the superstep limit of a run.
 func WithMaxSteps(n int) CompileOption { return func(o *compileOptions) { o.maxSteps = n } }
 
-// StopBefore compiles the graph so that a run ends, without error, when it
-// reaches the named node (in the graph or a subgraph), returning the state
-// that node would have received. Tests use it to run a graph up to a node.
-func StopBefore(node string) CompileOption { return func(o *compileOptions) { o.stopBefore = node } }
-
-// stopped carries the state out of a run that reached the StopBefore node.
-type stopped struct{ s *contracts.ChatState }
-
-func (stopped) Error() string { return "stopped before node" }
-
-// ErrMaxSteps is returned (wrapped) when a run reaches the step limit.
-var ErrMaxSteps = compose.ErrExceedMaxSteps
-
-// Runnable is a compiled graph. It is safe for concurrent use.
-type Runnable struct {
-	g        *StateGraph
-	runnable compose.Runnable[*contracts.ChatState, *contracts.ChatState]
+// WithMerge sets how parallel branches combine. Without it, a struct state
+// is merged field by field with the reducers its `reduce` tags name (see
+// Reduce).
+func WithMerge[S any](fn func(ctx context.Context, branches []S) (S, error)) CompileOption {
+	return func(o *compileOptions) { o.merge = MergeFunc[S](fn) }
 }
 
+// WithMiddleware wraps every node; the first middleware is the outermost.
+func WithMiddleware[S any](mw ...Middleware[S]) CompileOption {
+	return func(o *compileOptions) {
+		for _, m := range mw {
+			o.middleware = append(o.middleware, m)
+		}
+	}
+}
+
+// WithNodeDefaults sets a policy for every node; a node's own options win.
+func WithNodeDefaults(opts ...NodeOption) CompileOption {
+	return func(o *compileOptions) { o.defaults = append(o.defaults, opts...) }
+}
+
+// StopBefore compiles the graph so that a run ends, without error, when it
+// reaches the named node, returning the state that node would have
+// received. Tests use it to run a graph up to a node.
+func StopBefore(node string) CompileOption { return func(o *compileOptions) { o.stopBefore = node } }
+
 // Compile checks the graph and compiles it onto eino.
-func (g *StateGraph) Compile(ctx context.Context, opts ...CompileOption) (*Runnable, error) {
+func (g *StateGraph[S]) Compile(ctx context.Context, opts ...CompileOption) (*Runnable[S], error) {
 	o := compileOptions{maxSteps: DefaultMaxSteps}
 	for _, opt := range opts {
 		opt(&o)
 	}
+	r, err := g.compile(ctx, o)
+	if err != nil {
+		return nil, fmt.Errorf("graph %s: %w", g.name, err)
+	}
+	return r, nil
+}
+
+func (g *StateGraph[S]) compile(ctx context.Context, o compileOptions) (*Runnable[S], error) {
 	if o.maxSteps < 1 {
-		return nil, fmt.Errorf("graph %s: max steps must be at least 1, got %d", g.name, o.maxSteps)
+		return nil, fmt.Errorf("max steps must be at least 1, got %d", o.maxSteps)
 	}
 	if err := g.validate(); err != nil {
 		return nil, err
 	}
-	if o.stopBefore != "" && !g.has(o.stopBefore) {
-		return nil, fmt.Errorf("graph %s: stop before %q: no such node", g.name, o.stopBefore)
+	if o.stopBefore != "" && g.nodes[o.stopBefore] == nil {
+		return nil, fmt.Errorf("stop before %q: no such node", o.stopBefore)
 	}
-	cg, err := g.build(o)
+	p, err := planOf(g)
 	if err != nil {
-		return nil, fmt.Errorf("graph %s: %w", g.name, err)
+		return nil, err
 	}
-	r, err := cg.Compile(ctx, compose.WithMaxRunSteps(o.maxSteps), compose.WithGraphName(g.name))
+	r := &Runnable[S]{g: g, plan: p, stopBefore: o.stopBefore}
+	if err := r.setOptions(o); err != nil {
+		return nil, err
+	}
+	cg, err := r.build()
 	if err != nil {
-		return nil, fmt.Errorf("graph %s: compile: %w", g.name, err)
+		return nil, err
 	}
-	return &Runnable{g: g, runnable: r}, nil
+	if r.eino, err = cg.Compile(ctx, compose.WithMaxRunSteps(o.maxSteps), compose.WithGraphName(g.name)); err != nil {
+		return nil, fmt.Errorf("compile: %w", err)
+	}
+	return r, nil
 }
 
-// build turns the recorded graph into an eino graph, subgraphs included.
-func (g *StateGraph) build(o compileOptions) (*compose.Graph[*contracts.ChatState, *contracts.ChatState], error) {
-	cg := compose.NewGraph[*contracts.ChatState, *contracts.ChatState]()
-	for _, name := range g.order {
-		n := g.nodes[name]
-		var err error
-		if n.sub != nil {
-			var sub *compose.Graph[*contracts.ChatState, *contracts.ChatState]
-			if sub, err = n.sub.build(o); err != nil {
-				return nil, err
-			}
-			err = cg.AddGraphNode(name, sub, compose.WithNodeName(name),
-				compose.WithGraphCompileOptions(compose.WithMaxRunSteps(o.maxSteps), compose.WithGraphName(n.sub.name)))
-		} else {
-			fn := instrument(name, n.fn)
-			if name == o.stopBefore {
-				fn = func(_ context.Context, s *contracts.ChatState) (*contracts.ChatState, error) { return nil, stopped{s} }
-			}
-			err = cg.AddLambdaNode(name, compose.InvokableLambda(fn), compose.WithNodeName(name))
+// setOptions checks the typed options against S and keeps them.
+func (r *Runnable[S]) setOptions(o compileOptions) error {
+	var defaults nodeOptions
+	for _, d := range o.defaults {
+		d(&defaults)
+	}
+	if err := defaults.check(); err != nil {
+		return fmt.Errorf("node defaults: %w", err)
+	}
+	r.defaults = defaults
+	for _, m := range o.middleware {
+		mw, ok := m.(Middleware[S])
+		if !ok {
+			return fmt.Errorf("middleware %T is not over the state type %T", m, *new(S))
 		}
-		if err != nil {
+		r.middleware = append(r.middleware, mw)
+	}
+	switch m := o.merge.(type) {
+	case nil:
+		if r.plan.parallel() {
+			merge, err := reduceMerge[S]()
+			if err != nil {
+				return fmt.Errorf("parallel branches need a merge: %w; or give graph.WithMerge", err)
+			}
+			r.reduce = merge
+		}
+	case MergeFunc[S]:
+		r.merge = m
+	default:
+		return fmt.Errorf("merge %T is not over the state type %T", o.merge, *new(S))
+	}
+	return nil
+}
+
+// build turns the recorded graph into an eino graph.
+func (r *Runnable[S]) build() (*compose.Graph[S, S], error) {
+	g, p := r.g, r.plan
+	cg := compose.NewGraph[S, S]()
+	for _, name := range g.order {
+		if err := cg.AddLambdaNode(name, compose.InvokableLambda(r.lambda(name)), compose.WithNodeName(name)); err != nil {
 			return nil, fmt.Errorf("node %q: %w", name, err)
 		}
 	}
 	for _, e := range g.edges {
-		if err := cg.AddEdge(e.from, e.to); err != nil {
+		var err error
+		if slices.Contains(p.joins[e.to], e.from) {
+			err = cg.AddBranch(e.from, compose.NewGraphMultiBranch(r.arrive(e.from, e.to), map[string]bool{e.to: true}))
+		} else {
+			err = cg.AddEdge(e.from, e.to)
+		}
+		if err != nil {
 			return nil, fmt.Errorf("edge %s → %s: %w", e.from, e.to, err)
 		}
 	}
@@ -110,111 +170,53 @@ func (g *StateGraph) build(o compileOptions) (*compose.Graph[*contracts.ChatStat
 		for _, to := range b.targets {
 			ends[to] = true
 		}
-		if err := cg.AddBranch(b.from, compose.NewGraphBranch(b.condition(), ends)); err != nil {
+		if err := cg.AddBranch(b.from, compose.NewGraphMultiBranch(r.condition(b), ends)); err != nil {
 			return nil, fmt.Errorf("conditional edges from %q: %w", b.from, err)
 		}
 	}
 	return cg, nil
 }
 
-// condition adapts a router to eino: the key it returns becomes a node.
-func (b branch) condition() func(context.Context, *contracts.ChatState) (string, error) {
-	return func(ctx context.Context, s *contracts.ChatState) (string, error) {
-		key, err := b.route(ctx, s)
+// condition adapts a router to eino: its keys become nodes, and the states
+// of its Sends wait for their node in the run.
+func (r *Runnable[S]) condition(b *branch[S]) func(context.Context, S) (map[string]bool, error) {
+	return func(ctx context.Context, s S) (map[string]bool, error) {
+		keys, err := b.router.route(ctx, s)
 		if err != nil {
-			return "", fmt.Errorf("route from %q: %w", b.from, err)
+			return nil, fmt.Errorf("route from %q: %w", b.from, err)
 		}
-		to, ok := b.targets[key]
-		if !ok {
-			return "", fmt.Errorf("route from %q: no target for %q", b.from, key)
+		if len(keys) == 0 {
+			return nil, fmt.Errorf("route from %q: the router chose no target", b.from)
 		}
-		return to, nil
-	}
-}
-
-// instrument times a node into the state's diagnostics and logs it with
-// the session, turn and node.
-func instrument(name string, fn NodeFunc) func(context.Context, *contracts.ChatState) (*contracts.ChatState, error) {
-	return func(ctx context.Context, s *contracts.ChatState) (*contracts.ChatState, error) {
-		if s == nil {
-			return nil, fmt.Errorf("node %q: nil state", name)
+		next := make(map[string]bool, len(keys))
+		for _, k := range keys {
+			to, ok := b.targets[k]
+			if !ok {
+				return nil, fmt.Errorf("route from %q: no target for %q", b.from, k)
+			}
+			next[to] = true
 		}
-		log := zerolog.Ctx(ctx).With().Str("session", s.SessionID).Int("turn", s.Turn).Str("node", name).Logger()
-		ctx = events.WithNode(log.WithContext(ctx), name)
-		events.Emit(ctx, contracts.Event{Kind: contracts.EventNodeStart})
-		calls, errs := len(s.Diagnostics.ModelCalls), len(s.Diagnostics.Errors)
-		var mu sync.Mutex
-		var retries []contracts.Retry
-		sink := ctx
-		ctx = outbound.WithObserver(ctx, func(a outbound.Attempt) {
-			r := contracts.Retry{Node: name, Service: a.Service, Try: a.Try, Status: a.Status,
-				Error: a.Error, WaitMS: float64(a.Wait.Microseconds()) / 1000, Retried: a.Retried}
-			mu.Lock()
-			retries = append(retries, r)
-			mu.Unlock()
-			// A live view must know: tokens of a cut stream are followed by the whole reply again.
-			events.Emit(sink, contracts.Event{Kind: contracts.EventRetry, Error: fmt.Sprintf("%s try %d: %s", a.Service, a.Try, a.Error)})
-		})
-		start := time.Now()
-		out, err := fn(ctx, s)
-		took := time.Since(start)
-		ms := float64(took.Microseconds()) / 1000
-		if err != nil {
-			log.Error().Err(err).Dur("took", took).Msg("node failed")
-			events.Emit(ctx, contracts.Event{Kind: contracts.EventNodeEnd, DurationMS: ms, Error: err.Error()})
-			return nil, fmt.Errorf("node %q: %w", name, err)
-		}
-		if out == nil {
-			return nil, fmt.Errorf("node %q: returned a nil state", name)
-		}
-		run := contracts.NodeRun{Node: name, DurationMS: ms}
-		if calls <= len(out.Diagnostics.ModelCalls) {
-			for _, c := range out.Diagnostics.ModelCalls[calls:] {
-				run.PromptTokens += c.PromptTokens
-				run.CompletionTokens += c.CompletionTokens
-				out.Diagnostics.Tokens.Estimated = out.Diagnostics.Tokens.Estimated || c.TokensEstimated
+		if _, ok := b.router.(sendRouter[S]); ok {
+			sends, err := b.router.send(ctx, s)
+			if err != nil {
+				return nil, fmt.Errorf("route from %q: %w", b.from, err)
+			}
+			inv := invocationOf[S](ctx)
+			for _, sd := range sends {
+				inv.queue(b.targets[sd.Key], sd.State)
 			}
 		}
-		out.Diagnostics.Tokens.Prompt += run.PromptTokens
-		out.Diagnostics.Tokens.Completion += run.CompletionTokens
-		out.Diagnostics.Nodes = append(out.Diagnostics.Nodes, run)
-		mu.Lock()
-		out.Diagnostics.Retries = append(out.Diagnostics.Retries, retries...)
-		mu.Unlock()
-		if errs <= len(out.Diagnostics.Errors) {
-			for _, e := range out.Diagnostics.Errors[errs:] {
-				log.Warn().Str("recovered", e.Message).Msg("node recovered from an error")
-			}
-		}
-		events.Emit(ctx, contracts.Event{Kind: contracts.EventNodeEnd, DurationMS: ms})
-		log.Debug().Dur("took", took).Msg("node done")
-		return out, nil
+		return next, nil
 	}
 }
 
-// Invoke runs one turn on s. Extra eino options (callbacks, a per-run step
-// limit) pass through.
-func (r *Runnable) Invoke(ctx context.Context, s *contracts.ChatState, opts ...compose.Option) (*contracts.ChatState, error) {
-	if s == nil {
-		return nil, errors.New("graph " + r.g.name + ": nil state")
-	}
-	out, err := r.runnable.Invoke(ctx, s, opts...)
-	var stop stopped
-	if errors.As(err, &stop) {
-		return stop.s, nil
-	}
-	return out, err
-}
-
-// Graph is the builder this was compiled from, for diagrams.
-func (r *Runnable) Graph() *StateGraph { return r.g }
-
-// has reports whether the graph or one of its subgraphs has the node.
-func (g *StateGraph) has(name string) bool {
-	for _, n := range g.order {
-		if n == name || g.nodes[n].sub != nil && g.nodes[n].sub.has(name) {
-			return true
+// arrive is the edge from a branch's last node into a join: the join runs
+// once every one of its predecessors has arrived.
+func (r *Runnable[S]) arrive(from, join string) func(context.Context, S) (map[string]bool, error) {
+	return func(ctx context.Context, s S) (map[string]bool, error) {
+		if invocationOf[S](ctx).arrive(join, from, s, len(r.plan.joins[join])) {
+			return map[string]bool{join: true}, nil
 		}
+		return map[string]bool{}, nil
 	}
-	return false
 }

@@ -1,26 +1,31 @@
-// Package graph builds sgrgraph's agent graphs: a LangGraph-style StateGraph
-// for *contracts.ChatState compiled onto eino's compose graph.
+// Package graph builds agent graphs over a state of your own, in the style
+// of LangGraph, compiled onto eino's compose graph (so eino components work
+// inside nodes).
 //
-// Nodes are plain functions over the state. Edges are fixed (AddEdge) or
-// conditional: a router function (AddConditionalEdges) or a decision table
-// (AddTableEdges), whose output value picks the next node. Because a table is
-// data, the same value that routes the turn labels the edges of the Mermaid
-// diagram (Runnable.Mermaid).
+// A graph is New[S], four verbs and Compile:
 //
-// Compile always sets an explicit step limit: eino's default (nodes + 10
-// supersteps) is reached by a retry loop around a tool loop. A compiled
-// Runnable is safe to share between goroutines; each Invoke gets its own
-// state.
+//   - AddNode(name, fn, opts...): a node is a plain function over the state,
+//     func(ctx, S) (S, error); WithRetry and WithTimeout give it a policy. A
+//     compiled graph becomes a node of another through Subgraph.
+//   - AddEdge(from, to): a fixed edge. Several edges out of one node run
+//     their targets in parallel, each on its own copy of the state (S must
+//     have a Clone() S method); a node with several edges in from parallel
+//     branches waits for all of them and starts on their merged state.
+//   - AddConditionalEdges(from, router, targets): the router picks the keys
+//     of targets: ByFunc (one key), ByKeys (several, in parallel), BySend
+//     (one node several times with its own state each: map-reduce) or
+//     ByTable (the decision a node recorded in the state from a decision
+//     table). The router labels the edges in the Mermaid diagram.
+//   - Compile(ctx, opts...) checks everything at once and returns a
+//     Runnable; Invoke runs it, Stream yields its events in LangGraph's
+//     stream modes (values, updates, messages, custom, debug).
 //
-// # Example
+// Parallel branches are merged by WithMerge, or, for a struct state, field
+// by field with the reducers its `reduce` tags name (append, union, sum,
+// max, min, last); two branches that write different values to a field
+// without a reducer fail the run with an InvalidUpdateError naming the field
+// and the branches. Branches merge in declaration order, so a run is
+// deterministic.
 //
-//	g := graph.New("echo")
-//	g.AddNode("shout", func(ctx context.Context, s *contracts.ChatState) (*contracts.ChatState, error) {
-//		s.Answer = strings.ToUpper(s.UserMessage)
-//		return s, nil
-//	})
-//	g.AddEdge(graph.START, "shout")
-//	g.AddEdge("shout", graph.END)
-//	r, err := g.Compile(ctx)
-//	out, err := r.Invoke(ctx, &contracts.ChatState{UserMessage: "hi"}) // out.Answer == "HI"
+// Logging, timing and counting are Middleware, installed at Compile.
 package graph

@@ -3,283 +3,322 @@ package graph
 import (
 	"context"
 	"errors"
-	"fmt"
+	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/sgrgraph/sgrgraph/contracts"
 	"github.com/sgrgraph/sgrgraph/tables"
 )
 
-// note returns a node that appends its name to the state's notes, so a test
-// can read the path a run took.
-func note(name string) NodeFunc {
-	return func(_ context.Context, s *contracts.ChatState) (*contracts.ChatState, error) {
-		s.Diagnostics.Notes = append(s.Diagnostics.Notes, contracts.NodeNote{Node: name})
+// state is a test double of a user's own state, with a reducer per field
+// kind and a field without one.
+type state struct {
+	Path  []string `reduce:"append"`
+	Count int      `reduce:"sum"`
+	Best  int      `reduce:"max"`
+	Tags  []string `reduce:"union"`
+	Owner string
+	Item  int
+	tables.Decisions
+}
+
+func (s *state) Clone() *state {
+	c := *s
+	c.Path, c.Tags = slices.Clone(s.Path), slices.Clone(s.Tags)
+	c.Made = slices.Clone(s.Made)
+	return &c
+}
+
+// visit is a node that records its name on the path.
+func visit(name string) NodeFunc[*state] {
+	return func(_ context.Context, s *state) (*state, error) {
+		s.Path = append(s.Path, name)
 		return s, nil
 	}
 }
 
-func path(s *contracts.ChatState) string {
-	var p []string
-	for _, n := range s.Diagnostics.Notes {
-		p = append(p, n.Node)
-	}
-	return strings.Join(p, " ")
+func run(t *testing.T, g *StateGraph[*state], opts ...CompileOption) (*state, error) {
+	t.Helper()
+	r, err := g.Compile(context.Background(), opts...)
+	require.NoError(t, err)
+	return r.Invoke(context.Background(), &state{})
 }
 
-func TestLinearGraphRecordsTimings(t *testing.T) {
-	slow := func(ctx context.Context, s *contracts.ChatState) (*contracts.ChatState, error) {
-		time.Sleep(5 * time.Millisecond)
-		return note("a")(ctx, s)
-	}
-	g := New("linear").AddNode("a", slow).AddNode("b", note("b")).
-		AddEdge(START, "a").AddEdge("a", "b").AddEdge("b", END)
-	r, err := g.Compile(context.Background())
-	require.NoError(t, err)
-	out, err := r.Invoke(context.Background(), &contracts.ChatState{})
-	require.NoError(t, err)
-	assert.Equal(t, "a b", path(out))
-	require.Len(t, out.Diagnostics.Nodes, 2)
-	assert.Equal(t, "a", out.Diagnostics.Nodes[0].Node)
-	assert.GreaterOrEqual(t, out.Diagnostics.Nodes[0].DurationMS, 5.0, "a node's own time is measured")
-}
-
-// retryGraph loops work → check → work until RetryCount reaches limit.
-func retryGraph(limit int) *StateGraph {
-	g := New("retry")
-	g.AddNode("work", note("work"))
-	g.AddNode("check", func(_ context.Context, s *contracts.ChatState) (*contracts.ChatState, error) {
-		s.RetryCount++
-		return s, nil
-	})
-	g.AddEdge(START, "work").AddEdge("work", "check")
-	g.AddConditionalEdges("check", func(_ context.Context, s *contracts.ChatState) (string, error) {
-		if s.RetryCount >= limit {
-			return "done", nil
+func TestLinearAndConditional(t *testing.T) {
+	loud := func(_ context.Context, s *state) (string, error) {
+		if s.Count > 0 {
+			return "loud", nil
 		}
-		return "again", nil
-	}, map[string]string{"again": "work", "done": END})
-	return g
-}
-
-func TestConditionalLoop(t *testing.T) {
-	tests := []struct {
-		limit    int
-		maxSteps int
-		wantPath string
-		wantErr  error
-	}{
-		{1, 10, "work", nil},
-		{3, 10, "work work work", nil},
-		{10, 10, "", ErrMaxSteps}, // the loop needs 20 steps
-		{10, 40, strings.TrimSpace(strings.Repeat("work ", 10)), nil},
+		return "calm", nil
 	}
-	for _, tc := range tests {
-		t.Run(fmt.Sprintf("limit %d steps %d", tc.limit, tc.maxSteps), func(t *testing.T) {
-			r, err := retryGraph(tc.limit).Compile(context.Background(), WithMaxSteps(tc.maxSteps))
+	for _, tc := range []struct {
+		name  string
+		count int    // input
+		path  string // output
+	}{
+		{"calm goes to END", 0, "a"},
+		{"loud goes through b", 1, "a b"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := New[*state]("cond").AddNode("a", visit("a")).AddNode("b", visit("b")).
+				AddEdge(START, "a").
+				AddConditionalEdges("a", ByFunc(loud), map[string]string{"loud": "b", "calm": END}).
+				AddEdge("b", END).Compile(context.Background())
 			require.NoError(t, err)
-			out, err := r.Invoke(context.Background(), &contracts.ChatState{})
-			if tc.wantErr != nil {
-				assert.ErrorIs(t, err, tc.wantErr)
-				return
-			}
+			out, err := r.Invoke(context.Background(), &state{Count: tc.count})
 			require.NoError(t, err)
-			assert.Equal(t, tc.wantPath, path(out))
+			assert.Equal(t, tc.path, strings.Join(out.Path, " "))
 		})
 	}
+}
+
+func TestFanOutAndJoin(t *testing.T) {
+	slow := func(name string, d time.Duration) NodeFunc[*state] {
+		return func(ctx context.Context, s *state) (*state, error) {
+			time.Sleep(d)
+			s.Count++
+			s.Best = max(s.Best, len(name))
+			s.Tags = append(s.Tags, "seen", name)
+			return visit(name)(ctx, s)
+		}
+	}
+	g := New[*state]("fan").
+		AddNode("a", visit("a")).
+		AddNode("b", slow("b", 30*time.Millisecond)).
+		AddNode("c", slow("cc", 0)).
+		AddNode("c2", visit("c2")).
+		AddNode("d", visit("d")).
+		AddEdge(START, "a").AddEdge("a", "b").AddEdge("a", "c").AddEdge("c", "c2").
+		AddEdge("b", "d").AddEdge("c2", "d").AddEdge("d", END)
+	out, err := run(t, g)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"a", "b", "cc", "c2", "d"}, out.Path, "branches merge in edge order and d runs once, after both")
+	assert.Equal(t, 2, out.Count, "sum adds each branch's change")
+	assert.Equal(t, 2, out.Best)
+	assert.Equal(t, []string{"seen", "b", "cc"}, out.Tags, "union keeps each element once")
+}
+
+func TestParallelWritesWithoutReducerConflict(t *testing.T) {
+	owner := func(who string) NodeFunc[*state] {
+		return func(_ context.Context, s *state) (*state, error) { s.Owner = who; return s, nil }
+	}
+	for _, tc := range []struct {
+		name     string
+		b, c     string // what each branch writes to Owner
+		owner    string // merged, when no error
+		conflict bool
+	}{
+		{"one branch writes", "x", "", "x", false},
+		{"both write the same", "x", "x", "x", false},
+		{"different values are an error", "x", "y", "", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := New[*state]("owners").AddNode("a", visit("a")).
+				AddNode("b", owner(tc.b)).AddNode("c", owner(tc.c)).AddNode("d", visit("d")).
+				AddEdge(START, "a").AddEdge("a", "b").AddEdge("a", "c").
+				AddEdge("b", "d").AddEdge("c", "d").AddEdge("d", END)
+			out, err := run(t, g)
+			if !tc.conflict {
+				require.NoError(t, err)
+				assert.Equal(t, tc.owner, out.Owner)
+				return
+			}
+			var iu *InvalidUpdateError
+			require.ErrorAs(t, err, &iu)
+			assert.Equal(t, "Owner", iu.Field)
+			assert.Equal(t, []string{"b", "c"}, iu.Branches)
+		})
+	}
+}
+
+type plain struct{ N int }
+
+func TestFanOutNeedsClone(t *testing.T) {
+	id := func(_ context.Context, s *plain) (*plain, error) { return s, nil }
+	_, err := New[*plain]("noclone").AddNode("a", id).AddNode("b", id).AddNode("c", id).
+		AddEdge(START, "a").AddEdge("a", "b").AddEdge("a", "c").AddEdge("b", END).
+		Compile(context.Background())
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "*graph.plain")
+	assert.Contains(t, err.Error(), "Clone")
+}
+
+func TestSendMapReduce(t *testing.T) {
+	split := func(_ context.Context, s *state) ([]Send[*state], error) {
+		var sends []Send[*state]
+		for i := 1; i <= 5; i++ {
+			sends = append(sends, Send[*state]{Key: "work", State: &state{Item: i}})
+		}
+		return sends, nil
+	}
+	work := func(_ context.Context, s *state) (*state, error) {
+		time.Sleep(time.Duration(6-s.Item) * time.Millisecond) // later sends finish first
+		s.Count += s.Item * 10
+		s.Path = append(s.Path, strings.Repeat("w", s.Item))
+		return s, nil
+	}
+	g := New[*state]("mapreduce").AddNode("split", visit("split")).AddNode("work", work).AddNode("join", visit("join")).
+		AddEdge(START, "split").
+		AddConditionalEdges("split", BySend(split), map[string]string{"work": "work"}).
+		AddEdge("work", "join").AddEdge("join", END)
+	out, err := run(t, g)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"split", "w", "ww", "www", "wwww", "wwwww", "join"}, out.Path, "results in Send order")
+	assert.Equal(t, 150, out.Count)
+}
+
+func TestWithMergeGetsBranchesInOrder(t *testing.T) {
+	var got []string
+	merge := func(_ context.Context, branches []*state) (*state, error) {
+		for _, b := range branches {
+			got = append(got, strings.Join(b.Path, ""))
+		}
+		return branches[len(branches)-1], nil
+	}
+	keys := func(context.Context, *state) ([]string, error) { return []string{"y", "x"}, nil }
+	g := New[*state]("merge").AddNode("a", visit("a")).AddNode("x", visit("x")).AddNode("y", visit("y")).AddNode("z", visit("z")).
+		AddEdge(START, "a").
+		AddConditionalEdges("a", ByKeys(keys), map[string]string{"x": "x", "y": "y"}).
+		AddEdge("x", "z").AddEdge("y", "z").AddEdge("z", END)
+	out, err := run(t, g, WithMerge(merge))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"ax", "ay"}, got)
+	assert.Equal(t, []string{"a", "y", "z"}, out.Path)
+}
+
+func TestNodePolicies(t *testing.T) {
+	flaky := func(fails int) NodeFunc[*state] {
+		return func(ctx context.Context, s *state) (*state, error) {
+			s.Count++ // a failed attempt's change must not survive
+			if Attempt(ctx) <= fails {
+				return s, errors.New("flaky")
+			}
+			s.Item = Attempt(ctx)
+			return s, nil
+		}
+	}
+	fast := RetryPolicy{MaxAttempts: 3, InitialInterval: time.Millisecond}
+	t.Run("succeeds on attempt 3", func(t *testing.T) {
+		out, err := run(t, New[*state]("r").AddNode("n", flaky(2), WithRetry(fast)).AddEdge(START, "n").AddEdge("n", END))
+		require.NoError(t, err)
+		assert.Equal(t, 3, out.Item)
+		assert.Equal(t, 1, out.Count, "each attempt starts from a clean copy")
+	})
+	t.Run("gives up after MaxAttempts", func(t *testing.T) {
+		_, err := run(t, New[*state]("r").AddNode("n", flaky(5), WithRetry(fast)).AddEdge(START, "n").AddEdge("n", END))
+		require.ErrorContains(t, err, "after 3 attempts: flaky")
+	})
+	t.Run("RetryOn refuses", func(t *testing.T) {
+		p := fast
+		p.RetryOn = func(error) bool { return false }
+		_, err := run(t, New[*state]("r").AddNode("n", flaky(1), WithRetry(p)).AddEdge(START, "n").AddEdge("n", END))
+		require.EqualError(t, err, "graph r: [NodeRunError] flaky\n------------------------\nnode path: [n]")
+	})
+	t.Run("timeout names the node", func(t *testing.T) {
+		stuck := func(context.Context, *state) (*state, error) { time.Sleep(time.Second); return &state{}, nil }
+		start := time.Now()
+		_, err := run(t, New[*state]("r").AddNode("stuck", stuck, WithTimeout(20*time.Millisecond)).AddEdge(START, "stuck").AddEdge("stuck", END))
+		require.ErrorIs(t, err, context.DeadlineExceeded)
+		assert.Contains(t, err.Error(), `node "stuck" timed out after 20ms`)
+		assert.Less(t, time.Since(start), 500*time.Millisecond)
+	})
+	t.Run("defaults apply to every node", func(t *testing.T) {
+		out, err := run(t, New[*state]("r").AddNode("n", flaky(1)).AddEdge(START, "n").AddEdge("n", END),
+			WithNodeDefaults(WithRetry(fast)))
+		require.NoError(t, err)
+		assert.Equal(t, 2, out.Item)
+	})
 }
 
 func TestTableEdges(t *testing.T) {
-	set, err := tables.Standard(tables.DefaultConfig())
+	tbl, err := tables.New(tables.Table{ID: "DT-T", Name: "t", Inputs: []tables.Column{{Name: "n", Type: tables.TypeNumber}},
+		Outputs: []tables.Column{{Name: "go", Type: tables.TypeString}},
+		Rules:   []tables.Rule{{Inputs: []string{"> 0"}, Outputs: []string{"big"}}, {Inputs: []string{"-"}, Outputs: []string{"small"}}}})
 	require.NoError(t, err)
-	dt2, err := set.Get("DT-002")
-	require.NoError(t, err)
-	g := New("route")
-	g.AddNode("plan", note("plan"))
-	for _, n := range []string{"agent", "ask", "refuse", "guard_refuse"} {
-		g.AddNode(n, note(n)).AddEdge(n, END)
+	decide := func(_ context.Context, s *state) (*state, error) {
+		res, err := tbl.Evaluate(map[string]any{"n": s.Count})
+		s.Record(res)
+		return s, err
 	}
-	g.AddEdge(START, "plan")
-	g.AddTableEdges("plan", dt2, func(s *contracts.ChatState) map[string]any {
-		return map[string]any{"spam_score": s.Plan.SpamScore, "intent_confidence": s.Plan.IntentConfidence, "guardian_level": string(s.Moderation.Level)}
-	}, "action", map[string]string{"normal": "agent", "clarify": "ask", "block": "refuse", "guardian_block": "guard_refuse"})
-	r, err := g.Compile(context.Background())
-	require.NoError(t, err)
-
-	tests := []struct {
-		spam, conf float64
-		level      contracts.SafetyLevel
-		want       string
-	}{
-		{0.2, 0.9, contracts.LevelSafe, "plan agent"},
-		{0.2, 0.59, contracts.LevelSafe, "plan ask"},
-		{0.7, 0.9, contracts.LevelSafe, "plan refuse"},
-		{0.1, 0.9, contracts.LevelUnsafe, "plan guard_refuse"},
+	build := func(node NodeFunc[*state], targets map[string]string) (*Runnable[*state], error) {
+		return New[*state]("t").AddNode("d", node).AddNode("b", visit("b")).
+			AddEdge(START, "d").AddConditionalEdges("d", ByTable[*state](tbl, "go"), targets).AddEdge("b", END).
+			Compile(context.Background())
 	}
-	for _, tc := range tests {
-		out, err := r.Invoke(context.Background(), &contracts.ChatState{
-			Plan: &contracts.SGRPlan{SpamScore: tc.spam, IntentConfidence: tc.conf}, Moderation: &contracts.Moderation{Level: tc.level}})
-		require.NoError(t, err)
-		assert.Equal(t, tc.want, path(out))
+	r, err := build(decide, map[string]string{"big": "b", "small": END})
+	require.NoError(t, err)
+	out, err := r.Invoke(context.Background(), &state{Count: 2})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"b"}, out.Path)
+	assert.Contains(t, r.Mermaid(), `d -. "DT-T big (rule 1)" .-> b`)
+
+	_, err = build(decide, map[string]string{"big": "b"})
+	require.ErrorContains(t, err, `DT-T can output go="small" but no target is given for it`)
+
+	r, err = build(visit("d"), map[string]string{"big": "b", "small": END})
+	require.NoError(t, err)
+	_, err = r.Invoke(context.Background(), &state{})
+	require.ErrorContains(t, err, "DT-T: no decision recorded")
+}
+
+func TestCompileErrors(t *testing.T) {
+	_, err := New[*state]("bad").AddNode("a", visit("a")).AddNode("a", visit("a")).
+		AddEdge("a", "nowhere").Compile(context.Background())
+	require.Error(t, err)
+	for _, want := range []string{`node "a" added twice`, `unknown node "nowhere"`, "no edge from START"} {
+		assert.Contains(t, err.Error(), want)
 	}
-
-	_, err = r.Invoke(context.Background(), &contracts.ChatState{
-		Plan: &contracts.SGRPlan{}, Moderation: &contracts.Moderation{Level: "Weird"}})
-	assert.ErrorContains(t, err, `route from "plan"`, "a table error stops the run and names the edge")
-
-	m := r.Mermaid()
-	assert.Contains(t, m, `plan -. "DT-002 block (rule 3)" .-> refuse`)
-	assert.Contains(t, m, `plan -. "DT-002 guardian_block (rule 4)" .-> guard_refuse`)
-}
-
-func TestTableEdgesNeedATargetForEveryOutput(t *testing.T) {
-	set, err := tables.Standard(tables.DefaultConfig())
-	require.NoError(t, err)
-	dt2, _ := set.Get("DT-002")
-	g := New("route").AddNode("plan", note("plan")).AddEdge(START, "plan")
-	g.AddTableEdges("plan", dt2, func(*contracts.ChatState) map[string]any { return nil }, "action", map[string]string{"normal": END})
-	_, err = g.Compile(context.Background())
-	assert.ErrorContains(t, err, `DT-002 can output action="clarify" but no target is given for it`)
-
-	g = New("route").AddNode("plan", note("plan")).AddEdge(START, "plan")
-	g.AddTableEdges("plan", dt2, func(*contracts.ChatState) map[string]any { return nil }, "colour", nil)
-	_, err = g.Compile(context.Background())
-	assert.ErrorContains(t, err, `DT-002 has no output "colour"`)
-}
-
-func TestCompileErrorsNameTheMistake(t *testing.T) {
-	tests := []struct {
-		name  string
-		build func() *StateGraph
-		want  []string
-	}{
-		{"no start", func() *StateGraph { return New("g").AddNode("a", note("a")).AddEdge("a", END) }, []string{"no edge from START"}},
-		{"unknown nodes", func() *StateGraph { return New("g").AddEdge(START, "ghost").AddEdge("ghost", "gone") },
-			[]string{`edge start → ghost: unknown node "ghost"`, `unknown node "gone"`}},
-		{"twice", func() *StateGraph {
-			return New("g").AddNode("a", note("a")).AddNode("a", note("a")).AddEdge(START, "a")
-		},
-			[]string{`node "a" added twice`}},
-		{"reserved", func() *StateGraph { return New("g").AddNode(END, note("x")).AddEdge(START, END) }, []string{"reserved"}},
-		{"nil function", func() *StateGraph { return New("g").AddNode("a", nil).AddEdge(START, END) }, []string{`node "a": nil function`}},
-		{"bad target", func() *StateGraph {
-			return New("g").AddNode("a", note("a")).AddEdge(START, "a").
-				AddConditionalEdges("a", func(context.Context, *contracts.ChatState) (string, error) { return "x", nil }, map[string]string{"x": "nowhere"})
-		}, []string{`conditional edge a -[x]-> nowhere: unknown node "nowhere"`}},
-		{"bad subgraph", func() *StateGraph {
-			return New("g").AddSubgraph("inner", New("inner").AddNode("x", note("x"))).AddEdge(START, "inner").AddEdge("inner", END)
-		}, []string{`subgraph "inner": graph inner: no edge from START`}},
+	type tagged struct {
+		N []int `reduce:"sum"`
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			_, err := tc.build().Compile(context.Background())
-			require.Error(t, err)
-			assert.Contains(t, err.Error(), "graph g:")
-			for _, w := range tc.want {
-				assert.Contains(t, err.Error(), w)
-			}
-		})
-	}
-	_, err := New("g").AddNode("a", note("a")).AddEdge(START, "a").Compile(context.Background(), WithMaxSteps(0))
-	assert.ErrorContains(t, err, "max steps must be at least 1, got 0")
+	_, err = reduceMerge[tagged]()
+	require.ErrorContains(t, err, `field N: reducer "sum" does not apply to []int`)
 }
 
-func TestRouterErrors(t *testing.T) {
-	g := New("g").AddNode("a", note("a")).AddEdge(START, "a").
-		AddConditionalEdges("a", func(context.Context, *contracts.ChatState) (string, error) { return "elsewhere", nil }, map[string]string{"x": END})
-	r, err := g.Compile(context.Background())
-	require.NoError(t, err)
-	_, err = r.Invoke(context.Background(), &contracts.ChatState{})
-	assert.ErrorContains(t, err, `route from "a": no target for "elsewhere"`)
-}
-
-func TestNodeErrorsAndNilStates(t *testing.T) {
-	boom := errors.New("boom")
-	g := New("g").AddNode("a", func(context.Context, *contracts.ChatState) (*contracts.ChatState, error) { return nil, boom }).
-		AddEdge(START, "a").AddEdge("a", END)
-	r, err := g.Compile(context.Background())
-	require.NoError(t, err)
-	_, err = r.Invoke(context.Background(), &contracts.ChatState{})
-	assert.ErrorIs(t, err, boom)
-	assert.ErrorContains(t, err, `node "a"`)
-
-	_, err = r.Invoke(context.Background(), nil)
-	assert.ErrorContains(t, err, "nil state")
-
-	g = New("g").AddNode("a", func(context.Context, *contracts.ChatState) (*contracts.ChatState, error) { return nil, nil }).
-		AddEdge(START, "a").AddEdge("a", END)
-	r, err = g.Compile(context.Background())
-	require.NoError(t, err)
-	_, err = r.Invoke(context.Background(), &contracts.ChatState{})
-	assert.ErrorContains(t, err, `node "a": returned a nil state`)
-}
-
-func TestSubgraph(t *testing.T) {
-	inner := retryGraph(2)
-	g := New("outer").AddNode("before", note("before")).AddSubgraph("loop", inner).AddNode("after", note("after")).
-		AddEdge(START, "before").AddEdge("before", "loop").AddEdge("loop", "after").AddEdge("after", END)
-	r, err := g.Compile(context.Background())
-	require.NoError(t, err)
-	out, err := r.Invoke(context.Background(), &contracts.ChatState{})
-	require.NoError(t, err)
-	assert.Equal(t, "before work work after", path(out))
-	assert.Equal(t, 2, out.RetryCount)
-	m := r.Mermaid()
-	assert.Contains(t, m, "subgraph loop [loop]")
-	assert.Contains(t, m, `loop_check -. "again" .-> loop_work`)
-	assert.Contains(t, m, "before --> loop")
-}
-
-func TestCompiledGraphIsSafeToShare(t *testing.T) {
-	r, err := retryGraph(3).Compile(context.Background())
-	require.NoError(t, err)
-	var wg sync.WaitGroup
-	for i := 0; i < 16; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			out, err := r.Invoke(context.Background(), &contracts.ChatState{})
-			assert.NoError(t, err)
-			assert.Equal(t, 3, out.RetryCount)
-		}()
-	}
-	wg.Wait()
-}
-
-func TestMermaid(t *testing.T) {
-	want := "flowchart TD\n" +
-		"  START --> work\n" +
-		"  work --> check\n" +
-		"  check -. \"again\" .-> work\n" +
-		"  check -. \"done\" .-> END\n"
-	assert.Equal(t, want, retryGraph(1).Mermaid())
+func TestLoopHitsMaxSteps(t *testing.T) {
+	again := func(context.Context, *state) (string, error) { return "again", nil }
+	_, err := run(t, New[*state]("loop").AddNode("a", visit("a")).AddEdge(START, "a").
+		AddConditionalEdges("a", ByFunc(again), map[string]string{"again": "a", "stop": END}), WithMaxSteps(5))
+	require.ErrorIs(t, err, ErrMaxSteps)
 }
 
 func TestStopBefore(t *testing.T) {
-	sub := New("loop").AddNode("inner", note("inner")).AddNode("deeper", note("deeper")).
-		AddEdge(START, "inner").AddEdge("inner", "deeper").AddEdge("deeper", END)
-	g := New("outer").AddNode("a", note("a")).AddSubgraph("sub", sub).AddNode("b", note("b")).
-		AddEdge(START, "a").AddEdge("a", "sub").AddEdge("sub", "b").AddEdge("b", END)
-	tests := []struct{ stop, path string }{
-		{"a", ""},
-		{"b", "a inner deeper"},
-		{"deeper", "a inner"},
+	out, err := run(t, New[*state]("s").AddNode("a", visit("a")).AddNode("b", visit("b")).
+		AddEdge(START, "a").AddEdge("a", "b").AddEdge("b", END), StopBefore("b"))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"a"}, out.Path)
+}
+
+func TestJoinsAndLoops(t *testing.T) {
+	again := func(_ context.Context, s *state) (string, error) {
+		if len(s.Path) < 8 {
+			return "again", nil
+		}
+		return "done", nil
 	}
-	for _, tc := range tests {
-		t.Run(tc.stop, func(t *testing.T) {
-			r, err := g.Compile(context.Background(), StopBefore(tc.stop))
-			require.NoError(t, err)
-			out, err := r.Invoke(context.Background(), &contracts.ChatState{})
-			require.NoError(t, err)
-			assert.Equal(t, tc.path, path(out))
-		})
-	}
-	_, err := g.Compile(context.Background(), StopBefore("nowhere"))
-	assert.EqualError(t, err, `graph outer: stop before "nowhere": no such node`)
+	t.Run("START fans out", func(t *testing.T) {
+		out, err := run(t, New[*state]("start").AddNode("a", visit("a")).AddNode("b", visit("b")).AddNode("c", visit("c")).
+			AddEdge(START, "a").AddEdge(START, "b").AddEdge("a", "c").AddEdge("b", "c").AddEdge("c", END))
+		require.NoError(t, err)
+		assert.Equal(t, []string{"a", "b", "c"}, out.Path)
+	})
+	t.Run("a loop's way back is not a branch to wait for", func(t *testing.T) {
+		out, err := run(t, New[*state]("loop").AddNode("a", visit("a")).AddNode("b", visit("b")).AddNode("c", visit("c")).
+			AddEdge(START, "a").AddEdge("a", "b").AddEdge("c", "b").
+			AddConditionalEdges("b", ByFunc(again), map[string]string{"again": "c", "done": END}))
+		require.NoError(t, err)
+		assert.Equal(t, "a b c b c b c b", strings.Join(out.Path, " "))
+	})
+	t.Run("a join inside a loop joins every round", func(t *testing.T) {
+		out, err := run(t, New[*state]("loopjoin").AddNode("f", visit("f")).AddNode("x", visit("x")).AddNode("y", visit("y")).
+			AddNode("j", visit("j")).
+			AddEdge(START, "f").AddEdge("f", "x").AddEdge("f", "y").AddEdge("x", "j").AddEdge("y", "j").
+			AddConditionalEdges("j", ByFunc(again), map[string]string{"again": "f", "done": END}))
+		require.NoError(t, err)
+		assert.Equal(t, "f x y j f x y j", strings.Join(out.Path, " "))
+	})
 }

@@ -4,12 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 
 	"github.com/cloudwego/eino/compose"
-
-	"github.com/sgrgraph/sgrgraph/contracts"
-	"github.com/sgrgraph/sgrgraph/tables"
 )
 
 // START and END are the graph's entry and exit, as in eino and LangGraph.
@@ -18,178 +15,109 @@ const (
 	END   = compose.END
 )
 
-// NodeFunc is a node: it reads and writes the turn's state.
-type NodeFunc func(ctx context.Context, s *contracts.ChatState) (*contracts.ChatState, error)
+// NodeFunc is a node: it reads the state and returns the state it leaves.
+// A node may change s in place and return it, or return a new value.
+type NodeFunc[S any] func(ctx context.Context, s S) (S, error)
 
-// Router picks the key of the next node from the state.
-type Router func(ctx context.Context, s *contracts.ChatState) (string, error)
-
-// TableInputs reads a decision table's inputs off the state.
-type TableInputs func(s *contracts.ChatState) map[string]any
-
-// StateGraph is a graph under construction. Its methods record mistakes
-// (an unknown node, a duplicate name) and Compile reports them all at once,
-// so a graph reads as a list of statements, like the diagram it draws.
-type StateGraph struct {
+// StateGraph is a graph over a state of type S under construction. Its
+// methods record mistakes (an unknown node, a duplicate name) and Compile
+// reports them all at once, so a graph reads as a list of statements, like
+// the diagram it draws.
+type StateGraph[S any] struct {
 	name     string
-	order    []string
-	nodes    map[string]node
+	order    []string // nodes in the order they were added
+	nodes    map[string]*nodeSpec[S]
 	edges    []edge
-	branches []branch
+	branches []*branch[S]
 	errs     []error
 }
 
-type node struct {
-	fn  NodeFunc
-	sub *StateGraph
+type nodeSpec[S any] struct {
+	fn   NodeFunc[S]
+	opts nodeOptions
 }
 
 type edge struct{ from, to string }
 
-// branch is a conditional edge: route returns a key of targets.
-type branch struct {
+// branch is a conditional edge: the router's keys name targets.
+type branch[S any] struct {
 	from    string
-	route   Router
-	targets map[string]string // key returned by route → node
-	labels  map[string]string // key → edge label in diagrams
+	router  Router[S]
+	targets map[string]string // router key → node
 }
 
-// New starts an empty graph; name appears in logs, errors and diagrams.
-func New(name string) *StateGraph {
-	return &StateGraph{name: name, nodes: map[string]node{}}
+// New starts an empty graph over state S; name appears in logs, errors and
+// diagrams.
+func New[S any](name string) *StateGraph[S] {
+	return &StateGraph[S]{name: name, nodes: map[string]*nodeSpec[S]{}}
 }
 
 // Name is the graph's name.
-func (g *StateGraph) Name() string { return g.name }
+func (g *StateGraph[S]) Name() string { return g.name }
 
-func (g *StateGraph) fail(format string, args ...any) {
+func (g *StateGraph[S]) fail(format string, args ...any) *StateGraph[S] {
 	g.errs = append(g.errs, fmt.Errorf(format, args...))
-}
-
-// AddNode adds a node running fn.
-func (g *StateGraph) AddNode(name string, fn NodeFunc) *StateGraph {
-	if fn == nil {
-		g.fail("node %q: nil function", name)
-		return g
-	}
-	g.add(name, node{fn: fn})
 	return g
 }
 
-// AddSubgraph adds a whole graph as one node; it runs on the same state.
-func (g *StateGraph) AddSubgraph(name string, sub *StateGraph) *StateGraph {
-	if sub == nil {
-		g.fail("subgraph %q: nil graph", name)
-		return g
-	}
-	g.add(name, node{sub: sub})
-	return g
-}
-
-func (g *StateGraph) add(name string, n node) {
+// AddNode adds a node running fn, with its own retry and timeout policy if
+// opts give one. A subgraph is a node too: see Subgraph.
+func (g *StateGraph[S]) AddNode(name string, fn NodeFunc[S], opts ...NodeOption) *StateGraph[S] {
 	switch {
+	case fn == nil:
+		return g.fail("node %q: nil function", name)
 	case name == "" || name == START || name == END:
-		g.fail("node name %q is reserved or empty", name)
-	case g.nodes[name].fn != nil || g.nodes[name].sub != nil:
-		g.fail("node %q added twice", name)
-	default:
-		g.nodes[name] = n
-		g.order = append(g.order, name)
+		return g.fail("node name %q is reserved or empty", name)
+	case g.nodes[name] != nil:
+		return g.fail("node %q added twice", name)
 	}
+	spec := &nodeSpec[S]{fn: fn}
+	for _, o := range opts {
+		o(&spec.opts)
+	}
+	if err := spec.opts.check(); err != nil {
+		return g.fail("node %q: %w", name, err)
+	}
+	g.nodes[name] = spec
+	g.order = append(g.order, name)
+	return g
 }
 
-// AddEdge always goes from one node to the next.
-func (g *StateGraph) AddEdge(from, to string) *StateGraph {
+// AddEdge always goes from one node to the next. Several edges out of one
+// node run their targets in parallel; a node with several edges in waits
+// for all of them and starts on their merged state (see WithMerge).
+func (g *StateGraph[S]) AddEdge(from, to string) *StateGraph[S] {
+	if slices.Contains(g.edges, edge{from, to}) {
+		return g.fail("edge %s → %s added twice", from, to)
+	}
 	g.edges = append(g.edges, edge{from, to})
 	return g
 }
 
-// AddConditionalEdges routes from a node to targets[route(state)]. An edge
-// is labelled with its key in diagrams.
-func (g *StateGraph) AddConditionalEdges(from string, route Router, targets map[string]string) *StateGraph {
-	if route == nil {
-		g.fail("conditional edges from %q: nil router", from)
-		return g
+// AddConditionalEdges routes from a node by a router: each key the router
+// can return names a target in targets (a node or END). The router also
+// labels the edges in diagrams.
+func (g *StateGraph[S]) AddConditionalEdges(from string, r Router[S], targets map[string]string) *StateGraph[S] {
+	if r == nil {
+		return g.fail("conditional edges from %q: nil router", from)
 	}
 	if len(targets) == 0 {
-		g.fail("conditional edges from %q: no targets", from)
-		return g
+		return g.fail("conditional edges from %q: no targets", from)
 	}
-	labels := map[string]string{}
-	for k := range targets {
-		labels[k] = k
+	if err := r.check(targets); err != nil {
+		return g.fail("conditional edges from %q: %w", from, err)
 	}
-	g.branches = append(g.branches, branch{from: from, route: route, targets: targets, labels: labels})
+	g.branches = append(g.branches, &branch[S]{from: from, router: r, targets: targets})
 	return g
-}
-
-// AddTableEdges routes from a node by a decision table: the table is
-// evaluated on inputs(state) and its output column decides, through
-// targets, where the turn goes. Edges are labelled with the table's ID, the
-// output value and the rules that produce it.
-func (g *StateGraph) AddTableEdges(from string, t *tables.Table, inputs TableInputs, output string, targets map[string]string) *StateGraph {
-	if t == nil || inputs == nil {
-		g.fail("table edges from %q: nil table or inputs", from)
-		return g
-	}
-	col := -1
-	for i, c := range t.Outputs {
-		if c.Name == output {
-			col = i
-		}
-	}
-	if col < 0 {
-		g.fail("table edges from %q: %s has no output %q", from, t.ID, output)
-		return g
-	}
-	rules := map[string][]int{} // output value → the rules (numbered from 1) that produce it
-	for i, r := range t.Rules {
-		rules[r.Outputs[col]] = append(rules[r.Outputs[col]], i+1)
-	}
-	for v := range rules {
-		if _, ok := targets[v]; !ok {
-			g.fail("table edges from %q: %s can output %s=%q but no target is given for it", from, t.ID, output, v)
-		}
-	}
-	route := func(_ context.Context, s *contracts.ChatState) (string, error) {
-		res, err := t.Evaluate(inputs(s))
-		if err != nil {
-			return "", err
-		}
-		return res.Get(output), nil
-	}
-	labels := map[string]string{}
-	for k := range targets {
-		labels[k] = fmt.Sprintf("%s %s %s", t.ID, k, ruleList(rules[k]))
-	}
-	g.branches = append(g.branches, branch{from: from, route: route, targets: targets, labels: labels})
-	return g
-}
-
-func ruleList(rules []int) string {
-	sort.Ints(rules)
-	s := "rule"
-	if len(rules) > 1 {
-		s += "s"
-	}
-	for i, r := range rules {
-		if i > 0 {
-			s += ","
-		}
-		s += fmt.Sprintf(" %d", r)
-	}
-	return "(" + s + ")"
 }
 
 // validate checks what only the whole graph can show.
-func (g *StateGraph) validate() error {
+func (g *StateGraph[S]) validate() error {
 	errs := append([]error(nil), g.errs...)
-	known := func(n string) bool { _, ok := g.nodes[n]; return ok }
+	known := func(n string) bool { return g.nodes[n] != nil }
 	hasStart := false
 	for _, e := range g.edges {
-		if e.from == START {
-			hasStart = true
-		}
+		hasStart = hasStart || e.from == START
 		if e.from != START && !known(e.from) {
 			errs = append(errs, fmt.Errorf("edge %s → %s: unknown node %q", e.from, e.to, e.from))
 		}
@@ -203,8 +131,8 @@ func (g *StateGraph) validate() error {
 		} else if !known(b.from) {
 			errs = append(errs, fmt.Errorf("conditional edges from unknown node %q", b.from))
 		}
-		for k, to := range b.targets {
-			if to != END && !known(to) {
+		for _, k := range sortedKeys(b.targets) {
+			if to := b.targets[k]; to != END && !known(to) {
 				errs = append(errs, fmt.Errorf("conditional edge %s -[%s]-> %s: unknown node %q", b.from, k, to, to))
 			}
 		}
@@ -212,15 +140,17 @@ func (g *StateGraph) validate() error {
 	if !hasStart {
 		errs = append(errs, errors.New("no edge from START"))
 	}
-	for _, name := range g.order {
-		if sub := g.nodes[name].sub; sub != nil {
-			if err := sub.validate(); err != nil {
-				errs = append(errs, fmt.Errorf("subgraph %q: %w", name, err))
-			}
-		}
-	}
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("graph %s: %w", g.name, err)
 	}
 	return nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }

@@ -1,0 +1,309 @@
+package graph
+
+import (
+	"cmp"
+	"fmt"
+	"reflect"
+	"strings"
+)
+
+// reducer merges parallel branches: base is the state they started from,
+// ins what each branch was given, outs what each returned, names who ran
+// them (for errors).
+type reducer[S any] func(base S, ins, outs []S, names []string) (S, error)
+
+// The reducers a `reduce` struct tag may name, as LangGraph's Annotated
+// reducers do. A field without a tag may be changed by one branch, or by
+// several to the same value; a nested struct without a tag is merged field
+// by field.
+const (
+	ReduceAppend = "append" // slices: each branch's new elements, in branch order
+	ReduceUnion  = "union"  // slices and maps: every element or key once
+	ReduceSum    = "sum"    // numbers: the base plus each branch's change
+	ReduceMax    = "max"    // numbers and strings: the largest value
+	ReduceMin    = "min"    // numbers and strings: the smallest value
+	ReduceLast   = "last"   // any: the last branch that changed it wins
+)
+
+// InvalidUpdateError is LangGraph's rule for parallel writes: branches that
+// wrote different values to a field without a reducer.
+type InvalidUpdateError struct {
+	Field    string
+	Branches []string
+}
+
+func (e *InvalidUpdateError) Error() string {
+	return fmt.Sprintf("field %s: branches %s wrote different values and the field has no reducer (tag it, e.g. `reduce:\"last\"`)",
+		e.Field, strings.Join(e.Branches, ", "))
+}
+
+// reduceMerge builds the field-reducer merge of a struct state (or pointer
+// to one), checking every tag against its field's type.
+func reduceMerge[S any]() (reducer[S], error) {
+	t := reflect.TypeFor[S]()
+	ptr := t.Kind() == reflect.Pointer
+	st := t
+	if ptr {
+		st = t.Elem()
+	}
+	if st.Kind() != reflect.Struct {
+		return nil, fmt.Errorf("state type %s is not a struct, so it has no field reducers", t)
+	}
+	if err := checkTags(st, ""); err != nil {
+		return nil, err
+	}
+	return func(base S, ins, outs []S, names []string) (S, error) {
+		var zero S
+		val := func(s S) (reflect.Value, error) {
+			v := reflect.ValueOf(&s).Elem()
+			if ptr {
+				if v.IsNil() {
+					return v, fmt.Errorf("a branch holds a nil %s", t)
+				}
+				v = v.Elem()
+			}
+			return v, nil
+		}
+		b, err := val(base)
+		if err != nil {
+			return zero, err
+		}
+		in, out := make([]reflect.Value, len(ins)), make([]reflect.Value, len(outs))
+		for i := range ins {
+			if in[i], err = val(ins[i]); err != nil {
+				return zero, err
+			}
+			if out[i], err = val(outs[i]); err != nil {
+				return zero, err
+			}
+		}
+		res := reflect.New(st).Elem()
+		res.Set(b)
+		if err := mergeStruct(res, b, in, out, names, ""); err != nil {
+			return zero, err
+		}
+		if ptr {
+			return res.Addr().Interface().(S), nil
+		}
+		return res.Interface().(S), nil
+	}, nil
+}
+
+func checkTags(st reflect.Type, prefix string) error {
+	for i := range st.NumField() {
+		f := st.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		name, k := prefix+f.Name, f.Type.Kind()
+		ok := true
+		switch tag := f.Tag.Get("reduce"); tag {
+		case "":
+			if k == reflect.Struct {
+				if err := checkTags(f.Type, name+"."); err != nil {
+					return err
+				}
+			}
+		case ReduceAppend:
+			ok = k == reflect.Slice
+		case ReduceUnion:
+			ok = k == reflect.Slice || k == reflect.Map
+		case ReduceSum:
+			ok = isNumber(k)
+		case ReduceMax, ReduceMin:
+			ok = isNumber(k) || k == reflect.String
+		case ReduceLast:
+		default:
+			return fmt.Errorf("field %s: unknown reducer %q (append, union, sum, max, min, last)", name, tag)
+		}
+		if !ok {
+			return fmt.Errorf("field %s: reducer %q does not apply to %s", name, f.Tag.Get("reduce"), f.Type)
+		}
+	}
+	return nil
+}
+
+func isNumber(k reflect.Kind) bool {
+	return k >= reflect.Int && k <= reflect.Float64
+}
+
+// mergeStruct writes into res (a copy of base) what the branches changed.
+func mergeStruct(res, base reflect.Value, ins, outs []reflect.Value, names []string, prefix string) error {
+	st := res.Type()
+	for i := range st.NumField() {
+		f := st.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		name := prefix + f.Name
+		field := func(vs []reflect.Value) []reflect.Value {
+			fs := make([]reflect.Value, len(vs))
+			for j, v := range vs {
+				fs[j] = v.Field(i)
+			}
+			return fs
+		}
+		in, out := field(ins), field(outs)
+		tag := f.Tag.Get("reduce")
+		if tag == "" && f.Type.Kind() == reflect.Struct {
+			if err := mergeStruct(res.Field(i), base.Field(i), in, out, names, name+"."); err != nil {
+				return err
+			}
+			continue
+		}
+		v, err := reduceField(tag, name, base.Field(i), in, out, names)
+		if err != nil {
+			return err
+		}
+		res.Field(i).Set(v)
+	}
+	return nil
+}
+
+// reduceField is one field's merged value.
+func reduceField(tag, name string, base reflect.Value, ins, outs []reflect.Value, names []string) (reflect.Value, error) {
+	var changed []int
+	for j := range outs {
+		if !reflect.DeepEqual(outs[j].Interface(), ins[j].Interface()) {
+			changed = append(changed, j)
+		}
+	}
+	if len(changed) == 0 {
+		return base, nil
+	}
+	switch tag {
+	case ReduceLast:
+		return outs[changed[len(changed)-1]], nil
+	case ReduceAppend:
+		return appendNew(name, base, ins, outs, names)
+	case ReduceUnion:
+		return union(name, base, outs, names)
+	case ReduceSum:
+		return sum(base, ins, outs), nil
+	case ReduceMax, ReduceMin:
+		return extreme(tag == ReduceMax, base, outs), nil
+	}
+	first := outs[changed[0]]
+	for _, j := range changed[1:] {
+		if !reflect.DeepEqual(outs[j].Interface(), first.Interface()) {
+			who := make([]string, len(changed))
+			for n, c := range changed {
+				who[n] = names[c]
+			}
+			return base, &InvalidUpdateError{Field: name, Branches: who}
+		}
+	}
+	return first, nil
+}
+
+func appendNew(name string, base reflect.Value, ins, outs []reflect.Value, names []string) (reflect.Value, error) {
+	res := reflect.AppendSlice(reflect.MakeSlice(base.Type(), 0, base.Len()), base)
+	for j := range outs {
+		in, out := ins[j], outs[j]
+		if !hasPrefix(out, in) {
+			return base, fmt.Errorf("field %s: branch %s changed earlier elements, and the reducer %q only adds new ones",
+				name, names[j], ReduceAppend)
+		}
+		res = reflect.AppendSlice(res, out.Slice(in.Len(), out.Len()))
+	}
+	return res, nil
+}
+
+func hasPrefix(s, prefix reflect.Value) bool {
+	if s.Len() < prefix.Len() {
+		return false
+	}
+	for i := range prefix.Len() {
+		if !reflect.DeepEqual(s.Index(i).Interface(), prefix.Index(i).Interface()) {
+			return false
+		}
+	}
+	return true
+}
+
+func union(name string, base reflect.Value, outs []reflect.Value, names []string) (reflect.Value, error) {
+	if base.Kind() == reflect.Map {
+		res := reflect.MakeMap(base.Type())
+		from := map[any]string{}
+		for j, m := range append([]reflect.Value{base}, outs...) {
+			who := "the base"
+			if j > 0 {
+				who = names[j-1]
+			}
+			for it := m.MapRange(); it.Next(); {
+				k, v := it.Key(), it.Value()
+				if old := res.MapIndex(k); old.IsValid() && !reflect.DeepEqual(old.Interface(), v.Interface()) && j > 0 && from[k.Interface()] != "the base" {
+					return base, &InvalidUpdateError{Field: fmt.Sprintf("%s[%v]", name, k), Branches: []string{from[k.Interface()], who}}
+				}
+				res.SetMapIndex(k, v)
+				from[k.Interface()] = who
+			}
+		}
+		return res, nil
+	}
+	res := reflect.MakeSlice(base.Type(), 0, base.Len())
+	for _, s := range append([]reflect.Value{base}, outs...) {
+		for i := range s.Len() {
+			e := s.Index(i)
+			dup := false
+			for k := range res.Len() {
+				if reflect.DeepEqual(res.Index(k).Interface(), e.Interface()) {
+					dup = true
+					break
+				}
+			}
+			if !dup {
+				res = reflect.Append(res, e)
+			}
+		}
+	}
+	return res, nil
+}
+
+func sum(base reflect.Value, ins, outs []reflect.Value) reflect.Value {
+	res := reflect.New(base.Type()).Elem()
+	switch {
+	case base.CanInt():
+		total := base.Int()
+		for j := range outs {
+			total += outs[j].Int() - ins[j].Int()
+		}
+		res.SetInt(total)
+	case base.CanUint():
+		total := base.Uint()
+		for j := range outs {
+			total += outs[j].Uint() - ins[j].Uint()
+		}
+		res.SetUint(total)
+	default:
+		total := base.Float()
+		for j := range outs {
+			total += outs[j].Float() - ins[j].Float()
+		}
+		res.SetFloat(total)
+	}
+	return res
+}
+
+func extreme(largest bool, base reflect.Value, outs []reflect.Value) reflect.Value {
+	best := base
+	for _, v := range outs {
+		c := compareValues(v, best)
+		if largest && c > 0 || !largest && c < 0 {
+			best = v
+		}
+	}
+	return best
+}
+
+func compareValues(a, b reflect.Value) int {
+	switch {
+	case a.CanInt():
+		return cmp.Compare(a.Int(), b.Int())
+	case a.CanUint():
+		return cmp.Compare(a.Uint(), b.Uint())
+	case a.CanFloat():
+		return cmp.Compare(a.Float(), b.Float())
+	}
+	return cmp.Compare(a.String(), b.String())
+}

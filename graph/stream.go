@@ -1,0 +1,279 @@
+package graph
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"iter"
+	"sync"
+	"time"
+)
+
+// StreamMode names a kind of stream event, with LangGraph's names.
+type StreamMode string
+
+// The stream modes, and the mode of the stream's last event.
+const (
+	StreamValues   StreamMode = "values"   // the state after each step
+	StreamUpdates  StreamMode = "updates"  // a node's name and the fields it changed
+	StreamMessages StreamMode = "messages" // model output, as a node writes it with EmitMessage
+	StreamCustom   StreamMode = "custom"   // anything a node writes with Emit
+	StreamDebug    StreamMode = "debug"    // node start and end, with timing, attempt and error
+	StreamEnd      StreamMode = "end"      // the final state; an error ends the stream instead
+)
+
+// Debug is a node's start or end, in the debug mode.
+type Debug struct {
+	Event    string        `json:"event"` // DebugStart or DebugEnd
+	Attempt  int           `json:"attempt"`
+	Duration time.Duration `json:"duration,omitempty"`
+	Error    string        `json:"error,omitempty"`
+}
+
+// The events of Debug.
+const (
+	DebugStart = "start"
+	DebugEnd   = "end"
+)
+
+// Chunk is one event of a stream. Path names the node that produced it,
+// subgraphs included ("react_agent/agent_model"); only the fields of its
+// mode are set.
+type Chunk[S any] struct {
+	Mode    StreamMode                 `json:"mode"`
+	Path    string                     `json:"path,omitempty"`
+	State   S                          `json:"state,omitzero"`   // values, end
+	Update  map[string]json.RawMessage `json:"update,omitempty"` // updates
+	Message any                        `json:"message,omitempty"`
+	Custom  any                        `json:"custom,omitempty"`
+	Debug   *Debug                     `json:"debug,omitempty"`
+}
+
+// WithStreamModes chooses the modes Stream yields (values when none are
+// given).
+func WithStreamModes(modes ...StreamMode) RunOption {
+	return func(o *runOptions) { o.modes = append(o.modes, modes...) }
+}
+
+// streamer carries a stream's events from the nodes to the reader. It
+// travels in the context, so subgraphs run inside a node stream too.
+type streamer struct {
+	modes  map[StreamMode]bool
+	events chan any // Chunk[S] of the run's state type
+	done   <-chan struct{}
+	path   string
+}
+
+type streamKey struct{}
+
+func streamOf(ctx context.Context) *streamer {
+	st, _ := ctx.Value(streamKey{}).(*streamer)
+	return st
+}
+
+func (st *streamer) send(c any) {
+	select {
+	case st.events <- c:
+	case <-st.done:
+	}
+}
+
+// Stream runs the graph like Invoke and yields its events in order, in the
+// modes asked for; the last event is StreamEnd with the final state, or an
+// error. Stopping the loop early cancels the run.
+func (r *Runnable[S]) Stream(ctx context.Context, s S, opts ...RunOption) iter.Seq2[Chunk[S], error] {
+	var o runOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if len(o.modes) == 0 {
+		o.modes = []StreamMode{StreamValues}
+	}
+	return func(yield func(Chunk[S], error) bool) {
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		st := &streamer{modes: map[StreamMode]bool{}, events: make(chan any, 64), done: ctx.Done(), path: streamOf(ctx).pathOrEmpty()}
+		for _, m := range o.modes {
+			st.modes[m] = true
+		}
+		type result struct {
+			s   S
+			err error
+		}
+		end := make(chan result, 1)
+		var wg sync.WaitGroup
+		wg.Go(func() {
+			out, err := r.invoke(context.WithValue(ctx, streamKey{}, st), s, o)
+			end <- result{out, err}
+		})
+		defer wg.Wait()
+		for {
+			select {
+			case c := <-st.events:
+				if !yield(typed[S](c), nil) {
+					return
+				}
+			case res := <-end:
+				for len(st.events) > 0 {
+					if !yield(typed[S](<-st.events), nil) {
+						return
+					}
+				}
+				if res.err != nil {
+					yield(Chunk[S]{}, res.err)
+					return
+				}
+				yield(Chunk[S]{Mode: StreamEnd, State: res.s}, nil)
+				return
+			}
+		}
+	}
+}
+
+func (st *streamer) pathOrEmpty() string {
+	if st == nil {
+		return ""
+	}
+	return st.path
+}
+
+// Path is the path of the node running in ctx, subgraphs included, while
+// the run streams; "" otherwise.
+func Path(ctx context.Context) string { return streamOf(ctx).pathOrEmpty() }
+
+// Emit writes v to the run's custom stream; a run that is not streamed
+// drops it at no cost.
+func Emit(ctx context.Context, v any) { emit(ctx, StreamCustom, func(c *chunk) { c.custom = v }) }
+
+// EmitMessage writes model output (a token, a message chunk) to the run's
+// messages stream.
+func EmitMessage(ctx context.Context, m any) { emit(ctx, StreamMessages, func(c *chunk) { c.message = m }) }
+
+// chunk is the untyped part of a Chunk, for emitters that do not know S.
+type chunk struct {
+	custom, message any
+	debug           *Debug
+}
+
+func emit(ctx context.Context, mode StreamMode, fill func(*chunk)) {
+	st := streamOf(ctx)
+	if st == nil || !st.modes[mode] {
+		return
+	}
+	var c chunk
+	fill(&c)
+	st.send(untyped{mode: mode, path: st.path, c: c})
+}
+
+// untyped is an event made without the state type; the node's observer
+// turns it into a Chunk[S] (see typed).
+type untyped struct {
+	mode StreamMode
+	path string
+	c    chunk
+}
+
+// typed turns an event off the channel into a Chunk of the run's state.
+func typed[S any](e any) Chunk[S] {
+	u, ok := e.(untyped)
+	if !ok {
+		return e.(Chunk[S])
+	}
+	return Chunk[S]{Mode: u.mode, Path: u.path, Message: u.c.message, Custom: u.c.custom, Debug: u.c.debug}
+}
+
+func emitDebug(ctx context.Context, name, event string, attempt int, took time.Duration, err error) {
+	emit(ctx, StreamDebug, func(c *chunk) {
+		c.debug = &Debug{Event: event, Attempt: attempt, Duration: took}
+		if err != nil {
+			c.debug.Error = err.Error()
+		}
+	})
+}
+
+func emitValues[S any](ctx context.Context, s S) {
+	if st := streamOf(ctx); st != nil && st.modes[StreamValues] {
+		st.send(Chunk[S]{Mode: StreamValues, Path: st.path, State: snapshot(s)})
+	}
+}
+
+// snapshot copies a state for a reader while the run goes on changing it:
+// by its Clone method, or through JSON when it has none.
+func snapshot[S any](s S) S {
+	if c, ok := any(s).(Cloner[S]); ok {
+		return c.Clone()
+	}
+	data, err := json.Marshal(s)
+	if err != nil {
+		return s
+	}
+	var cp S
+	if json.Unmarshal(data, &cp) != nil {
+		return s
+	}
+	return cp
+}
+
+// observe runs a node, reporting it to the stream if the run streams: the
+// debug start and end (unless the policy reports each attempt), the fields
+// it changed, and the state after it when it is the run's whole state.
+func observe[S any](ctx context.Context, name string, call NodeFunc[S], s S, whole, policy bool) (S, error) {
+	parent := streamOf(ctx)
+	if parent == nil {
+		return call(ctx, s)
+	}
+	st := *parent
+	st.path = joinPath(parent.path, name)
+	ctx = context.WithValue(ctx, streamKey{}, &st)
+	var before []byte
+	if st.modes[StreamUpdates] {
+		before, _ = json.Marshal(s)
+	}
+	if !policy {
+		emitDebug(ctx, name, DebugStart, 1, 0, nil)
+	}
+	start := time.Now()
+	out, err := call(ctx, s)
+	if !policy {
+		emitDebug(ctx, name, DebugEnd, 1, time.Since(start), err)
+	}
+	if err != nil {
+		return out, err
+	}
+	if st.modes[StreamUpdates] {
+		after, _ := json.Marshal(out)
+		st.send(Chunk[S]{Mode: StreamUpdates, Path: st.path, Update: changedFields(before, after)})
+	}
+	if whole {
+		emitValues(context.WithValue(ctx, streamKey{}, parent), out)
+	}
+	return out, nil
+}
+
+func joinPath(parent, name string) string {
+	if parent == "" {
+		return name
+	}
+	return parent + "/" + name
+}
+
+// changedFields are the top-level JSON fields that differ.
+func changedFields(before, after []byte) map[string]json.RawMessage {
+	var b, a map[string]json.RawMessage
+	if json.Unmarshal(before, &b) != nil || json.Unmarshal(after, &a) != nil {
+		return map[string]json.RawMessage{"": after}
+	}
+	out := map[string]json.RawMessage{}
+	for k, v := range a {
+		if !bytes.Equal(b[k], v) {
+			out[k] = v
+		}
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			out[k] = json.RawMessage("null")
+		}
+	}
+	return out
+}
+
