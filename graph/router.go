@@ -50,9 +50,9 @@ func (r funcRouter[S]) route(ctx context.Context, s S) (route, error) {
 	return route{k}, err
 }
 func (funcRouter[S]) send(context.Context, S) ([]Send[S], error) { return nil, nil }
-func (funcRouter[S]) check(map[string]string) error             { return nil }
-func (funcRouter[S]) label(key string) string                   { return key }
-func (funcRouter[S]) fansOut() bool                             { return false }
+func (funcRouter[S]) check(map[string]string) error              { return nil }
+func (funcRouter[S]) label(key string) string                    { return key }
+func (funcRouter[S]) fansOut() bool                              { return false }
 
 type keysRouter[S any] struct {
 	fn func(context.Context, S) ([]string, error)
@@ -69,9 +69,9 @@ func ByKeys[S any](fn func(ctx context.Context, s S) ([]string, error)) Router[S
 
 func (r keysRouter[S]) route(ctx context.Context, s S) (route, error) { return r.fn(ctx, s) }
 func (keysRouter[S]) send(context.Context, S) ([]Send[S], error)      { return nil, nil }
-func (keysRouter[S]) check(map[string]string) error                  { return nil }
-func (keysRouter[S]) label(key string) string                        { return key }
-func (keysRouter[S]) fansOut() bool                                  { return true }
+func (keysRouter[S]) check(map[string]string) error                   { return nil }
+func (keysRouter[S]) label(key string) string                         { return key }
+func (keysRouter[S]) fansOut() bool                                   { return true }
 
 type sendRouter[S any] struct {
 	fn func(context.Context, S) ([]Send[S], error)
@@ -101,9 +101,9 @@ func (r sendRouter[S]) route(ctx context.Context, s S) (route, error) {
 	return keys, nil
 }
 func (r sendRouter[S]) send(ctx context.Context, s S) ([]Send[S], error) { return r.fn(ctx, s) }
-func (sendRouter[S]) check(map[string]string) error                     { return nil }
-func (sendRouter[S]) label(key string) string                           { return "send " + key }
-func (sendRouter[S]) fansOut() bool                                     { return true }
+func (sendRouter[S]) check(map[string]string) error                      { return nil }
+func (sendRouter[S]) label(key string) string                            { return "send " + key }
+func (sendRouter[S]) fansOut() bool                                      { return true }
 
 // DecisionReader is a state that records the decisions its nodes made;
 // embedding tables.Decisions makes a state one.

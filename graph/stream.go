@@ -147,7 +147,9 @@ func Emit(ctx context.Context, v any) { emit(ctx, StreamCustom, func(c *chunk) {
 
 // EmitMessage writes model output (a token, a message chunk) to the run's
 // messages stream.
-func EmitMessage(ctx context.Context, m any) { emit(ctx, StreamMessages, func(c *chunk) { c.message = m }) }
+func EmitMessage(ctx context.Context, m any) {
+	emit(ctx, StreamMessages, func(c *chunk) { c.message = m })
+}
 
 // chunk is the untyped part of a Chunk, for emitters that do not know S.
 type chunk struct {
@@ -276,4 +278,3 @@ func changedFields(before, after []byte) map[string]json.RawMessage {
 	}
 	return out
 }
-
