@@ -1,63 +1,89 @@
 package agent
 
 import (
+	"context"
+
+	"github.com/sgrgraph/sgrgraph/contracts"
 	"github.com/sgrgraph/sgrgraph/graph"
 	"github.com/sgrgraph/sgrgraph/nodes"
 	"github.com/sgrgraph/sgrgraph/tables"
 )
 
+// State is the default graph's state.
+type State = *contracts.ChatState
+
 // Nodes are the steps of the default graph; replace any of them to change
 // one step and keep the rest.
 type Nodes struct {
 	GuardianVerify, SGRPlan, InjectSynthetic nodes.Func
-	AgentModel, AgentTools                   nodes.Func
+	AgentModel, CallTool, AgentTools         nodes.Func
 	EvidenceCheck, ContractCheck, RetryBump  nodes.Func
 	Finalize, SafeExit                       nodes.Func
 }
 
-// Edges are the decision tables of the default graph's conditional edges.
-type Edges struct {
+// Tables are the decision tables the default graph's edges route on: the
+// nodes before them record their decisions.
+type Tables struct {
 	Enforcement, Routing, Verdicts *tables.Table // DT-001, DT-002, DT-005
-	GuardMode                      string        // DT-001's guard_mode
 }
 
-// NewGraph builds the default turn (DESIGN §5) from its nodes; the
-// decision tables drive its conditional edges and label them in diagrams.
-func NewGraph(n Nodes, e Edges) *graph.StateGraph {
+// NewGraph builds the default turn (DESIGN §5) from its nodes; the react_agent
+// loop is a subgraph whose tool calls run in parallel.
+func NewGraph(ctx context.Context, n Nodes, t Tables, opts ...graph.CompileOption) (*graph.Runnable[State], error) {
 	const (
 		guardian, plan, inject = nodes.GuardianVerifyName, nodes.SGRPlanName, nodes.InjectSyntheticName
-		react, model, tools    = nodes.ReactAgentName, nodes.AgentModelName, nodes.AgentToolsName
-		evidence, contract     = nodes.EvidenceCheckName, nodes.ContractCheckName
-		retry, final, exit     = nodes.RetryBumpName, nodes.FinalizeName, nodes.SafeExitName
+		react, model, call     = nodes.ReactAgentName, nodes.AgentModelName, nodes.CallToolName
+		tools, evidence        = nodes.AgentToolsName, nodes.EvidenceCheckName
+		contract, retry        = nodes.ContractCheckName, nodes.RetryBumpName
+		final, exit            = nodes.FinalizeName, nodes.SafeExitName
 	)
-	loop := graph.New(react).
+	loop, err := graph.New[State](react).
 		AddNode(model, n.AgentModel).
+		AddNode(call, n.CallTool).
 		AddNode(tools, n.AgentTools).
 		AddEdge(graph.START, model).
-		AddConditionalEdges(model, nodes.AfterAgentModel, map[string]string{tools: tools, graph.END: graph.END}).
-		AddEdge(tools, model)
-
-	return graph.New("sgrgraph").
+		AddConditionalEdges(model, graph.BySend(toolCalls), map[string]string{call: call, nodes.AnswerKey: graph.END}).
+		AddEdge(call, tools).
+		AddEdge(tools, model).
+		Compile(ctx, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return graph.New[State]("sgrgraph").
 		AddNode(guardian, n.GuardianVerify).
 		AddNode(plan, n.SGRPlan).
 		AddNode(inject, n.InjectSynthetic).
-		AddSubgraph(react, loop).
+		AddNode(react, graph.Subgraph(loop)).
 		AddNode(evidence, n.EvidenceCheck).
 		AddNode(contract, n.ContractCheck).
 		AddNode(retry, n.RetryBump).
 		AddNode(final, n.Finalize).
 		AddNode(exit, n.SafeExit).
 		AddEdge(graph.START, guardian).
-		AddTableEdges(guardian, e.Enforcement, nodes.EnforcementInputs(e.GuardMode), "decision",
+		AddConditionalEdges(guardian, graph.ByTable[State](t.Enforcement, "decision"),
 			map[string]string{"Continue": plan, "Block": exit}).
 		AddEdge(plan, inject).
-		AddTableEdges(inject, e.Routing, nodes.RoutingInputs, "action",
+		AddConditionalEdges(inject, graph.ByTable[State](t.Routing, "action"),
 			map[string]string{"normal": react, "clarify": graph.END, "block": graph.END, "guardian_block": graph.END}).
-		AddConditionalEdges(react, nodes.AfterReactAgent, map[string]string{evidence: evidence, exit: exit}).
+		AddConditionalEdges(react, graph.ByFunc(nodes.AfterReactAgent), map[string]string{evidence: evidence, exit: exit}).
 		AddEdge(evidence, contract).
-		AddTableEdges(contract, e.Verdicts, nodes.VerdictInputs, "next",
+		AddConditionalEdges(contract, graph.ByTable[State](t.Verdicts, "next"),
 			map[string]string{"finalize": final, "retry_bump": retry, "safe_exit": exit}).
 		AddEdge(retry, react).
 		AddEdge(final, graph.END).
-		AddEdge(exit, graph.END)
+		AddEdge(exit, graph.END).
+		Compile(ctx, opts...)
+}
+
+// toolCalls sends each tool call of the agent's reply to call_tool, to run
+// in parallel; a reply without calls is the draft, and the loop ends.
+func toolCalls(ctx context.Context, s State) ([]graph.Send[State], error) {
+	if key, err := nodes.AfterAgentModel(ctx, s); err != nil || key != nodes.AgentToolsName {
+		return []graph.Send[State]{{Key: nodes.AnswerKey, State: s}}, err
+	}
+	var sends []graph.Send[State]
+	for _, b := range nodes.SplitToolCalls(s) {
+		sends = append(sends, graph.Send[State]{Key: nodes.CallToolName, State: b})
+	}
+	return sends, nil
 }

@@ -1,8 +1,14 @@
 package contracts
 
-import "github.com/cloudwego/eino/schema"
+import (
+	"github.com/cloudwego/eino/schema"
 
-// ChatState is the one value every node of a turn reads and writes.
+	"github.com/sgrgraph/sgrgraph/tables"
+)
+
+// ChatState is the one value every node of a turn reads and writes. The
+// reduce tags say how parallel branches of a turn (the tool calls of one
+// model step) combine: lists grow by what each branch added.
 type ChatState struct {
 	SessionID string `json:"session_id"`
 	Turn      int    `json:"turn"`
@@ -14,9 +20,9 @@ type ChatState struct {
 	Language string `json:"language,omitempty"`
 
 	// Messages is the model context: what the next model call sees.
-	Messages []*schema.Message `json:"messages"`
+	Messages []*schema.Message `json:"messages" reduce:"append"`
 	// UI is what the person sees.
-	UI []UIMessage `json:"ui"`
+	UI []UIMessage `json:"ui" reduce:"append"`
 
 	// Structured metadata from here on.
 	Moderation  *Moderation   `json:"moderation,omitempty"`
@@ -31,28 +37,36 @@ type ChatState struct {
 	// Error says why the turn could not be answered at all (the model
 	// server stayed down); the answer then says so to the user.
 	Error       string         `json:"error,omitempty"`
-	Evidence    []EvidenceItem `json:"evidence"`
-	QueryTraces []QueryTrace   `json:"query_traces"`
-	Articles    []Article      `json:"articles"`
+	Evidence    []EvidenceItem `json:"evidence" reduce:"append"`
+	QueryTraces []QueryTrace   `json:"query_traces" reduce:"append"`
+	Articles    []Article      `json:"articles" reduce:"append"`
 	// EvidenceCheck and ContractCheck are the Guardian's last two checks.
 	EvidenceCheck *CheckResult `json:"evidence_check,omitempty"`
 	ContractCheck *CheckResult `json:"contract_check,omitempty"`
 	Verdict       *Verdict     `json:"verdict,omitempty"`
-	RetryCount    int          `json:"retry_count"`
-	ReactIters    int          `json:"react_iters"`
-	SGRCalls      int          `json:"sgr_calls"`
-	Diagnostics   Diagnostics  `json:"diagnostics"`
+	// ToolCall is the one tool call a parallel branch of the agent's tool
+	// step runs; ToolResults are what the calls returned, in call order,
+	// until agent_tools records them as evidence.
+	ToolCall    *schema.ToolCall `json:"tool_call,omitempty"`
+	ToolResults []ToolResult     `json:"tool_results,omitempty" reduce:"append"`
+	RetryCount  int              `json:"retry_count"`
+	ReactIters  int              `json:"react_iters"`
+	SGRCalls    int              `json:"sgr_calls"`
+	Diagnostics Diagnostics      `json:"diagnostics"`
+	// Decisions are the decision-table rows that fired, in order: a node
+	// records each decision it owns and the edge after it routes on it.
+	tables.Decisions
 }
 
 // Diagnostics is what a turn reports about itself: timings, tokens, the
 // places a decision table overrode the model, and every error met on the way.
 type Diagnostics struct {
-	Nodes      []NodeRun   `json:"nodes"`
-	ModelCalls []ModelCall `json:"model_calls,omitempty"`
-	Overrides  []Override  `json:"overrides,omitempty"`
-	Errors     []NodeNote  `json:"errors,omitempty"`
-	Notes      []NodeNote  `json:"notes,omitempty"`
-	Retries    []Retry     `json:"retries,omitempty"`
+	Nodes      []NodeRun   `json:"nodes" reduce:"append"`
+	ModelCalls []ModelCall `json:"model_calls,omitempty" reduce:"append"`
+	Overrides  []Override  `json:"overrides,omitempty" reduce:"append"`
+	Errors     []NodeNote  `json:"errors,omitempty" reduce:"append"`
+	Notes      []NodeNote  `json:"notes,omitempty" reduce:"append"`
+	Retries    []Retry     `json:"retries,omitempty" reduce:"append"`
 	Tokens     Tokens      `json:"tokens"`
 }
 
@@ -92,10 +106,10 @@ type Retry struct {
 
 // Tokens are the token counts of a turn, summed over its model calls.
 type Tokens struct {
-	Prompt     int `json:"prompt"`
-	Completion int `json:"completion"`
+	Prompt     int `json:"prompt" reduce:"sum"`
+	Completion int `json:"completion" reduce:"sum"`
 	// Estimated: at least one call's counts were estimated.
-	Estimated bool `json:"estimated,omitempty"`
+	Estimated bool `json:"estimated,omitempty" reduce:"last"`
 }
 
 // Override records a decision table disagreeing with the model's own choice.
@@ -125,11 +139,13 @@ type StructuredResult struct {
 	Plan        *SGRPlan       `json:"plan,omitempty"`
 	Verdict     *Verdict       `json:"verdict,omitempty"`
 	RetryCount  int            `json:"retry_count"`
-	Evidence    []EvidenceItem `json:"evidence"`
+	Evidence    []EvidenceItem `json:"evidence" reduce:"append"`
 	QueryTraces []QueryTrace   `json:"query_traces"`
 	Articles    []Article      `json:"articles"`
 	Diagnostics Diagnostics    `json:"diagnostics"`
-	Error       string         `json:"error,omitempty"`
+	// Decisions are the decision-table rows that fired, in order.
+	Decisions []tables.Result `json:"decisions"`
+	Error     string          `json:"error,omitempty"`
 	// Context is the model context after the turn: the next turn's
 	// history. It is not part of the printed result.
 	Context []*schema.Message `json:"-"`

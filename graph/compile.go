@@ -38,7 +38,6 @@ type compileOptions struct {
 	merge      any // MergeFunc[S]
 	middleware []any
 	defaults   []NodeOption
-	stopBefore string
 }
 
 // WithMaxSteps sets the superstep limit of a run.
@@ -65,11 +64,6 @@ func WithNodeDefaults(opts ...NodeOption) CompileOption {
 	return func(o *compileOptions) { o.defaults = append(o.defaults, opts...) }
 }
 
-// StopBefore compiles the graph so that a run ends, without error, when it
-// reaches the named node, returning the state that node would have
-// received. Tests use it to run a graph up to a node.
-func StopBefore(node string) CompileOption { return func(o *compileOptions) { o.stopBefore = node } }
-
 // Compile checks the graph and compiles it onto eino.
 func (g *StateGraph[S]) Compile(ctx context.Context, opts ...CompileOption) (*Runnable[S], error) {
 	o := compileOptions{maxSteps: DefaultMaxSteps}
@@ -90,14 +84,11 @@ func (g *StateGraph[S]) compile(ctx context.Context, o compileOptions) (*Runnabl
 	if err := g.validate(); err != nil {
 		return nil, err
 	}
-	if o.stopBefore != "" && g.nodes[o.stopBefore] == nil {
-		return nil, fmt.Errorf("stop before %q: no such node", o.stopBefore)
-	}
 	p, err := planOf(g)
 	if err != nil {
 		return nil, err
 	}
-	r := &Runnable[S]{g: g, plan: p, stopBefore: o.stopBefore}
+	r := &Runnable[S]{g: g, plan: p}
 	if err := r.setOptions(o); err != nil {
 		return nil, err
 	}

@@ -288,9 +288,18 @@ func TestLoopHitsMaxSteps(t *testing.T) {
 
 func TestStopBefore(t *testing.T) {
 	out, err := run(t, New[*state]("s").AddNode("a", visit("a")).AddNode("b", visit("b")).
-		AddEdge(START, "a").AddEdge("a", "b").AddEdge("b", END), StopBefore("b"))
+		AddEdge(START, "a").AddEdge("a", "b").AddEdge("b", END))
 	require.NoError(t, err)
-	assert.Equal(t, []string{"a"}, out.Path)
+	assert.Equal(t, []string{"a", "b"}, out.Path)
+	sub, err := New[*state]("sub").AddNode("x", visit("x")).AddNode("y", visit("y")).
+		AddEdge(START, "x").AddEdge("x", "y").AddEdge("y", END).Compile(context.Background())
+	require.NoError(t, err)
+	r, err := New[*state]("s").AddNode("a", visit("a")).AddNode("sub", Subgraph(sub)).AddNode("b", visit("b")).
+		AddEdge(START, "a").AddEdge("a", "sub").AddEdge("sub", "b").AddEdge("b", END).Compile(context.Background())
+	require.NoError(t, err)
+	out, err = r.Invoke(context.Background(), &state{}, StopBefore("y"))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"a", "x"}, out.Path, "a stop inside a subgraph ends the whole run")
 }
 
 func TestJoinsAndLoops(t *testing.T) {

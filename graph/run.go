@@ -19,16 +19,23 @@ type Runnable[S any] struct {
 	defaults   nodeOptions
 	merge      MergeFunc[S] // WithMerge, or nil
 	reduce     reducer[S]   // the field reducers when there is no WithMerge
-	stopBefore string
 }
 
 // RunOption tunes one run.
 type RunOption func(*runOptions)
 
 type runOptions struct {
-	modes     []StreamMode
-	callbacks []callbacks.Handler
+	modes      []StreamMode
+	callbacks  []callbacks.Handler
+	stopBefore string
 }
+
+// StopBefore ends the run, without error, when it reaches the named node
+// (in the graph or a subgraph), returning the state that node would have
+// received. Tests use it to run a graph up to a node.
+func StopBefore(node string) RunOption { return func(o *runOptions) { o.stopBefore = node } }
+
+type stopKey struct{}
 
 // WithCallbacks passes eino callback handlers to the run, so eino
 // components inside nodes report to them.
@@ -56,13 +63,16 @@ func (r *Runnable[S]) invoke(ctx context.Context, s S, o runOptions) (S, error) 
 		inv.setBase(START, s)
 		ctx = context.WithValue(ctx, invKey{}, inv)
 	}
+	if o.stopBefore != "" {
+		ctx = context.WithValue(ctx, stopKey{}, o.stopBefore)
+	}
 	var eo []compose.Option
 	if len(o.callbacks) > 0 {
 		eo = append(eo, compose.WithCallbacks(o.callbacks...))
 	}
 	out, err := r.eino.Invoke(ctx, s, eo...)
 	var stop stopped[S]
-	if errors.As(err, &stop) {
+	if errors.As(err, &stop) && o.stopBefore != "" {
 		return stop.s, nil
 	}
 	if err != nil {
@@ -87,14 +97,14 @@ func (r *Runnable[S]) lambda(name string) func(context.Context, S) (S, error) {
 	}
 	call := attempts(name, fn, opts)
 	policy := opts.retry != nil || opts.timeout != 0
-	if name == r.stopBefore {
-		return func(_ context.Context, s S) (S, error) { return s, stopped[S]{s} }
-	}
 	p := r.plan
 	clone, fork, join := p.clones[name], p.forks[name], p.joins[name] != nil
 	sendFork, sends := p.sends[name]
 	branch := p.inBranch[name]
 	return func(ctx context.Context, s S) (S, error) {
+		if stop, _ := ctx.Value(stopKey{}).(string); stop == name {
+			return s, stopped[S]{s}
+		}
 		var inv *invocation[S]
 		if p.parallel() {
 			inv = invocationOf[S](ctx)

@@ -11,7 +11,6 @@ import (
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/sgrgraph/sgrgraph/contracts"
-	"github.com/sgrgraph/sgrgraph/graph"
 	"github.com/sgrgraph/sgrgraph/tables"
 	"github.com/sgrgraph/sgrgraph/tools"
 )
@@ -118,9 +117,9 @@ func (c AgentModel) offered(ctx context.Context, s *contracts.ChatState) ([]*sch
 	if s.ReactIters == 0 {
 		state = "after_sgr"
 	}
-	bind, err := c.Binding.Evaluate(map[string]any{"turn_state": state, "sgr_call_count": s.SGRCalls})
+	bind, err := decide(s, c.Binding, map[string]any{"turn_state": state, "sgr_call_count": s.SGRCalls})
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", c.Binding.ID, err)
+		return nil, err
 	}
 	sgr := bind.Get("sgr_tool_available") == "true"
 	var infos []*schema.ToolInfo
@@ -145,11 +144,15 @@ func AfterReactAgent(_ context.Context, s *contracts.ChatState) (string, error) 
 	return EvidenceCheckName, nil
 }
 
+// AnswerKey is AfterAgentModel's key for a reply that calls no tool: the
+// loop ends with it as the draft.
+const AnswerKey = "answer"
+
 // AfterAgentModel routes the loop: to the tools while the last reply calls
 // any, else out of the loop.
 func AfterAgentModel(_ context.Context, s *contracts.ChatState) (string, error) {
 	if n := len(s.Messages); n > 0 && s.Messages[n-1].Role == schema.Assistant && len(s.Messages[n-1].ToolCalls) > 0 {
 		return AgentToolsName, nil
 	}
-	return graph.END, nil
+	return AnswerKey, nil
 }

@@ -30,30 +30,64 @@ const DefaultToolTimeout = 30 * time.Second
 // snippetRunes bounds an evidence snippet.
 const snippetRunes = 300
 
-// Node runs every tool call of the last assistant message in order and
-// answers each with a tool message. Each result becomes evidence and a
-// query trace; a failing or unknown tool is answered with its error, so
-// the model can recover, and the trace keeps the error.
-func (c AgentTools) Node() Func {
+// SplitToolCalls gives each tool call of the last assistant message a
+// state of its own, for CallTool to run in parallel; the order is the
+// calls' order, which is the order their answers join the context.
+func SplitToolCalls(s *contracts.ChatState) []*contracts.ChatState {
+	if len(s.Messages) == 0 {
+		return nil
+	}
+	calls := s.Messages[len(s.Messages)-1].ToolCalls
+	out := make([]*contracts.ChatState, len(calls))
+	for i := range calls {
+		c := s.Clone()
+		c.ToolCall = &calls[i]
+		out[i] = c
+	}
+	return out
+}
+
+// Call runs the state's one tool call and answers it with a tool message;
+// a failing or unknown tool is answered with its error, so the model can
+// recover. The result waits in ToolResults for Node to record.
+func (c AgentTools) Call() Func {
 	return func(ctx context.Context, s *contracts.ChatState) (*contracts.ChatState, error) {
-		if len(s.Messages) == 0 {
+		call := s.ToolCall
+		if call == nil {
 			return s, nil
 		}
-		last := s.Messages[len(s.Messages)-1]
-		for _, call := range last.ToolCalls {
-			name, args := call.Function.Name, call.Function.Arguments
-			events.Emit(ctx, contracts.Event{Kind: contracts.EventToolCall, Tool: name, Text: args})
-			out, err := c.run(ctx, name, args)
-			if err != nil {
-				out = "error: " + err.Error()
-				s.QueryTraces = append(s.QueryTraces, contracts.QueryTrace{Query: queryOf(args), Tool: name, Error: err.Error()})
-				events.Emit(ctx, contracts.Event{Kind: contracts.EventToolResult, Tool: name, Error: err.Error()})
-			} else {
-				c.record(s, name, args, out)
-				events.Emit(ctx, contracts.Event{Kind: contracts.EventToolResult, Tool: name, Text: out})
-			}
-			s.Messages = append(s.Messages, schema.ToolMessage(out, call.ID, schema.WithToolName(name)))
+		s.ToolCall = nil
+		name, args := call.Function.Name, call.Function.Arguments
+		events.Emit(ctx, contracts.Event{Kind: contracts.EventToolCall, Tool: name, Text: args})
+		res := contracts.ToolResult{CallID: call.ID, Tool: name, Args: args}
+		out, err := c.run(ctx, name, args)
+		if err != nil {
+			res.Error = err.Error()
+			out = "error: " + err.Error()
+			events.Emit(ctx, contracts.Event{Kind: contracts.EventToolResult, Tool: name, Error: err.Error()})
+		} else {
+			events.Emit(ctx, contracts.Event{Kind: contracts.EventToolResult, Tool: name, Text: out})
 		}
+		res.Output = out
+		s.ToolResults = append(s.ToolResults, res)
+		s.Messages = append(s.Messages, schema.ToolMessage(out, call.ID, schema.WithToolName(name)))
+		return s, nil
+	}
+}
+
+// Node records what the tool calls of a step returned, in call order: each
+// result becomes evidence and a query trace, and the trace of a failed
+// call keeps its error.
+func (c AgentTools) Node() Func {
+	return func(_ context.Context, s *contracts.ChatState) (*contracts.ChatState, error) {
+		for _, r := range s.ToolResults {
+			if r.Error != "" {
+				s.QueryTraces = append(s.QueryTraces, contracts.QueryTrace{Query: queryOf(r.Args), Tool: r.Tool, Error: r.Error})
+				continue
+			}
+			c.record(s, r.Tool, r.Args, r.Output)
+		}
+		s.ToolResults = nil
 		return s, nil
 	}
 }

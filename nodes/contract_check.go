@@ -2,7 +2,6 @@ package nodes
 
 import (
 	"context"
-	"fmt"
 	"slices"
 
 	"github.com/sgrgraph/sgrgraph/contracts"
@@ -51,9 +50,9 @@ func (c ContractCheck) Node() Func {
 			p := c.Policy.Check(s.UserMessage, s.UserRole, s.RequestType)
 			s.Policy = &p
 		}
-		out, err := c.Verdicts.Evaluate(VerdictInputs(s))
+		out, err := decide(s, c.Verdicts, VerdictInputs(s))
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", c.Verdicts.ID, err)
+			return nil, err
 		}
 		v := &contracts.Verdict{Verdict: contracts.VerdictKind(out.Get("verdict")), RiskLevel: contracts.RiskLevel(out.Get("risk_level")),
 			Reasons: []string{}, RequiredActions: []contracts.RequiredAction{}}

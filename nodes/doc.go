@@ -24,6 +24,7 @@ const (
 	ReactAgentName      = "react_agent"
 	AgentModelName      = "agent_model"
 	AgentToolsName      = "agent_tools"
+	CallToolName        = "call_tool"
 	EvidenceCheckName   = "evidence_check"
 	ContractCheckName   = "contract_check"
 	RetryBumpName       = "retry_bump"

@@ -2,7 +2,6 @@ package nodes
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/sgrgraph/sgrgraph/contracts"
 	"github.com/sgrgraph/sgrgraph/events"
@@ -62,9 +61,9 @@ func (c GuardianVerify) Node() Func {
 			p := c.Policy.Check(s.UserMessage, s.UserRole, "")
 			s.Policy = &p
 		}
-		res, err := c.Enforcement.Evaluate(inputs(s))
+		res, err := decide(s, c.Enforcement, inputs(s))
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", c.Enforcement.ID, err)
+			return nil, err
 		}
 		if res.Get("decision") != "Block" {
 			return s, nil

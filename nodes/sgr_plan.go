@@ -53,9 +53,12 @@ func (c SGRPlan) Node() Func {
 		infos[lang] = info
 	}
 	return func(ctx context.Context, s *contracts.ChatState) (*contracts.ChatState, error) {
-		bind, err := c.Binding.Evaluate(map[string]any{"turn_state": "new_user_msg", "sgr_call_count": s.SGRCalls})
+		bind, err := decide(s, c.Binding, map[string]any{"turn_state": turnState(s), "sgr_call_count": s.SGRCalls})
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", c.Binding.ID, err)
+			return nil, err
+		}
+		if strings.HasPrefix(bind.Get("action"), "reset") {
+			s.SGRCalls = 0 // the count a session carries over is this turn's from here on
 		}
 		lang := answerLanguage(s, c.Texts, c.Language)
 		if bind.Get("sgr_tool_available") == "true" {
@@ -69,9 +72,9 @@ func (c SGRPlan) Node() Func {
 		if s.Plan != nil {
 			s.RequestType = s.Plan.RequestType
 		}
-		track, err := c.Tracks.Evaluate(map[string]any{"request_type": string(s.RequestType)})
+		track, err := decide(s, c.Tracks, map[string]any{"request_type": string(s.RequestType)})
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", c.Tracks.ID, err)
+			return nil, err
 		}
 		s.Track = contracts.Track(track.Get("track"))
 		return s, nil
@@ -102,6 +105,15 @@ func (c SGRPlan) plan(ctx context.Context, s *contracts.ChatState, info *schema.
 		in = append(in, repairMessages(msg, problem)...)
 	}
 	noteError(s, SGRPlanName, "no valid plan after one repair, continuing without a plan")
+}
+
+// turnState is DT-003's turn state when a turn starts: the session's first
+// message, or a later one.
+func turnState(s *contracts.ChatState) string {
+	if s.Turn > 1 {
+		return "next_user_msg"
+	}
+	return "new_user_msg"
 }
 
 // decodeCall finds the SGR call in msg and returns its plan, or what is wrong.

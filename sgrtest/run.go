@@ -32,19 +32,9 @@ func (r *Recorder) Events() []contracts.Event {
 // RunNode runs one node on s as the graph would (named in the context, so
 // its events carry the name) and returns the state and the events it
 // reported.
-func RunNode(ctx context.Context, name string, node graph.NodeFunc, s *contracts.ChatState) (*contracts.ChatState, []contracts.Event, error) {
+func RunNode(ctx context.Context, name string, node graph.NodeFunc[*contracts.ChatState], s *contracts.ChatState) (*contracts.ChatState, []contracts.Event, error) {
 	rec := &Recorder{}
 	ctx = events.WithNode(events.WithSink(ctx, rec.Sink), name)
 	out, err := node(ctx, s)
 	return out, rec.Events(), err
-}
-
-// RunUntil runs g from START on s and stops when the run reaches the node
-// named stop, returning the state that node would have received.
-func RunUntil(ctx context.Context, g *graph.StateGraph, s *contracts.ChatState, stop string) (*contracts.ChatState, error) {
-	r, err := g.Compile(ctx, graph.StopBefore(stop))
-	if err != nil {
-		return nil, err
-	}
-	return r.Invoke(ctx, s)
 }

@@ -5,7 +5,7 @@ package tables
 // routes on it reads the record instead of evaluating the table again, so the
 // two can never disagree. Embed it in a state to give the state table edges.
 type Decisions struct {
-	Made []Result `json:"decisions,omitempty"`
+	Made []Result `json:"decisions,omitempty" reduce:"append"` // parallel branches add theirs
 }
 
 // Record appends a decision.

@@ -19,7 +19,7 @@ var layers = map[string]struct {
 	allowed []string
 	eino    bool
 }{
-	"contracts":          {nil, true}, // eino's schema.Message only
+	"contracts":          {[]string{"tables"}, true}, // eino's schema.Message, and tables.Decisions
 	"tables":             {nil, false},
 	"config":             {nil, false},
 	"guards":             {[]string{"contracts"}, false},
