@@ -15,7 +15,6 @@ import (
 
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/components/tool"
-	"github.com/cloudwego/eino/compose"
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/sgrgraph/sgrgraph/config"
@@ -52,7 +51,7 @@ type Agent struct {
 	knowledge *Knowledge
 	ownsKB    bool
 	nodes     Nodes
-	runnable  *graph.Runnable
+	runnable  *graph.Runnable[State]
 }
 
 // New builds and compiles the default graph.
@@ -73,7 +72,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (*Agent, error) {
 		a.Close()
 		return nil, err
 	}
-	r, err := NewGraph(n, e).Compile(ctx, graph.WithMaxSteps(cfg.Agent.MaxSteps))
+	r, err := NewGraph(ctx, n, e, graph.WithMaxSteps(cfg.Agent.MaxSteps), graph.WithMiddleware(instrument))
 	if err != nil {
 		a.Close()
 		return nil, err
@@ -94,17 +93,17 @@ func (a *Agent) Close() error {
 }
 
 // Graph is the compiled graph, for diagrams.
-func (a *Agent) Graph() *graph.Runnable { return a.runnable }
+func (a *Agent) Graph() *graph.Runnable[State] { return a.runnable }
 
 // Knowledge is the knowledge base the agent answers from.
 func (a *Agent) Knowledge() *Knowledge { return a.knowledge }
 
-func (a *Agent) parts(ctx context.Context, o Options) (Nodes, Edges, error) {
+func (a *Agent) parts(ctx context.Context, o Options) (Nodes, Tables, error) {
 	cfg := a.cfg
 	set, err := tables.Standard(tables.Config{SpamThreshold: cfg.Tables.SpamThreshold,
 		ConfidenceThreshold: cfg.Tables.ConfidenceThreshold, MaxRetries: cfg.Tables.MaxRetries})
 	if err != nil {
-		return Nodes{}, Edges{}, err
+		return Nodes{}, Tables{}, err
 	}
 	get := func(id string) *tables.Table {
 		t, e := set.Get(id)
@@ -113,22 +112,22 @@ func (a *Agent) parts(ctx context.Context, o Options) (Nodes, Edges, error) {
 	}
 	dt001, dt002, dt003, dt005, dt006 := get("DT-001"), get("DT-002"), get("DT-003"), get("DT-005"), get("DT-006")
 	if err != nil {
-		return Nodes{}, Edges{}, err
+		return Nodes{}, Tables{}, err
 	}
 	texts, err := loadTexts(cfg.Texts)
 	if err != nil {
-		return Nodes{}, Edges{}, err
+		return Nodes{}, Tables{}, err
 	}
 	classifier := o.Classifier
 	if classifier == nil {
 		if classifier, err = NewClassifier(cfg.Guard); err != nil {
-			return Nodes{}, Edges{}, err
+			return Nodes{}, Tables{}, err
 		}
 	}
 	planner, answerer := o.Model, o.Model
 	if o.Model == nil {
 		if planner, answerer, err = a.newModels(ctx); err != nil {
-			return Nodes{}, Edges{}, err
+			return Nodes{}, Tables{}, err
 		}
 	}
 	if o.Trace != nil {
@@ -140,7 +139,7 @@ func (a *Agent) parts(ctx context.Context, o Options) (Nodes, Edges, error) {
 	}
 	search, err := tools.NewSearchKB(searcher, cfg.KB.TopK)
 	if err != nil {
-		return Nodes{}, Edges{}, err
+		return Nodes{}, Tables{}, err
 	}
 	rules := guards.DefaultEvidenceRules()
 	g := cfg.Guardian
@@ -151,9 +150,10 @@ func (a *Agent) parts(ctx context.Context, o Options) (Nodes, Edges, error) {
 		ForbiddenContent: g.ForbiddenContent, DomainTerms: g.DomainTerms}
 	policy, err := CompilePolicy(g.Policy)
 	if err != nil {
-		return Nodes{}, Edges{}, err
+		return Nodes{}, Tables{}, err
 	}
 	product, lang, timeout := cfg.Product, cfg.Language, cfg.Model.Timeout
+	toolStep := nodes.AgentTools{Tools: []tool.InvokableTool{search}}
 	n := Nodes{
 		GuardianVerify: nodes.GuardianVerify{Classifier: classifier, Policy: policy, Enforcement: dt001, Mode: cfg.Guard.Mode,
 			Texts: texts, Product: product, Language: lang}.Node(),
@@ -163,14 +163,15 @@ func (a *Agent) parts(ctx context.Context, o Options) (Nodes, Edges, error) {
 			Product: product, Language: lang}.Node(),
 		AgentModel: nodes.AgentModel{Model: answerer, Tools: []tool.BaseTool{search}, Binding: dt003, MaxIterations: cfg.Agent.MaxIterations,
 			ForceFirstSearch: cfg.Agent.ForceFirstSearch, Product: product, Timeout: timeout}.Node(),
-		AgentTools:    nodes.AgentTools{Tools: []tool.InvokableTool{search}}.Node(),
+		CallTool:      toolStep.Call(),
+		AgentTools:    toolStep.Node(),
 		EvidenceCheck: nodes.EvidenceCheck{Rules: rules}.Node(),
 		ContractCheck: nodes.ContractCheck{Verdicts: dt005, Policy: policy}.Node(),
 		RetryBump:     nodes.RetryBump(),
 		Finalize:      nodes.Finalize{Texts: texts, Product: product, Language: lang}.Node(),
 		SafeExit:      nodes.SafeExit{Texts: texts, Product: product, Language: lang}.Node(),
 	}
-	return n, Edges{Enforcement: dt001, Routing: dt002, Verdicts: dt005, GuardMode: cfg.Guard.Mode}, nil
+	return n, Tables{Enforcement: dt001, Routing: dt002, Verdicts: dt005}, nil
 }
 
 // CompilePolicy turns the configured query policy into a checker; an empty
@@ -254,10 +255,10 @@ func (a *Agent) RunState(ctx context.Context, t Turn) (*contracts.ChatState, err
 	if err != nil {
 		return nil, err
 	}
-	var opts []compose.Option
+	var opts []graph.RunOption
 	if t.Events != nil {
 		ctx = events.WithSink(ctx, t.Events)
-		opts = append(opts, compose.WithCallbacks(events.TokenCallbacks()))
+		opts = append(opts, graph.WithCallbacks(events.TokenCallbacks()))
 	}
 	return a.runnable.Invoke(ctx, s, opts...)
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sgrgraph/sgrgraph/contracts"
-	"github.com/sgrgraph/sgrgraph/graph"
 	"github.com/sgrgraph/sgrgraph/sgrtest"
 	"github.com/sgrgraph/sgrgraph/tools"
 )
@@ -68,7 +67,7 @@ func TestAgentModel(t *testing.T) {
 			next, err := AfterAgentModel(context.Background(), s)
 			require.NoError(t, err)
 			if tc.choice == "none" {
-				assert.Equal(t, graph.END, next, "the last step always leaves the loop")
+				assert.Equal(t, AnswerKey, next, "the last step always leaves the loop")
 			}
 		})
 	}
@@ -89,8 +88,8 @@ func TestAfterAgentModel(t *testing.T) {
 		want string
 	}{
 		{schema.AssistantMessage("", []schema.ToolCall{{ID: "1", Function: schema.FunctionCall{Name: "search_kb"}}}), AgentToolsName},
-		{schema.AssistantMessage("done", nil), graph.END},
-		{schema.UserMessage("the model failed, nothing was added"), graph.END},
+		{schema.AssistantMessage("done", nil), AnswerKey},
+		{schema.UserMessage("the model failed, nothing was added"), AnswerKey},
 	} {
 		s := newState("q")
 		s.Messages = append(s.Messages, tc.last)

@@ -75,12 +75,11 @@ func TestAgentTools(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			node := AgentTools{Tools: []tool.InvokableTool{&searchDouble{}, lookupDouble{}},
-				Sources: map[string]contracts.EvidenceSource{"query_db": contracts.SourceDB}}.Node()
+			c := AgentTools{Tools: []tool.InvokableTool{&searchDouble{}, lookupDouble{}},
+				Sources: map[string]contracts.EvidenceSource{"query_db": contracts.SourceDB}}
 			in := newState("q")
 			in.Messages = append(in.Messages, schema.AssistantMessage("", tc.calls))
-			s, evs, err := sgrtest.RunNode(context.Background(), AgentToolsName, node, in)
-			require.NoError(t, err)
+			s, evs := runTools(t, c, in)
 			var refs []string
 			for _, e := range s.Evidence {
 				refs = append(refs, e.Ref)
@@ -103,6 +102,27 @@ func TestAgentTools(t *testing.T) {
 	}
 }
 
+// runTools runs a tool step as the default graph does: each call on its
+// own state, the branches merged in call order (what the graph's reducers
+// do, played here by hand), then recorded by agent_tools.
+func runTools(t *testing.T, c AgentTools, in *contracts.ChatState) (*contracts.ChatState, []contracts.Event) {
+	t.Helper()
+	merged, n := in.Clone(), len(in.Messages)
+	var evs []contracts.Event
+	for _, branch := range SplitToolCalls(in) {
+		out, e, err := sgrtest.RunNode(context.Background(), CallToolName, c.Call(), branch)
+		require.NoError(t, err)
+		assert.Nil(t, out.ToolCall, "a branch clears the call it ran")
+		merged.Messages = append(merged.Messages, out.Messages[n:]...)
+		merged.ToolResults = append(merged.ToolResults, out.ToolResults...)
+		evs = append(evs, e...)
+	}
+	s, _, err := sgrtest.RunNode(context.Background(), AgentToolsName, c.Node(), merged)
+	require.NoError(t, err)
+	assert.Empty(t, s.ToolResults, "recorded results are cleared")
+	return s, evs
+}
+
 func TestAddEvidenceKeepsTheBestScore(t *testing.T) {
 	s := newState("q")
 	for _, e := range []contracts.EvidenceItem{
@@ -121,11 +141,10 @@ func TestAddEvidenceKeepsTheBestScore(t *testing.T) {
 }
 
 func TestAgentToolsEvidenceSource(t *testing.T) {
-	node := AgentTools{Tools: []tool.InvokableTool{lookupDouble{}}, Sources: map[string]contracts.EvidenceSource{"query_db": contracts.SourceDB}}.Node()
+	c := AgentTools{Tools: []tool.InvokableTool{lookupDouble{}}, Sources: map[string]contracts.EvidenceSource{"query_db": contracts.SourceDB}}
 	in := newState("q")
 	in.Messages = append(in.Messages, schema.AssistantMessage("", []schema.ToolCall{call("1", "query_db", `{}`)}))
-	s, _, err := sgrtest.RunNode(context.Background(), AgentToolsName, node, in)
-	require.NoError(t, err)
+	s, _ := runTools(t, c, in)
 	assert.Equal(t, contracts.SourceDB, s.Evidence[0].Source)
 	assert.Equal(t, 1.0, s.Evidence[0].Confidence)
 }

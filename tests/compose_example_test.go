@@ -5,41 +5,41 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/sgrgraph/sgrgraph/contracts"
 	"github.com/sgrgraph/sgrgraph/graph"
 )
 
 // Example_composeYourOwnGraph is the README's example; TestReadmeExample
 // keeps the two the same.
 func Example_composeYourOwnGraph() {
-	greet := func(_ context.Context, s *contracts.ChatState) (*contracts.ChatState, error) {
-		s.Answer = "Hello, " + s.UserMessage
-		return s, nil
+	type Greeting struct{ Name, Text string }
+	greet := func(_ context.Context, g *Greeting) (*Greeting, error) {
+		g.Text = "Hello, " + g.Name
+		return g, nil
 	}
-	shout := func(_ context.Context, s *contracts.ChatState) (*contracts.ChatState, error) {
-		s.Answer = strings.ToUpper(s.Answer)
-		return s, nil
+	shout := func(_ context.Context, g *Greeting) (*Greeting, error) {
+		g.Text = strings.ToUpper(g.Text)
+		return g, nil
 	}
-	loud := func(_ context.Context, s *contracts.ChatState) (string, error) {
-		if strings.HasSuffix(s.UserMessage, "!") {
+	loud := func(_ context.Context, g *Greeting) (string, error) {
+		if strings.HasSuffix(g.Name, "!") {
 			return "loud", nil
 		}
 		return "calm", nil
 	}
-	g := graph.New("hello").
+	r, err := graph.New[*Greeting]("hello").
 		AddNode("greet", greet).
 		AddNode("shout", shout).
 		AddEdge(graph.START, "greet").
-		AddConditionalEdges("greet", loud, map[string]string{"loud": "shout", "calm": graph.END}).
-		AddEdge("shout", graph.END)
-	r, err := g.Compile(context.Background(), graph.WithMaxSteps(10))
+		AddConditionalEdges("greet", graph.ByFunc(loud), map[string]string{"loud": "shout", "calm": graph.END}).
+		AddEdge("shout", graph.END).
+		Compile(context.Background(), graph.WithMaxSteps(10))
 	if err != nil {
 		panic(err)
 	}
-	s, err := r.Invoke(context.Background(), &contracts.ChatState{UserMessage: "world!"})
+	g, err := r.Invoke(context.Background(), &Greeting{Name: "world!"})
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(s.Answer)
+	fmt.Println(g.Text)
 	// Output: HELLO, WORLD!
 }

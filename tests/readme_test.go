@@ -16,7 +16,7 @@ func TestReadmeExample(t *testing.T) {
 	require.NoError(t, err)
 	example, err := os.ReadFile("compose_example_test.go")
 	require.NoError(t, err)
-	start := strings.Index(string(example), "\tgreet := ")
+	start := strings.Index(string(example), "\ttype Greeting")
 	end := strings.Index(string(example), "\t// Output:")
 	require.True(t, start > 0 && end > start)
 	var body []string

@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -17,8 +19,15 @@ func TestOutput(t *testing.T) {
 	require.NoError(t, run(context.Background(), &out, &timing))
 	want, err := os.ReadFile("output.txt")
 	require.NoError(t, err)
-	assert.Equal(t, string(want), out.String())
-	assert.Regexp(t, `^wall time: \d+ ms for three 200 ms branches\n$`, timing.String())
+	results := func(s string) string { return s[:strings.LastIndex(s, "wall time:")] }
+	assert.Equal(t, results(string(want)), results(out.String()))
+	// The speed itself is the benchmark's to measure; here it is enough
+	// that the branches overlapped, which one after another they cannot
+	// do in under 600 ms.
+	var ms int
+	_, err = fmt.Sscanf(timing.String(), "wall time: %d ms", &ms)
+	require.NoError(t, err)
+	assert.Less(t, ms, 600, "the three branches ran one after another")
 }
 
 // TestThousandRunsAgree runs the graph 1,000 times at once: every run
