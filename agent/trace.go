@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"slices"
 	"sync"
 
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/sgrgraph/sgrgraph/events"
+	"github.com/sgrgraph/sgrgraph/guards"
 	"github.com/sgrgraph/sgrgraph/models"
 )
 
@@ -32,7 +34,10 @@ type TraceMessage struct {
 
 // Traced wraps a model so that every call is written to w as one JSON
 // line before it is made: the node, the tools offered, the tool choice and
-// the messages. Writes are serialised; a failed write does not fail the call.
+// the messages, with personal data masked in their text and tool
+// arguments (a trace file is shared to debug, like any output). The model
+// itself gets the messages unchanged. Writes are serialised; a failed
+// write does not fail the call.
 func Traced(m model.BaseChatModel, w io.Writer) model.BaseChatModel {
 	return &traced{inner: m, w: w, mu: &sync.Mutex{}}
 }
@@ -60,7 +65,12 @@ func (t *traced) write(ctx context.Context, in []*schema.Message, opts []model.O
 		line.Tools = append(line.Tools, ti.Name)
 	}
 	for _, m := range in {
-		line.Messages = append(line.Messages, TraceMessage{Role: string(m.Role), Content: m.Content, ToolCalls: m.ToolCalls, ToolCallID: m.ToolCallID})
+		calls := slices.Clone(m.ToolCalls)
+		for i := range calls {
+			calls[i].Function.Arguments = guards.MaskSensitiveData(calls[i].Function.Arguments)
+		}
+		line.Messages = append(line.Messages, TraceMessage{Role: string(m.Role), Content: guards.MaskSensitiveData(m.Content),
+			ToolCalls: calls, ToolCallID: m.ToolCallID})
 	}
 	data, err := json.Marshal(line)
 	if err != nil {

@@ -31,6 +31,16 @@ type Config struct {
 	Guardian Guardian `yaml:"guardian"`
 	KB       KB       `yaml:"kb"`
 	Texts    Texts    `yaml:"texts"`
+	Output   Output   `yaml:"output"`
+}
+
+// Output says what the printed results carry. Personal data (e-mail
+// addresses, phone and card numbers, passport numbers, INNs, SNILS) is
+// masked in everything a turn outputs.
+type Output struct {
+	// UnmaskedEvidence keeps what the knowledge base returned (evidence,
+	// query traces, articles) as found, for a reader allowed to see it.
+	UnmaskedEvidence bool `yaml:"unmasked_evidence"`
 }
 
 // Agent tunes the turn.
@@ -116,14 +126,28 @@ func Load(path string, lookup func(string) (string, bool)) (Config, error) {
 	return c, c.Validate()
 }
 
+// decode lays the one YAML document of data over c. A key c has no field
+// for is refused, and so is a second document: the decoder reads one
+// document a call, so anything after a "---" would be dropped unread.
 func decode(data []byte, name string, c *Config) error {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
-	// An empty file (io.EOF) changes nothing.
-	if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) {
+	if err := dec.Decode(c); err != nil {
+		if errors.Is(err, io.EOF) { // an empty file changes nothing
+			return nil
+		}
 		return fmt.Errorf("config %s: %w", name, err)
 	}
-	return nil
+	var next yaml.Node
+	err := dec.Decode(&next)
+	switch {
+	case errors.Is(err, io.EOF):
+		return nil
+	case err != nil:
+		return fmt.Errorf("config %s: document 2: %w", name, err)
+	}
+	return fmt.Errorf("config %s: document 2 (line %d): a configuration file holds one YAML document; "+
+		"merge it into the first or remove the \"---\" that starts it", name, next.Line)
 }
 
 // applyEnv reads SGRGRAPH_* variables; each names one key of the file.

@@ -68,6 +68,16 @@ func TestLoad(t *testing.T) {
 				assert.Equal(t, 3, c.Model.Retry.Attempts, "a file naming some keys keeps the others")
 			}},
 		{name: "unknown key", file: "tables:\n  spam_treshold: 0.5\n", wantErr: "field spam_treshold not found"},
+		{name: "unknown top-level key", file: "colour: red\n", wantErr: "line 1: field colour not found in type config.Config"},
+		{name: "a second document", file: "tables:\n  spam_threshold: 0.5\n---\ntables:\n  spam_threshold: 0.9\n",
+			wantErr: `document 2 (line 3): a configuration file holds one YAML document; merge it into the first or remove the "---" that starts it`},
+		{name: "an empty first document does not hide the second", file: "---\n---\ntables:\n  spam_threshold: 0.9\n",
+			wantErr: "document 2 (line 2): a configuration file holds one YAML document"},
+		{name: "an empty document after the first", file: "tables: {spam_threshold: 0.5}\n---\n",
+			wantErr: "document 2 (line 2): a configuration file holds one YAML document"},
+		{name: "a second document that is not YAML", file: "language: en\n---\nkb: [\n", wantErr: "document 2: yaml: line "},
+		{name: "a document marker before the only document", file: "---\ntables:\n  spam_threshold: 0.5\n...\n",
+			check: func(t *testing.T, c Config) { assert.Equal(t, 0.5, c.Tables.SpamThreshold) }},
 		{name: "bad threshold", file: "tables:\n  spam_threshold: 1.5\n", wantErr: "tables.spam_threshold: 1.5 is outside [0,1]"},
 		{name: "bad mode", file: "guard:\n  mode: maybe\n", wantErr: `guard.mode: "maybe" is not enforce or report`},
 		{name: "bad top_k", file: "kb:\n  top_k: 0\n", wantErr: "kb.top_k: 0 is outside 1..50"},
@@ -109,4 +119,13 @@ func TestLoad(t *testing.T) {
 func TestLoadMissingFileNamesIt(t *testing.T) {
 	_, err := Load("/no/such/sgrgraph.yaml", nil)
 	assert.ErrorContains(t, err, "/no/such/sgrgraph.yaml")
+}
+
+// TestLoadNamesTheFileOfASecondDocument: the error says which file holds
+// the document that would otherwise be dropped unread.
+func TestLoadNamesTheFileOfASecondDocument(t *testing.T) {
+	path := writeFile(t, "guard:\n  mode: report\n---\nguard:\n  mode: enforce\n")
+	_, err := Load(path, nil)
+	assert.EqualError(t, err, "config "+path+`: document 2 (line 3): a configuration file holds one YAML document; `+
+		`merge it into the first or remove the "---" that starts it`)
 }

@@ -8,7 +8,7 @@ const (
 	EventNodeStart  EventKind = "node_start"
 	EventNodeEnd    EventKind = "node_end"
 	EventUI         EventKind = "ui"          // a UI message was produced
-	EventToken      EventKind = "token"       // a piece of model output, as it streams
+	EventToken      EventKind = "token"       // a piece of the accepted answer: released after a PASS verdict, never a draft
 	EventToolCall   EventKind = "tool_call"   // the agent called a tool
 	EventToolResult EventKind = "tool_result" // a tool answered (or failed)
 	EventVerdict    EventKind = "verdict"     // the Guardian judged a draft

@@ -19,7 +19,8 @@ import (
 // models and the offline engine do) is heard.
 //
 // It reads its copy of the stream before returning, so every token event
-// of a call is emitted before the node that made the call ends.
+// of a call is emitted before the node that made the call ends. The tokens
+// are drafts: put HoldDrafts between them and anyone who shows them.
 func TokenCallbacks() callbacks.Handler {
 	return ucb.NewHandlerHelper().ChatModel(&ucb.ModelCallbackHandler{
 		OnEndWithStreamOutput: func(ctx context.Context, _ *callbacks.RunInfo, sr *schema.StreamReader[*model.CallbackOutput]) context.Context {

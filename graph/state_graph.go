@@ -67,7 +67,7 @@ func (g *StateGraph[S]) AddNode(name string, fn NodeFunc[S], opts ...NodeOption)
 	case fn == nil:
 		return g.fail("node %q: nil function", name)
 	case name == "" || name == START || name == END:
-		return g.fail("node name %q is reserved or empty", name)
+		return g.fail("node name %q is reserved (%q and %q are the graph's entry and exit) or empty", name, START, END)
 	case g.nodes[name] != nil:
 		return g.fail("node %q added twice", name)
 	}
@@ -140,10 +140,7 @@ func (g *StateGraph[S]) validate() error {
 	if !hasStart {
 		errs = append(errs, errors.New("no edge from START"))
 	}
-	if err := errors.Join(errs...); err != nil {
-		return fmt.Errorf("graph %s: %w", g.name, err)
-	}
-	return nil
+	return errors.Join(errs...)
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -32,20 +32,68 @@ var (
 // numbers (Luhn-valid only), Russian passport numbers, INNs and SNILS
 // numbers (with valid check digits) in text, in order of position.
 func FindSensitiveData(text string) []SensitiveMatch {
-	var found []SensitiveMatch
-	add := func(kind string, loc []int) {
-		found = append(found, SensitiveMatch{Kind: kind, Value: redact(text[loc[0]:loc[1]]), Offset: loc[0]})
+	spans := findSensitive(text)
+	if len(spans) == 0 {
+		return nil
 	}
+	found := make([]SensitiveMatch, len(spans))
+	for i, sp := range spans {
+		found[i] = SensitiveMatch{Kind: sp.kind, Value: redact(text[sp.start:sp.end]), Offset: sp.start}
+	}
+	return found
+}
+
+// MaskSensitiveData redacts every value FindSensitiveData finds, in place,
+// as its matches are redacted: the first and last two characters kept, the
+// rest starred. Masking can leave digits that now read as a value of their
+// own (a number the longer one hid), so it repeats until nothing is found:
+// the result holds no value the detector knows. Text with nothing to mask
+// comes back unchanged, and every other character keeps its place.
+func MaskSensitiveData(text string) string {
+	for {
+		spans := findSensitive(text)
+		if len(spans) == 0 {
+			return text
+		}
+		var b strings.Builder
+		b.Grow(len(text))
+		at := 0
+		for _, sp := range merge(spans) {
+			b.WriteString(text[at:sp.start])
+			b.WriteString(redact(text[sp.start:sp.end]))
+			at = sp.end
+		}
+		b.WriteString(text[at:])
+		text = b.String()
+	}
+}
+
+// span is one value found: its kind and its byte range in the text.
+type span struct {
+	kind       string
+	start, end int
+}
+
+func findSensitive(text string) []span {
+	var found []span
+	add := func(kind string, loc []int) { found = append(found, span{kind, loc[0], loc[1]}) }
+	// Digits inside an e-mail address may still be a number of their own;
+	// only a number already found hides another.
 	taken := func(loc []int) bool {
 		for _, f := range found {
-			if loc[0] < f.Offset+len(f.Value) && f.Offset < loc[1] && f.Kind != "email" {
+			if loc[0] < f.end && f.start < loc[1] && f.kind != "email" {
 				return true
 			}
 		}
 		return false
 	}
-	for _, loc := range emailRe.FindAllStringIndex(text, -1) {
-		add("email", loc)
+	if strings.IndexByte(text, '@') >= 0 {
+		for _, loc := range emailRe.FindAllStringIndex(text, -1) {
+			add("email", loc)
+		}
+	}
+	if !hasNumberRun(text) {
+		return found
 	}
 	for _, loc := range snilsRe.FindAllStringIndex(text, -1) {
 		if ValidSNILS(text[loc[0]:loc[1]]) {
@@ -70,8 +118,43 @@ func FindSensitiveData(text string) []SensitiveMatch {
 			add("phone", loc)
 		}
 	}
-	sort.SliceStable(found, func(i, j int) bool { return found[i].Offset < found[j].Offset })
+	sort.SliceStable(found, func(i, j int) bool { return found[i].start < found[j].start })
 	return found
+}
+
+// hasNumberRun is a cheap first look that spares most text the number
+// patterns: each number the detector knows (phone, card, passport, INN,
+// SNILS) is one stretch of digits, spaces, dashes, brackets and plus signs
+// holding at least 10 digits.
+func hasNumberRun(text string) bool {
+	n := 0
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; {
+		case c >= '0' && c <= '9':
+			if n++; n >= 10 {
+				return true
+			}
+		case strings.IndexByte(" \t\n\f\r-()+", c) >= 0:
+		default:
+			n = 0
+		}
+	}
+	return false
+}
+
+// merge joins overlapping spans (an e-mail address and a number inside it)
+// so that each byte is redacted once; spans must be sorted by start.
+func merge(spans []span) []span {
+	out := []span{spans[0]}
+	for _, sp := range spans[1:] {
+		last := &out[len(out)-1]
+		if sp.start < last.end {
+			last.end = max(last.end, sp.end)
+			continue
+		}
+		out = append(out, sp)
+	}
+	return out
 }
 
 // Luhn reports whether a string of digits has a valid Luhn check digit.

@@ -1,6 +1,7 @@
 package guards
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -84,5 +85,84 @@ func BenchmarkFindSensitiveData(b *testing.B) {
 		if len(FindSensitiveData(text)) == 0 {
 			b.Fatal("expected matches")
 		}
+	}
+}
+
+func TestMaskSensitiveData(t *testing.T) {
+	tests := []struct {
+		name, text, want string
+	}{
+		{"nothing to mask", "set guard.mode to enforce in 2025", "set guard.mode to enforce in 2025"},
+		{"every kind in one text",
+			"Write to support@example.com or call +1 415 555 0100; card 4111 1111 1111 1111.",
+			"Write to su***************om or call +1***********00; card 41***************11."},
+		{"an e-mail address with a card number inside", "4111111111111111@example.com",
+			"41************************om"},
+		{"non-ASCII around a value keeps its place", "почта: ivan@example.ru, ок", "почта: iv***********ru, ок"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := MaskSensitiveData(tc.text)
+			assert.Equal(t, tc.want, got)
+			assert.Empty(t, FindSensitiveData(got), "nothing the detector knows is left")
+		})
+	}
+}
+
+func FuzzMaskSensitiveData(f *testing.F) {
+	for _, seed := range []string{
+		"", "plain text", "support@example.com", "+1 415 555 0100", "4111 1111 1111 1111",
+		"паспорт 45 06 123456", "ИНН 500100732259", "СНИЛС 112-233-445 95", "8 916 123 45 67",
+		"4111111111111111@example.com", "4111 1111 1111 1111 4111 1111 1111 1111 22",
+		"a@b.io,c@d.io+7 (495) 123-45-67 5500-0000-0000-0004", "@@@..--++", "\xff\xfe4111111111111111",
+		strings.Repeat("1", 40), strings.Repeat("4111 ", 30), "+7 (495) 123-45-67", "call (+1) 415-555-0100\tnow",
+		"DT-001 at 0.7, version 1.12.4.2, 2024-03-15",
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		// Long inputs only repeat what short ones exercise, at a cost that
+		// starves the search; BenchmarkMaskSensitiveData covers their speed.
+		text = text[:min(len(text), 1024)]
+		got := MaskSensitiveData(text)
+		if found := FindSensitiveData(got); len(found) > 0 {
+			t.Fatalf("masked %q to %q, which still holds %v", text, got, found)
+		}
+		if again := MaskSensitiveData(got); again != got {
+			t.Fatalf("masking is not idempotent: %q then %q", got, again)
+		}
+		if len(got) != len(text) {
+			t.Fatalf("masked %q to %q: the length changed", text, got)
+		}
+		for i := 0; i < len(text); i++ {
+			if got[i] != text[i] && got[i] != '*' {
+				t.Fatalf("masked %q to %q: byte %d became %q, not a star", text, got, i, got[i])
+			}
+		}
+		if !hasNumberRun(text) {
+			for _, re := range []*regexp.Regexp{phoneRe, cardRe, passportRe, innRe, snilsRe} {
+				if loc := re.FindStringIndex(text); loc != nil {
+					t.Fatalf("%q: the first look skipped the number %q", text, text[loc[0]:loc[1]])
+				}
+			}
+		}
+		if len(FindSensitiveData(text)) == 0 && got != text {
+			t.Fatalf("%q holds nothing to mask but became %q", text, got)
+		}
+	})
+}
+
+func BenchmarkMaskSensitiveData(b *testing.B) {
+	for _, bc := range []struct{ name, text string }{
+		{"documentation without personal data", strings.Repeat("Set guard.mode in the configuration; DT-001 decides at 0.7. ", 100)},
+		{"contact details", strings.Repeat("Write to help@example.org or call +7 495 123-45-67, card 4111 1111 1111 1111. ", 40)},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(bc.text)))
+			b.ReportAllocs()
+			for b.Loop() {
+				MaskSensitiveData(bc.text)
+			}
+		})
 	}
 }

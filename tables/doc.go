@@ -5,8 +5,11 @@
 //
 // A table is a value: named input and output columns, rules whose input
 // entries are DMN unary tests ("-", "< 0.7", "[0.3..0.7)", "\"Safe\",\"Controversial\"",
-// "not(\"Unsafe\")"), and examples it carries for its own tests. The same value
-// drives a conditional edge, prints as Markdown or JSON and feeds the tests.
+// "not(\"Unsafe\")"), and examples it carries for its own tests. Each input
+// column carries its domain (the values a string takes, the range of a
+// number), and a value outside it is refused by name and limit. The same
+// value drives a conditional edge, prints as Markdown or JSON and feeds the
+// tests.
 //
 // # Example
 //

@@ -10,13 +10,14 @@ func sgrRouting(c Config) Table {
 	spamLow, spamHigh := fmt.Sprintf("< %g", c.SpamThreshold), fmt.Sprintf(">= %g", c.SpamThreshold)
 	confHigh, confLow := fmt.Sprintf(">= %g", c.ConfidenceThreshold), fmt.Sprintf("< %g", c.ConfidenceThreshold)
 	const notUnsafe = `"Safe","Controversial","N/A","Unknown"`
+	const score = "[0..1]" // the plan decoder clamps both scores to it
 	s, cf := c.SpamThreshold, c.ConfidenceThreshold
 	return Table{
 		ID: "DT-002", Name: "sgr_routing", Title: "SGR Routing Decision",
 		Description: "Action and template from the SGR analysis and the Guardian's level. The table wins over the model's own action.",
 		Inputs: []Column{
-			{Name: "spam_score", Type: TypeNumber},
-			{Name: "intent_confidence", Type: TypeNumber},
+			{Name: "spam_score", Type: TypeNumber, Range: score},
+			{Name: "intent_confidence", Type: TypeNumber, Range: score},
 			{Name: "guardian_level", Type: TypeString, Values: []string{"Safe", "Controversial", "Unsafe", "N/A", "Unknown"}},
 		},
 		Outputs: []Column{{Name: "action", Type: TypeString}, {Name: "template", Type: TypeString}, {Name: "flow", Type: TypeString}},

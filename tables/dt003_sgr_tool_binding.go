@@ -9,7 +9,7 @@ func sgrToolBinding() Table {
 		Description: "Whether the SGR tool is offered to the model, from the turn state and how often SGR ran this turn.",
 		Inputs: []Column{
 			{Name: "turn_state", Type: TypeString, Values: []string{"new_user_msg", "after_sgr", "mid_turn", "next_user_msg"}},
-			{Name: "sgr_call_count", Type: TypeNumber},
+			{Name: "sgr_call_count", Type: TypeNumber, Range: ">= 0"},
 		},
 		Outputs: []Column{{Name: "sgr_tool_available", Type: TypeBool}, {Name: "action", Type: TypeString}},
 		Rules: []Rule{

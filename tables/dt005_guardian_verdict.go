@@ -14,10 +14,10 @@ func guardianVerdict(c Config) Table {
 		ID: "DT-005", Name: "guardian_verdict", Title: "Guardian Verdict Decision",
 		Description: "PASS, RETRY or FAIL from the policy, evidence and contract checks and the retries spent.",
 		Inputs: []Column{
-			{Name: "policy_ok", Type: TypeBool}, {Name: "evidence_ok", Type: TypeBool}, {Name: "evidence_items", Type: TypeNumber},
+			{Name: "policy_ok", Type: TypeBool}, {Name: "evidence_ok", Type: TypeBool}, {Name: "evidence_items", Type: TypeNumber, Range: ">= 0"},
 			{Name: "contract_ok", Type: TypeBool},
 			{Name: "track", Type: TypeString, Values: []string{"QUALITY", "FAST"}},
-			{Name: "retry_count", Type: TypeNumber},
+			{Name: "retry_count", Type: TypeNumber, Range: ">= 0"},
 		},
 		Outputs: []Column{
 			{Name: "verdict", Type: TypeString}, {Name: "risk_level", Type: TypeString},

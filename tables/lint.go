@@ -3,7 +3,6 @@ package tables
 import (
 	"fmt"
 	"slices"
-	"strings"
 )
 
 // Lint finds rules that can never be selected and input columns that never
@@ -33,7 +32,7 @@ func (t *Table) covers(i, j int) bool {
 		a, b := t.tests[i][c], t.tests[j][c]
 		switch {
 		case a.any:
-		case strings.TrimSpace(t.Rules[i].Inputs[c]) == strings.TrimSpace(t.Rules[j].Inputs[c]):
+		case a.String() == b.String(): // the same test, however it is written
 		case len(col.Values) > 0 && !b.any && superset(accepted(a, col.Values), accepted(b, col.Values)):
 		default:
 			return false

@@ -6,7 +6,7 @@ import (
 )
 
 // Markdown prints the table as documentation: a heading, the description, the
-// rules with their numbers, and the hit policy.
+// rules with their numbers, the values each input accepts, and the hit policy.
 func (t *Table) Markdown() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "### %s: %s\n\n", t.ID, t.Title)
@@ -31,6 +31,10 @@ func (t *Table) Markdown() string {
 		row := append([]string{fmt.Sprint(i + 1)}, r.Inputs...)
 		row = append(row, r.Outputs...)
 		writeRow(&b, append(row, r.Annotation))
+	}
+	b.WriteString("\nInputs:\n\n")
+	for _, c := range t.Inputs {
+		fmt.Fprintf(&b, "- `%s`: %s\n", c.Name, c.Domain())
 	}
 	fmt.Fprintf(&b, "\nHit policy: %s (table name `%s`)\n", t.HitPolicy, t.Name)
 	return b.String()

@@ -24,8 +24,12 @@ type Column struct {
 	Name string `json:"name"`
 	Type string `json:"type"`
 	// Values lists the allowed values of a string input; empty allows any.
-	Values      []string `json:"values,omitempty"`
-	Description string   `json:"description,omitempty"`
+	Values []string `json:"values,omitempty"`
+	// Range is the domain of a number input, a unary test over numbers such
+	// as "[0..1]" or ">= 0"; empty allows any finite number. A value outside
+	// it is refused rather than routed, since no rule was written for it.
+	Range       string `json:"range,omitempty"`
+	Description string `json:"description,omitempty"`
 }
 
 // Rule is one row: a unary test per input column and a literal per output column.
@@ -53,7 +57,8 @@ type Table struct {
 	Rules       []Rule    `json:"rules"`
 	Examples    []Example `json:"examples,omitempty"`
 
-	tests [][]test // [rule][input]
+	tests  [][]test // [rule][input]
+	ranges []test   // [input]; any for a column without a Range
 }
 
 // Result is the outcome of one evaluation.
@@ -79,6 +84,14 @@ func New(t Table) (*Table, error) {
 		if c.Type != TypeNumber && c.Type != TypeString && c.Type != TypeBool {
 			return nil, fmt.Errorf("%s: column %s: type %q is not number, string or bool", t.ID, c.Name, c.Type)
 		}
+	}
+	t.ranges = make([]test, len(t.Inputs))
+	for j, c := range t.Inputs {
+		r, err := compileDomain(c)
+		if err != nil {
+			return nil, fmt.Errorf("%s: column %s: %w", t.ID, c.Name, err)
+		}
+		t.ranges[j] = r
 	}
 	t.tests = make([][]test, len(t.Rules))
 	for i, r := range t.Rules {
@@ -106,7 +119,7 @@ func (t *Table) Evaluate(in map[string]any) (Result, error) {
 		if !ok {
 			return Result{}, fmt.Errorf("%s: input %s is missing (inputs: %s)", t.ID, col.Name, t.inputNames())
 		}
-		v, err := coerce(col, raw)
+		v, err := t.coerce(j, raw)
 		if err != nil {
 			return Result{}, fmt.Errorf("%s: input %w", t.ID, err)
 		}
@@ -133,47 +146,6 @@ func matchesAll(rule []test, values []any) bool {
 	return true
 }
 
-// coerce converts an input to the column's type: float64 for numbers, string
-// for strings and bools.
-func coerce(col Column, raw any) (any, error) {
-	switch col.Type {
-	case TypeNumber:
-		switch x := raw.(type) {
-		case float64:
-			return x, nil
-		case float32:
-			return float64(x), nil
-		case int:
-			return float64(x), nil
-		case int64:
-			return float64(x), nil
-		case string:
-			if f, err := strconv.ParseFloat(strings.TrimSpace(x), 64); err == nil {
-				return f, nil
-			}
-		}
-		return nil, fmt.Errorf("%s: %v is not a number", col.Name, raw)
-	case TypeBool:
-		switch x := raw.(type) {
-		case bool:
-			return strconv.FormatBool(x), nil
-		case string:
-			if b, err := strconv.ParseBool(strings.TrimSpace(x)); err == nil {
-				return strconv.FormatBool(b), nil
-			}
-		}
-		return nil, fmt.Errorf("%s: %v is not true or false", col.Name, raw)
-	}
-	s, ok := raw.(string)
-	if !ok {
-		s = fmt.Sprint(raw)
-	}
-	if len(col.Values) > 0 && !slices.Contains(col.Values, s) {
-		return nil, fmt.Errorf("%s: %q is not one of %s", col.Name, s, quoteAll(col.Values))
-	}
-	return s, nil
-}
-
 // ParseInputs reads command-line key=value pairs into inputs of t.
 func ParseInputs(t *Table, args []string) (map[string]any, error) {
 	in := make(map[string]any, len(args))
@@ -182,15 +154,18 @@ func ParseInputs(t *Table, args []string) (map[string]any, error) {
 		if !ok {
 			return nil, fmt.Errorf("%q: want key=value (inputs of %s: %s)", arg, t.ID, t.inputNames())
 		}
-		col, found := t.column(key)
-		if !found {
+		j := t.column(key)
+		if j < 0 {
 			return nil, fmt.Errorf("%s: %s has no input %q (inputs: %s)", key, t.ID, key, t.inputNames())
 		}
-		v, err := coerce(col, value)
+		if _, twice := in[key]; twice {
+			return nil, fmt.Errorf("%s: given twice", key)
+		}
+		v, err := t.coerce(j, value)
 		if err != nil {
 			return nil, err
 		}
-		if col.Type == TypeBool {
+		if t.Inputs[j].Type == TypeBool {
 			v = v == "true"
 		}
 		in[key] = v
@@ -198,13 +173,9 @@ func ParseInputs(t *Table, args []string) (map[string]any, error) {
 	return in, nil
 }
 
-func (t *Table) column(name string) (Column, bool) {
-	for _, c := range t.Inputs {
-		if c.Name == name {
-			return c, true
-		}
-	}
-	return Column{}, false
+// column returns the index of the named input, or -1.
+func (t *Table) column(name string) int {
+	return slices.IndexFunc(t.Inputs, func(c Column) bool { return c.Name == name })
 }
 
 func (t *Table) inputNames() string {

@@ -1,7 +1,9 @@
 package tables
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -77,13 +79,21 @@ func (t *test) add(p string) error {
 	return nil
 }
 
-// splitList splits a comma-separated list, keeping commas inside quotes.
+// splitList splits a comma-separated list, keeping commas inside quotes. A
+// backslash inside quotes escapes the next character, as in strconv.Quote,
+// so that an escaped quote does not end the string.
 func splitList(s string) []string {
 	var parts []string
 	var cur strings.Builder
-	quoted := false
+	quoted, escaped := false, false
 	for _, r := range s {
 		switch {
+		case escaped:
+			escaped = false
+			cur.WriteRune(r)
+		case quoted && r == '\\':
+			escaped = true
+			cur.WriteRune(r)
 		case r == '"':
 			quoted = !quoted
 			cur.WriteRune(r)
@@ -132,12 +142,24 @@ func parseRange(p string) (numTest, error) {
 	return numTest{op: "range", lo: lo, hi: hi, loInc: open == '[', hiInc: closing == ']'}, nil
 }
 
+// parseNumber reads a finite number: a bound of NaN would make a test that
+// nothing passes, and no input is infinite.
 func parseNumber(s string) (float64, error) {
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil {
+	v, ok := readNumber(s)
+	switch {
+	case !ok:
 		return 0, fmt.Errorf("%q is not a number", s)
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return 0, fmt.Errorf("%q is not a finite number", s)
 	}
 	return v, nil
+}
+
+// readNumber parses s as strconv does; a well-formed number too large for
+// a float64 reads as an infinity, for the caller to refuse as not finite.
+func readNumber(s string) (float64, bool) {
+	v, err := strconv.ParseFloat(s, 64)
+	return v, err == nil || errors.Is(err, strconv.ErrRange)
 }
 
 func (n numTest) match(v float64) bool {
@@ -174,4 +196,48 @@ func (t test) matches(v any) bool {
 		}
 	}
 	return hit != t.negate
+}
+
+// String renders the test in one canonical form that parses back to the
+// same test: strings, then numbers, comma-separated, ranges with brackets
+// and parentheses. Entries that differ only in spacing, in how a number is
+// spelled or in the style of a range's brackets render the same.
+func (t test) String() string {
+	if t.any {
+		return "-"
+	}
+	parts := make([]string, 0, len(t.strings)+len(t.numbers))
+	for _, s := range t.strings {
+		if s == "true" || s == "false" {
+			parts = append(parts, s)
+		} else {
+			parts = append(parts, strconv.Quote(s))
+		}
+	}
+	for _, n := range t.numbers {
+		parts = append(parts, n.String())
+	}
+	list := strings.Join(parts, ",")
+	if t.negate {
+		return "not(" + list + ")"
+	}
+	return list
+}
+
+func (n numTest) String() string {
+	num := func(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+	switch n.op {
+	case "=":
+		return num(n.value)
+	case "range":
+		open, closing := "(", ")"
+		if n.loInc {
+			open = "["
+		}
+		if n.hiInc {
+			closing = "]"
+		}
+		return open + num(n.lo) + ".." + num(n.hi) + closing
+	}
+	return n.op + " " + num(n.value)
 }

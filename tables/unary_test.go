@@ -33,6 +33,9 @@ func TestUnaryTests(t *testing.T) {
 		{`not(< 0.5)`, []any{0.5, 0.9}, []any{0.4}},
 		{"true", []any{"true"}, []any{"false"}},
 		{"1, 2", []any{1.0, 2.0}, []any{3.0}},
+		{`"say \"hi\", then go","c"`, []any{`say "hi", then go`, "c"}, []any{`say \"hi\"`, "then go"}},
+		{`not("a\\",",")`, []any{"a", "b"}, []any{`a\`, ","}},
+		{"1e-400", []any{0.0}, []any{1e-300}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.text, func(t *testing.T) {
@@ -51,6 +54,9 @@ func TestUnaryTests(t *testing.T) {
 func TestUnaryTestErrors(t *testing.T) {
 	for _, tc := range []struct{ text, want string }{
 		{"<< 1", `"< 1" is not a number`},
+		{"< NaN", `"NaN" is not a finite number`},
+		{"[0..Inf]", `"Inf" is not a finite number`},
+		{">= -1e400", `"-1e400" is not a finite number`},
 		{"abc", `"abc" is not a number`},
 		{`"open`, "bad string"},
 		{"[1..0]", "low end above high end"},
@@ -61,6 +67,47 @@ func TestUnaryTestErrors(t *testing.T) {
 		_, err := parseUnary(tc.text)
 		assert.ErrorContains(t, err, tc.want, tc.text)
 	}
+}
+
+// TestUnaryRendersCanonically: entries that test the same thing render the
+// same, and the rendering parses back to the same test.
+func TestUnaryRendersCanonically(t *testing.T) {
+	for _, tc := range []struct {
+		texts []string
+		want  string
+	}{
+		{[]string{"-", "  ", ""}, "-"},
+		{[]string{"1", "= 1", "=1", " 1.0 "}, "1"},
+		{[]string{"< 0.7", "<0.7", "< 7e-1"}, "< 0.7"},
+		{[]string{"]0.3..0.7[", "(0.3..0.7)", "( 0.3 .. 0.7 )"}, "(0.3..0.7)"},
+		{[]string{"[0..1]"}, "[0..1]"},
+		{[]string{`"Safe","Controversial"`, `"Safe" , "Controversial"`}, `"Safe","Controversial"`},
+		{[]string{`not( "a" )`, `not("a")`}, `not("a")`},
+		{[]string{"true", `"true"`}, "true"},
+		{[]string{`"a\"b"`}, `"a\"b"`},
+		{[]string{`1, "x", >= 2`, `"x", 1, >= 2`}, `"x",1,>= 2`},
+	} {
+		for _, text := range tc.texts {
+			u, err := parseUnary(text)
+			require.NoError(t, err, text)
+			assert.Equal(t, tc.want, u.String(), text)
+			back, err := parseUnary(u.String())
+			require.NoError(t, err, u.String())
+			assert.Equal(t, u, back, text)
+		}
+	}
+}
+
+// TestLintComparesTestsNotTheirSpelling: a row that repeats an earlier row's
+// entries in other spelling is as unreachable as an exact copy.
+func TestLintComparesTestsNotTheirSpelling(t *testing.T) {
+	tbl, err := New(Table{ID: "T", Inputs: []Column{{Name: "x", Type: TypeNumber}, {Name: "s", Type: TypeString}},
+		Outputs: []Column{{Name: "o", Type: TypeString}}, Rules: []Rule{
+			{Inputs: []string{"< 1", `"a","b"`}, Outputs: []string{"first"}},
+			{Inputs: []string{"<1", `"a", "b"`}, Outputs: []string{"second"}},
+		}})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"T row 2 is unreachable: row 1 already matches every case it matches"}, Lint(tbl))
 }
 
 func BenchmarkEvaluateDT002(b *testing.B) {

@@ -129,12 +129,13 @@ func newAskCmd(a *app) *cobra.Command {
 	return cmd
 }
 
-// printer shows a turn as it happens: the UI messages, the answer as it
-// streams, and the sources.
+// printer shows a turn as it happens: the UI messages, the answer once the
+// Guardian has passed it, and the sources. The agent's events never carry
+// a draft before its verdict, so nothing printed is ever withdrawn.
 type printer struct {
 	mu       sync.Mutex
 	out      io.Writer
-	streamed bool
+	streamed bool // answer tokens were printed: the answer message repeats them
 }
 
 func (p *printer) event(ev contracts.Event) {
@@ -144,7 +145,9 @@ func (p *printer) event(ev contracts.Event) {
 	case ev.Kind == contracts.EventToken && ev.Node == "agent_model":
 		p.streamed = true
 		fmt.Fprint(p.out, ev.Text)
-	case ev.Kind == contracts.EventUI && ev.UI.Type != contracts.UIAnswer:
+	case ev.Kind == contracts.EventUI && ev.UI.Type == contracts.UIAnswer && p.streamed:
+		// Already on screen, token by token.
+	case ev.Kind == contracts.EventUI:
 		if p.streamed {
 			fmt.Fprint(p.out, "\n\n")
 			p.streamed = false
@@ -152,20 +155,9 @@ func (p *printer) event(ev contracts.Event) {
 		fmt.Fprintln(p.out, strings.TrimSpace(ev.UI.Content))
 		fmt.Fprintln(p.out)
 	case ev.Kind == contracts.EventRetry:
-		if p.streamed {
-			fmt.Fprintln(p.out)
-			p.streamed = false
-		}
-		fmt.Fprintf(p.out, "\n[%s]\n\n", ev.Error)
+		fmt.Fprintf(p.out, "[%s]\n\n", ev.Error)
 	case ev.Kind == contracts.EventVerdict && ev.Verdict.Verdict != contracts.VerdictPass:
-		// The draft streamed as it was written; a reader must not take a
-		// rejected one for the answer.
-		withdrawn := ""
-		if p.streamed {
-			fmt.Fprintln(p.out)
-			p.streamed, withdrawn = false, ": the draft above is withdrawn"
-		}
-		fmt.Fprintf(p.out, "\n[guardian: %s %s%s]\n\n", ev.Verdict.Verdict, strings.Join(ev.Verdict.Reasons, "; "), withdrawn)
+		fmt.Fprintf(p.out, "[guardian: %s %s]\n\n", ev.Verdict.Verdict, strings.Join(ev.Verdict.Reasons, "; "))
 	}
 }
 
@@ -173,6 +165,10 @@ func (p *printer) event(ev contracts.Event) {
 func (p *printer) finish(res contracts.StructuredResult) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.streamed { // an answer without sources
+		fmt.Fprint(p.out, "\n\n")
+		p.streamed = false
+	}
 	verdict := "-"
 	if res.Verdict != nil {
 		verdict = string(res.Verdict.Verdict)

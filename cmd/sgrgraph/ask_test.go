@@ -1,38 +1,51 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/sgrgraph/sgrgraph/contracts"
 )
 
-func TestPrinterMarksRejectedDrafts(t *testing.T) {
+func TestPrinter(t *testing.T) {
 	token := func(s string) contracts.Event {
 		return contracts.Event{Kind: contracts.EventToken, Node: "agent_model", Text: s}
 	}
 	verdict := func(v contracts.VerdictKind, reason string) contracts.Event {
 		return contracts.Event{Kind: contracts.EventVerdict, Verdict: &contracts.Verdict{Verdict: v, Reasons: []string{reason}}}
 	}
-	refusal := contracts.Event{Kind: contracts.EventUI, UI: &contracts.UIMessage{Type: contracts.UIRefusal, Content: "I can't give a reliable answer."}}
+	ui := func(kind contracts.UIType, content string) contracts.Event {
+		return contracts.Event{Kind: contracts.EventUI, UI: &contracts.UIMessage{Type: kind, Content: content}}
+	}
+	refusal := ui(contracts.UIRefusal, "I can't give a reliable answer.")
 	tests := []struct {
 		name   string
 		events []contracts.Event
 		want   string
 	}{
-		{"a passed draft stands", []contracts.Event{token("Use "), token("guard.mode."), verdict(contracts.VerdictPass, "ok")},
-			"Use guard.mode."},
-		{"a retried draft is withdrawn", []contracts.Event{token("From memory."), verdict(contracts.VerdictRetry, "no_evidence_fast_track"), token("Found [1].")},
-			"From memory.\n\n[guardian: RETRY no_evidence_fast_track: the draft above is withdrawn]\n\nFound [1]."},
-		{"a failed draft is withdrawn before the refusal", []contracts.Event{token("Memory."), verdict(contracts.VerdictFail, "empty_draft"), refusal},
-			"Memory.\n\n[guardian: FAIL empty_draft: the draft above is withdrawn]\n\nI can't give a reliable answer.\n\n"},
-		{"a cut stream is marked before the reply comes again", []contracts.Event{token("Set the"),
-			{Kind: contracts.EventRetry, Error: "model try 1: stream cut after 3 chunks: unexpected EOF"}, token("Set the mode.")},
-			"Set the\n\n[model try 1: stream cut after 3 chunks: unexpected EOF]\n\nSet the mode."},
-		{"a failure without a draft only says so", []contracts.Event{verdict(contracts.VerdictFail, "forbidden_topic(salary)"), refusal},
-			"\n[guardian: FAIL forbidden_topic(salary)]\n\nI can't give a reliable answer.\n\n"},
+		{"a passed answer streams, its message is not repeated, the sources follow",
+			[]contracts.Event{verdict(contracts.VerdictPass, "ok"), token("Use "), token("guard.mode [1]."),
+				ui(contracts.UIAnswer, "Use guard.mode [1]."), ui(contracts.UISources, "Sources:\n[1] Guard")},
+			"Use guard.mode [1].\n\nSources:\n[1] Guard\n\n"},
+		{"an answer that did not stream is printed from its message",
+			[]contracts.Event{verdict(contracts.VerdictPass, "ok"), ui(contracts.UIAnswer, "Use guard.mode.")},
+			"Use guard.mode.\n\n"},
+		{"a retried draft says why, then the next answer",
+			[]contracts.Event{verdict(contracts.VerdictRetry, "no_evidence_fast_track"), verdict(contracts.VerdictPass, "ok"), token("Found [1].")},
+			"[guardian: RETRY no_evidence_fast_track]\n\nFound [1]."},
+		{"a failed draft says why before the refusal",
+			[]contracts.Event{verdict(contracts.VerdictFail, "sensitive_data_detected=[email]"), refusal},
+			"[guardian: FAIL sensitive_data_detected=[email]]\n\nI can't give a reliable answer.\n\n"},
+		{"a retried call says so",
+			[]contracts.Event{{Kind: contracts.EventRetry, Error: "model try 1: stream cut after 3 chunks: unexpected EOF"}, verdict(contracts.VerdictPass, "ok"), token("Set the mode.")},
+			"[model try 1: stream cut after 3 chunks: unexpected EOF]\n\nSet the mode."},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -44,4 +57,88 @@ func TestPrinterMarksRejectedDrafts(t *testing.T) {
 			assert.Equal(t, tc.want, out.String())
 		})
 	}
+}
+
+func TestPrinterEndsAnAnswerWithoutSourcesOnItsOwnLine(t *testing.T) {
+	var out bytes.Buffer
+	p := &printer{out: &out}
+	p.event(contracts.Event{Kind: contracts.EventToken, Node: "agent_model", Text: "Hello!"})
+	p.finish(contracts.StructuredResult{Action: contracts.ActionNormal, Verdict: &contracts.Verdict{Verdict: contracts.VerdictPass}})
+	assert.Equal(t, "Hello!\n\n[action normal · verdict PASS · retries 0 · evidence 0]\n", out.String())
+}
+
+// rawContacts are the personal data of contactKB.
+var rawContacts = []string{"support@example.com", "+1 415 555 0100", "4111 1111 1111 1111"}
+
+// contactKB is a knowledge base whose one article holds an e-mail address,
+// a phone number and a card number.
+func contactKB(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	article := "# Contacting support\n\nWrite to the support team at support@example.com or call +1 415 555 0100 on weekdays.\n" +
+		"The company card used for refunds is 4111 1111 1111 1111.\n"
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "support.md"), []byte(article), 0o644))
+	return dir
+}
+
+func assertNoContacts(t *testing.T, text, what string) {
+	t.Helper()
+	for _, raw := range rawContacts {
+		assert.NotContains(t, text, raw, "%s holds %s", what, raw)
+	}
+}
+
+// The offline engine answers by quoting the article, so every draft holds
+// the personal data and the Guardian rejects each: nothing of them may be
+// printed, and nothing printed may hold the values.
+func TestAskNeverPrintsPersonalDataOrARejectedDraft(t *testing.T) {
+	kbDir := contactKB(t)
+	cache := filepath.Join(kbDir, ".c")
+	const question = "What is the support e-mail address?"
+
+	out, _, err := run(t, "ask", "--kb", kbDir, "--cache-dir", cache, question)
+	require.NoError(t, err)
+	assertNoContacts(t, out, "the printed turn")
+	assert.Contains(t, out, "sensitive_data_detected=", "the reader learns why the drafts were refused")
+	assert.Contains(t, out, "verdict FAIL")
+	assert.NotContains(t, out, "Write to the support team", "a rejected draft quoting the article was printed")
+
+	trace := filepath.Join(t.TempDir(), "trace.jsonl")
+	out, _, err = run(t, "ask", "--kb", kbDir, "--cache-dir", cache, "--json", "--trace", trace, question)
+	require.NoError(t, err)
+	assertNoContacts(t, out, "the --json result")
+	var res contracts.StructuredResult
+	require.NoError(t, json.Unmarshal([]byte(out), &res))
+	require.NotNil(t, res.Verdict)
+	assert.Equal(t, contracts.VerdictFail, res.Verdict.Verdict)
+	require.NotEmpty(t, res.Evidence)
+	assert.Contains(t, res.Evidence[0].Snippet, "su***************om", "the evidence is kept, masked")
+
+	data, err := os.ReadFile(trace)
+	require.NoError(t, err)
+	assertNoContacts(t, string(data), "the trace file")
+	lines := 0
+	for sc := bufio.NewScanner(bytes.NewReader(data)); sc.Scan(); lines++ {
+		assert.True(t, json.Valid(sc.Bytes()), "trace line %d is not JSON", lines+1)
+	}
+	assert.Greater(t, lines, 3, "every model call of the three attempts is traced")
+	assert.Contains(t, string(data), "+1***********00", "the tool results are traced, masked")
+}
+
+func TestAskShowsEvidenceUnmaskedOnlyWhenConfigured(t *testing.T) {
+	kbDir := contactKB(t)
+	cfg := filepath.Join(t.TempDir(), "config.yaml")
+	require.NoError(t, os.WriteFile(cfg, []byte("output:\n  unmasked_evidence: true\n"), 0o644))
+	out, _, err := run(t, "--config", cfg, "ask", "--kb", kbDir, "--cache-dir", filepath.Join(kbDir, ".c"), "--json",
+		"What is the support e-mail address?")
+	require.NoError(t, err)
+	var res contracts.StructuredResult
+	require.NoError(t, json.Unmarshal([]byte(out), &res))
+	require.NotEmpty(t, res.Evidence)
+	assert.Contains(t, res.Evidence[0].Snippet, "support@example.com")
+	assert.NotContains(t, res.Answer, "Write to", "the answer is never the rejected draft")
+	res.Evidence, res.QueryTraces, res.Articles = nil, nil, nil
+	rest, err := json.Marshal(res)
+	require.NoError(t, err)
+	assertNoContacts(t, string(rest), "the result outside the evidence")
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -28,18 +29,20 @@ func newChatCmd(a *app) *cobra.Command {
 			ctx := cmd.Context()
 			session := newSessionID()
 			var history []*schema.Message
-			lines := readLines(ctx, cmd.InOrStdin(), 4*agent.MaxMessageRunes)
+			stdin := cmd.InOrStdin()
+			prompt := promptTo(isTerminal(stdin), f.asJSON, a.out, a.errOut)
+			lines := readLines(ctx, stdin, 4*agent.MaxMessageRunes)
 			for turn := 1; ; {
-				fmt.Fprint(a.out, "> ")
+				fmt.Fprint(prompt, "> ")
 				var in line
 				select {
 				case <-ctx.Done():
-					fmt.Fprintln(a.out)
+					fmt.Fprintln(prompt)
 					return nil
 				case in = <-lines:
 				}
 				if in.err != nil || in.eof || strings.TrimSpace(in.text) == "" {
-					fmt.Fprintln(a.out)
+					fmt.Fprintln(prompt)
 					return in.err
 				}
 				// A bad line costs the user that line, not the conversation.
@@ -59,14 +62,14 @@ func newChatCmd(a *app) *cobra.Command {
 				res, err := ag.Run(ctx, t)
 				if err != nil {
 					if ctx.Err() != nil {
-						fmt.Fprintln(a.out)
+						fmt.Fprintln(prompt)
 						return nil
 					}
 					return err
 				}
 				history, turn = res.Context, turn+1
 				if f.asJSON {
-					if err := writeJSON(a.out, res); err != nil {
+					if err := writeJSONLine(a.out, res); err != nil {
 						return err
 					}
 					continue
@@ -77,6 +80,28 @@ func newChatCmd(a *app) *cobra.Command {
 	}
 	f.register(cmd)
 	return cmd
+}
+
+// promptTo is where the "> " prompt goes. The plain output is for people
+// and keeps it; --json output is for programs and holds JSON lines alone,
+// so there the prompt goes to standard error for a person typing, and
+// nowhere when the input comes from a pipe or a file, which no one types.
+func promptTo(typed, asJSON bool, out, errOut io.Writer) io.Writer {
+	switch {
+	case !asJSON:
+		return out
+	case typed:
+		return errOut
+	}
+	return io.Discard
+}
+
+// writeJSONLine writes v as one line of JSON: chat --json prints one
+// result per turn, and a JSON-lines reader takes one value a line.
+func writeJSONLine(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
 }
 
 // line is one line of input: its text, or the end of the input.

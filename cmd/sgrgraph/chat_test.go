@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -12,6 +14,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/sgrgraph/sgrgraph/contracts"
 )
 
 func TestReadLine(t *testing.T) {
@@ -84,4 +88,45 @@ func TestChatEndsOnInterruptAtThePrompt(t *testing.T) {
 	case <-time.After(time.Minute):
 		t.Fatal("chat did not end after the interrupt")
 	}
+}
+
+func TestPromptTo(t *testing.T) {
+	var out, errOut bytes.Buffer
+	tests := []struct {
+		name          string
+		typed, asJSON bool
+		want          io.Writer
+	}{
+		{"a person reading plain answers", true, false, &out},
+		{"plain answers from a pipe keep the transcript's prompts", false, false, &out},
+		{"a person typing, JSON out: prompts beside it", true, true, &errOut},
+		{"a program on both ends: no prompts", false, true, io.Discard},
+	}
+	for _, tc := range tests {
+		assert.True(t, tc.want == promptTo(tc.typed, tc.asJSON, &out, &errOut), tc.name)
+	}
+	r, w, err := os.Pipe()
+	require.NoError(t, err)
+	defer r.Close()
+	defer w.Close()
+	assert.False(t, isTerminal(r), "a pipe is not typed into")
+	assert.False(t, isTerminal(strings.NewReader("")))
+}
+
+func TestChatJSONIsJSONLines(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	cmd := newRootCmd(&stdout, &stderr)
+	cmd.SetIn(strings.NewReader("it doesn't work\nthe safety guard mode\n\n"))
+	cmd.SetArgs([]string{"chat", "--cache-dir", t.TempDir(), "--json"})
+	require.NoError(t, cmd.Execute())
+	lines := strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n")
+	require.Equal(t, 2, len(lines), "one line per turn; the output starts %q", stdout.String()[:min(stdout.Len(), 120)])
+	var actions []contracts.Action
+	for i, l := range lines {
+		var res contracts.StructuredResult
+		require.NoError(t, json.Unmarshal([]byte(l), &res), "line %d is not one JSON value: %q", i+1, l)
+		actions = append(actions, res.Action)
+	}
+	assert.Equal(t, []contracts.Action{contracts.ActionClarify, contracts.ActionNormal}, actions)
+	assert.NotContains(t, stderr.String(), "> ", "piped input: no one to prompt")
 }

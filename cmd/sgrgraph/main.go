@@ -5,34 +5,100 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 )
 
+// interruptGrace is how long a command may take to stop after SIGINT or
+// SIGTERM before the process ends without it, so that a signal ends any
+// command within about a second, even one blocked where the signal's
+// context does not reach (reading a FIFO, a long index build).
+const interruptGrace = time.Second
+
 func main() {
-	// Ctrl-C cancels the context every command runs under.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	go func() {
-		<-ctx.Done()
-		stop() // the first Ctrl-C asks to stop; a second one ends the process at once
-	}()
-	err := newRootCmd(os.Stdout, os.Stderr).ExecuteContext(ctx)
-	interrupted := ctx.Err() != nil // read before stop, which cancels ctx too
-	stop()
-	switch {
-	case err != nil && interrupted && errors.Is(err, context.Canceled):
-		msg := strings.TrimSuffix(err.Error(), ": "+context.Canceled.Error())
-		if msg == context.Canceled.Error() {
-			msg = ""
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	os.Exit(execute(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, signals, interruptGrace))
+}
+
+// execute runs one command line and returns the exit code: 0, 1 for an
+// error, or 128 plus the signal's number when a signal ended the command
+// (130 for SIGINT, 143 for SIGTERM), whatever the command itself returned.
+// The first signal cancels the context the command runs under; a second
+// signal, or the grace period running out, returns at once without waiting
+// for the command.
+func execute(args []string, stdin io.Reader, stdout, stderr io.Writer, signals <-chan os.Signal, grace time.Duration) int {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	root := newRootCmd(stdout, stderr)
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	done := make(chan error, 1)
+	go func() { done <- root.ExecuteContext(ctx) }()
+
+	var first os.Signal
+	var deadline <-chan time.Time
+	for {
+		select {
+		case err := <-done:
+			return finish(stderr, err, first)
+		case sig := <-signals:
+			if first != nil {
+				fmt.Fprintf(stderr, "sgrgraph: %s again: stopped at once\n", signalName(sig))
+				return exitCode(first)
+			}
+			first = sig
+			cancel()
+			deadline = time.After(grace)
+		case <-deadline:
+			fmt.Fprintf(stderr, "sgrgraph: %s: the command had not stopped %s after it; stopped\n", signalName(first), grace)
+			return exitCode(first)
 		}
-		fmt.Fprintln(os.Stderr, strings.TrimSuffix("sgrgraph: interrupted; "+msg, "; "))
-		os.Exit(130) // the shell's code for Ctrl-C
-	case err != nil:
-		fmt.Fprintln(os.Stderr, "sgrgraph:", err)
-		os.Exit(1)
 	}
+}
+
+// finish reports how a command that returned ended and gives its exit code.
+func finish(stderr io.Writer, err error, sig os.Signal) int {
+	switch {
+	case sig != nil:
+		msg := "sgrgraph: interrupted by " + signalName(sig)
+		// The cancellation is what the signal did; the rest of the error
+		// (rows not run, where to resume) is worth reading.
+		if err != nil {
+			detail := strings.TrimSuffix(err.Error(), ": "+context.Canceled.Error())
+			if detail != context.Canceled.Error() {
+				msg += "; " + detail
+			}
+		}
+		fmt.Fprintln(stderr, msg)
+		return exitCode(sig)
+	case err != nil:
+		fmt.Fprintln(stderr, "sgrgraph:", err)
+		return 1
+	}
+	return 0
+}
+
+// exitCode is the shell's code for a process a signal ended: 128 plus its
+// number.
+func exitCode(sig os.Signal) int {
+	if s, ok := sig.(syscall.Signal); ok {
+		return 128 + int(s)
+	}
+	return 1
+}
+
+func signalName(sig os.Signal) string {
+	switch sig {
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	}
+	return sig.String()
 }

@@ -1,0 +1,142 @@
+package graph_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/sgrgraph/sgrgraph/graph"
+)
+
+// Order is a state of your own; the reduce tags say how parallel branches
+// combine.
+type Order struct {
+	Items []string `reduce:"append"`
+	Total int      `reduce:"sum"`
+}
+
+// Clone gives each parallel branch its own copy.
+func (o *Order) Clone() *Order {
+	c := *o
+	c.Items = slices.Clone(o.Items)
+	return &c
+}
+
+func add(item string, price int) graph.NodeFunc[*Order] {
+	return func(_ context.Context, o *Order) (*Order, error) {
+		o.Items = append(o.Items, item)
+		o.Total += price
+		return o, nil
+	}
+}
+
+// A graph over a state of your own: two branches run in parallel and are
+// merged by the field reducers, in edge order.
+func Example() {
+	r, err := graph.New[*Order]("order").
+		AddNode("basket", add("basket", 0)).
+		AddNode("tea", add("tea", 3)).
+		AddNode("cake", add("cake", 5)).
+		AddNode("pay", add("receipt", 0)).
+		AddEdge(graph.START, "basket").
+		AddEdge("basket", "tea").AddEdge("basket", "cake").
+		AddEdge("tea", "pay").AddEdge("cake", "pay").
+		AddEdge("pay", graph.END).
+		Compile(context.Background())
+	if err != nil {
+		panic(err)
+	}
+	o, err := r.Invoke(context.Background(), &Order{})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(o.Items, o.Total)
+	// Output: [basket tea cake receipt] 8
+}
+
+// Status has a field without a reducer.
+type Status struct {
+	State string
+}
+
+func (s *Status) Clone() *Status { c := *s; return &c }
+
+func set(state string) graph.NodeFunc[*Status] {
+	return func(_ context.Context, s *Status) (*Status, error) {
+		s.State = state
+		return s, nil
+	}
+}
+
+// Two branches that write different values to a field without a reducer
+// fail the run with an error naming the field and the branches.
+func ExampleInvalidUpdateError() {
+	r, err := graph.New[*Status]("conflict").
+		AddNode("fork", set("")).AddNode("b", set("open")).AddNode("c", set("closed")).AddNode("join", set("joined")).
+		AddEdge(graph.START, "fork").AddEdge("fork", "b").AddEdge("fork", "c").
+		AddEdge("b", "join").AddEdge("c", "join").AddEdge("join", graph.END).
+		Compile(context.Background())
+	if err != nil {
+		panic(err)
+	}
+	_, err = r.Invoke(context.Background(), &Status{})
+	var iu *graph.InvalidUpdateError
+	if errors.As(err, &iu) {
+		fmt.Println(iu.Field, iu.Branches)
+	}
+	// Output: State [b c]
+}
+
+// BySend runs one node once per Send, each with its own state, and merges
+// the runs in Send order (map-reduce).
+func ExampleBySend() {
+	each := func(_ context.Context, o *Order) ([]graph.Send[*Order], error) {
+		return []graph.Send[*Order]{{Key: "price", State: &Order{Items: []string{"tea"}}}, {Key: "price", State: &Order{Items: []string{"cake"}}}}, nil
+	}
+	price := func(_ context.Context, o *Order) (*Order, error) {
+		o.Total += map[string]int{"tea": 3, "cake": 5}[o.Items[0]]
+		return o, nil
+	}
+	r, err := graph.New[*Order]("prices").
+		AddNode("split", add("order", 0)).AddNode("price", price).
+		AddEdge(graph.START, "split").
+		AddConditionalEdges("split", graph.BySend(each), map[string]string{"price": "price"}).
+		AddEdge("price", graph.END).
+		Compile(context.Background())
+	if err != nil {
+		panic(err)
+	}
+	o, err := r.Invoke(context.Background(), &Order{})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(o.Items, o.Total)
+	// Output: [order] 8
+}
+
+// Stream yields a run's events in the modes asked for, and ends with the
+// final state.
+func ExampleRunnable_Stream() {
+	r, err := graph.New[*Order]("stream").
+		AddNode("tea", add("tea", 3)).
+		AddEdge(graph.START, "tea").AddEdge("tea", graph.END).
+		Compile(context.Background())
+	if err != nil {
+		panic(err)
+	}
+	for c, err := range r.Stream(context.Background(), &Order{}, graph.WithStreamModes(graph.StreamUpdates)) {
+		if err != nil {
+			panic(err)
+		}
+		switch c.Mode {
+		case graph.StreamUpdates:
+			fmt.Println(c.Path, string(c.Update["Items"]), string(c.Update["Total"]))
+		case graph.StreamEnd:
+			fmt.Println("end", c.State.Total)
+		}
+	}
+	// Output:
+	// tea ["tea"] 3
+	// end 3
+}
