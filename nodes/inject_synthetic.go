@@ -58,9 +58,9 @@ func RoutingInputs(s *contracts.ChatState) map[string]any {
 // action disagree, the table wins and the diagnostics say so.
 func (c InjectSynthetic) Node() Func {
 	return func(ctx context.Context, s *contracts.ChatState) (*contracts.ChatState, error) {
-		res, err := c.Routing.Evaluate(RoutingInputs(s))
+		res, err := decide(s, c.Routing, RoutingInputs(s))
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", c.Routing.ID, err)
+			return nil, err
 		}
 		action := contracts.Action(res.Get("action"))
 		if s.Plan != nil && s.Plan.Action != action {
