@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -14,14 +15,27 @@ import (
 	"github.com/sgrgraph/sgrgraph/outbound"
 )
 
+// scope is the node running in a context, so that a subgraph's node can
+// tell it that the work is being done, and counted, inside.
+type scope struct{ inner atomic.Int32 }
+
+type scopeKey struct{}
+
 // instrument is the middleware of the default graph: it logs each node with
 // the session, turn and node, reports its start and end as events, times
-// it and counts its tokens and outbound retries into the diagnostics.
+// it and counts its tokens and outbound retries into the diagnostics. A
+// node whose work is done by nodes inside it (a subgraph) counts nothing
+// itself, so nothing is counted twice.
 func instrument(name string, next graph.NodeFunc[*contracts.ChatState]) graph.NodeFunc[*contracts.ChatState] {
 	return func(ctx context.Context, s *contracts.ChatState) (*contracts.ChatState, error) {
 		if s == nil {
 			return nil, fmt.Errorf("node %q: nil state", name)
 		}
+		if outer, ok := ctx.Value(scopeKey{}).(*scope); ok {
+			outer.inner.Add(1)
+		}
+		own := &scope{}
+		ctx = context.WithValue(ctx, scopeKey{}, own)
 		log := zerolog.Ctx(ctx).With().Str("session", s.SessionID).Int("turn", s.Turn).Str("node", name).Logger()
 		ctx = events.WithNode(log.WithContext(ctx), name)
 		events.Emit(ctx, contracts.Event{Kind: contracts.EventNodeStart})
@@ -30,6 +44,9 @@ func instrument(name string, next graph.NodeFunc[*contracts.ChatState]) graph.No
 		var retries []contracts.Retry
 		sink := ctx
 		ctx = outbound.WithObserver(ctx, func(a outbound.Attempt) {
+			if own.inner.Load() > 0 {
+				return // an inner node records it
+			}
 			r := contracts.Retry{Node: name, Service: a.Service, Try: a.Try, Status: a.Status,
 				Error: a.Error, WaitMS: float64(a.Wait.Microseconds()) / 1000, Retried: a.Retried}
 			mu.Lock()
@@ -49,6 +66,10 @@ func instrument(name string, next graph.NodeFunc[*contracts.ChatState]) graph.No
 		}
 		if out == nil {
 			return nil, fmt.Errorf("node %q: returned a nil state", name)
+		}
+		if own.inner.Load() > 0 {
+			events.Emit(ctx, contracts.Event{Kind: contracts.EventNodeEnd, DurationMS: ms})
+			return out, nil
 		}
 		run := contracts.NodeRun{Node: name, DurationMS: ms}
 		if calls <= len(out.Diagnostics.ModelCalls) {

@@ -72,6 +72,7 @@ func TestMapTextReachesEveryFreeTextField(t *testing.T) {
 		"r.Articles[].KBID",
 		"r.Articles[].Tags[]",
 		"r.Articles[].URL",
+		"r.Decisions[].Table",
 		"r.Diagnostics.Errors[].Node",
 		"r.Diagnostics.ModelCalls[].Node",
 		"r.Diagnostics.ModelCalls[].ToolChoice",
