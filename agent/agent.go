@@ -243,7 +243,7 @@ func NewState(t Turn) (*contracts.ChatState, error) {
 	toModel, escaped := nodes.EscapeReviewMarker(msg)
 	if escaped {
 		s.Diagnostics.Notes = append(s.Diagnostics.Notes, contracts.NodeNote{Node: "input",
-			Message: "the user message quotes the Guardian's review marker; the model sees it with full-width brackets"})
+			Message: "the user message holds the brackets of the Guardian's review marker (⟦ ⟧); the model sees them as [ ]"})
 	}
 	s.Messages = append(append([]*schema.Message(nil), t.History...), schema.UserMessage(toModel))
 	return s, nil

@@ -53,8 +53,10 @@ func RoutingInputs(s *contracts.ChatState) map[string]any {
 }
 
 // Node routes by DT-002, renders the action's template and appends it to
-// the model context in the configured mode. The UI gets the intent and the
-// response section, never scores. Where the table and the model's own
+// the model context in the configured mode, the plan's text quoted as data
+// so that neither the user nor the planning model can write a section or a
+// field of the message. The UI gets the intent and the response section as
+// plain text, never scores. Where the table and the model's own
 // action disagree, the table wins and the diagnostics say so.
 func (c InjectSynthetic) Node() Func {
 	return func(ctx context.Context, s *contracts.ChatState) (*contracts.ChatState, error) {
@@ -85,11 +87,12 @@ func (c InjectSynthetic) Node() Func {
 			return nil, err
 		}
 		if s.Plan != nil {
-			addUI(ctx, s, contracts.UIIntent, "**"+prefix+"**\n\n"+plan.UserIntent)
+			// The intent is the model's text: one plain line, as in the response.
+			addUI(ctx, s, contracts.UIIntent, "**"+prefix+"**\n\n"+templates.Escape(plan.UserIntent))
 		}
-		addUI(ctx, s, responseType(action), r.Response)
+		addUI(ctx, s, responseType(action), r.UserResponse)
 		if action != contracts.ActionNormal {
-			s.Answer = r.Response
+			s.Answer = r.UserResponse
 		}
 		if action == contracts.ActionGuardianBlock {
 			// In report mode the message reached the planner; later turns

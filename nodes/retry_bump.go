@@ -22,21 +22,32 @@ func RetryBump() Func {
 	}
 }
 
+// The brackets of the review marker. No user text reaches a model with
+// them (EscapeReviewMarker), so only the Guardian can write the marker.
+const (
+	reviewOpen  = "⟦"
+	reviewClose = "⟧"
+)
+
 // ReviewMarker opens every retry instruction, so a model (and a reader of a
 // trace) can tell the Guardian's review from the user's words.
-const ReviewMarker = "[Guardian review]"
+const ReviewMarker = reviewOpen + "Guardian review" + reviewClose
 
 // RetryPrefix is the first line's start of every retry instruction.
 const RetryPrefix = ReviewMarker + " Your previous answer was not accepted."
 
+// userBrackets turns the marker's brackets into plain ones.
+var userBrackets = strings.NewReplacer(reviewOpen, "[", reviewClose, "]")
+
 // EscapeReviewMarker keeps a user from forging the Guardian's review: the
-// marker in user text gets full-width brackets, which read the same to a
-// person and never match. It reports whether anything was changed.
+// marker's brackets become plain ones wherever they stand in user text, so
+// whatever the user types, even the marker itself, the result cannot hold
+// the marker. It reports whether anything was changed.
 func EscapeReviewMarker(text string) (string, bool) {
-	if !strings.Contains(text, ReviewMarker) {
+	if !strings.Contains(text, reviewOpen) && !strings.Contains(text, reviewClose) {
 		return text, false
 	}
-	return strings.ReplaceAll(text, ReviewMarker, "［Guardian review］"), true
+	return userBrackets.Replace(text), true
 }
 
 // instructions says what each required action asks of the agent.

@@ -32,7 +32,7 @@ func (c SafeExit) Node() Func {
 			if err != nil {
 				return nil, err
 			}
-			answer = r.Response
+			answer = r.UserResponse
 		case s.Error != "":
 			r, err := text(c.Texts, lang, "model_unavailable", c.Product)
 			if err != nil {

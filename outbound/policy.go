@@ -4,7 +4,10 @@
 // backoff and full jitter, waiting what a 429's Retry-After asks; never on
 // other 4xx, which a retry cannot mend. Every attempt is reported to an
 // observer carried in the context, so a turn can list its retries in the
-// diagnostics. The package knows HTTP and nothing of eino.
+// diagnostics. A caller that retries at its own level, for a failure seen
+// after the answer began (a stream cut part way), uses Policy.Again, which
+// decides, reports and waits the same way. The package knows HTTP and
+// nothing of eino.
 package outbound
 
 import (

@@ -10,8 +10,6 @@ import (
 	"net/http"
 	"strings"
 	"time"
-
-	"github.com/rs/zerolog"
 )
 
 // Transport is an http.RoundTripper that retries by a Policy and adds
@@ -61,7 +59,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			a.Error += "; " + giveUp
 		}
 		a.Retried, a.Wait = giveUp == "", wait
-		t.report(ctx, req, a)
+		record(ctx, req.URL.Redacted(), a)
 		if !a.Retried {
 			return resp, err
 		}
@@ -77,27 +75,18 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 
 // wait decides the pause before the next try, or why there is none.
 func (t *Transport) wait(ctx context.Context, try, attempts int, resp *http.Response, err error) (time.Duration, string) {
-	switch {
-	case ctx.Err() != nil:
-		return 0, "cancelled"
-	case err != nil && !retryableError(err):
+	if err != nil && ctx.Err() == nil && !retryableError(err) {
 		return 0, "a retry cannot mend this"
-	case try >= attempts:
-		return 0, fmt.Sprintf("gave up after %d tries", try)
 	}
-	wait := t.Policy.Backoff(try, t.Draw)
+	p := t.Policy
+	p.Attempts = attempts
+	var asked *time.Duration
 	if resp != nil {
 		if after, ok := RetryAfter(resp.Header, time.Now()); ok {
-			if after > t.Policy.MaxDelay {
-				return 0, fmt.Sprintf("server asks to wait %s, over max_delay %s", after, t.Policy.MaxDelay)
-			}
-			wait = after
+			asked = &after
 		}
 	}
-	if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < wait {
-		return 0, fmt.Sprintf("a wait of %s would pass the call's deadline", wait.Round(time.Millisecond))
-	}
-	return wait, ""
+	return p.next(ctx, try, asked, t.Draw)
 }
 
 // retryableError says whether a failed try may succeed again: a refused,
@@ -132,30 +121,6 @@ func (t *Transport) prepare(req *http.Request, try int) (*http.Request, error) {
 		r.Body = body
 	}
 	return r, nil
-}
-
-func (t *Transport) report(ctx context.Context, req *http.Request, a Attempt) {
-	ev := zerolog.Ctx(ctx).Warn()
-	if !a.Retried {
-		ev = zerolog.Ctx(ctx).Error()
-	}
-	ev.Str("service", a.Service).Str("url", req.URL.Redacted()).Int("try", a.Try).Int("status", a.Status).
-		Dur("wait", a.Wait).Bool("retried", a.Retried).Msg(a.Error)
-	Report(ctx, a)
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	timer := time.NewTimer(d)
-	defer timer.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-timer.C:
-		return nil
-	}
 }
 
 // Client is an http.Client whose calls go through a Transport with p, and

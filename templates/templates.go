@@ -4,9 +4,12 @@
 // model and the user, with user-facing texts from a ru/en catalogue.
 //
 // Templates (Go text/template) and catalogue are embedded data files;
-// Load replaces either with a file. Every value taken from the plan is
-// escaped first, so text the user wrote cannot forge a "## Response"
-// header or any other section.
+// Load replaces either with a file. Every value taken from the plan reaches
+// a template already made safe: quoted as a JSON string for the model
+// (Quote), flattened to one line for the user (Escape). So neither the
+// user's words nor a model's plan can forge a "## Response" header, a
+// "**Validity**" field or any other part of the message, whatever the
+// template.
 package templates
 
 import (
@@ -18,6 +21,8 @@ import (
 	"strconv"
 	"strings"
 	"text/template"
+	"unicode"
+	"unicode/utf16"
 
 	"gopkg.in/yaml.v3"
 
@@ -47,16 +52,28 @@ type Set struct {
 	cat  Catalogue
 }
 
-// Rendered is one rendered template, its two sections kept apart so the UI
+// Rendered is one rendered template, its sections kept apart so the UI
 // never parses Markdown back out of a message.
 type Rendered struct {
+	// Analysis and Response are the sections the model reads; every text
+	// from the plan or the moderation in them is a quoted string (Quote).
 	Analysis string
 	Response string
+	// UserResponse is the Response as the user reads it: the same words,
+	// the plan's text plain (Escape) rather than quoted.
+	UserResponse string
 }
 
-// Message is the synthetic assistant message: both sections under their headers.
+// The headers of the synthetic message's sections.
+const (
+	AnalysisHeader = "## Analysis"
+	ResponseHeader = "## Response"
+)
+
+// Message is the synthetic assistant message: both sections under their
+// headers. Quoting keeps the plan's text from writing either header.
 func (r Rendered) Message() string {
-	return "## Analysis\n" + r.Analysis + "\n\n## Response\n" + r.Response
+	return AnalysisHeader + "\n" + r.Analysis + "\n\n" + ResponseHeader + "\n" + r.Response
 }
 
 // Data is what a template is rendered from.
@@ -178,45 +195,82 @@ func (s *Set) Text(lang, key string, vars map[string]string) (string, error) {
 	return strings.NewReplacer(pairs...).Replace(text), nil
 }
 
-// view is what templates see: every string from the plan already escaped.
+// view is what templates see: every string from the plan already made safe
+// for where it goes.
 type view struct {
 	Topic, UserIntent, Category, SpamReason, ClarificationQuestion, Product string
 	SpamScore, IntentConfidence                                             string
 	Subqueries, ActionPlan, Uncertainties, GuardCategories                  []string
 }
 
-// Render renders the template of action in lang.
+// newView renders the plan's strings with safe, which quotes them for the
+// model or flattens them for the user.
+func newView(d Data, safe func(string) string) view {
+	p := d.Plan
+	v := view{Topic: safe(p.Topic), UserIntent: safe(p.UserIntent), Category: safe(p.Category),
+		SpamReason: safe(p.SpamReason), ClarificationQuestion: safe(p.ClarificationQuestion), Product: Escape(d.Product),
+		SpamScore: score(p.SpamScore), IntentConfidence: score(p.IntentConfidence),
+		Subqueries: safeAll(p.Subqueries, safe), ActionPlan: safeAll(p.ActionPlan, safe), Uncertainties: safeAll(p.Uncertainties, safe)}
+	if d.Moderation != nil && d.Moderation.Level != contracts.LevelSafe {
+		for _, c := range d.Moderation.Categories {
+			if c != contracts.CategoryNone && strings.TrimSpace(c) != "" {
+				v.GuardCategories = append(v.GuardCategories, safe(c))
+			}
+		}
+	}
+	return v
+}
+
+// Render renders the template of action in lang: the Analysis and the
+// Response with the plan's text quoted, and the Response again with it
+// plain for the user.
 func (s *Set) Render(action contracts.Action, lang string, d Data) (Rendered, error) {
 	if _, err := s.texts(lang); err != nil {
 		return Rendered{}, err
 	}
-	p := d.Plan
-	v := view{Topic: Escape(p.Topic), UserIntent: Escape(p.UserIntent), Category: Escape(p.Category),
-		SpamReason: Escape(p.SpamReason), ClarificationQuestion: Escape(p.ClarificationQuestion), Product: Escape(d.Product),
-		SpamScore: score(p.SpamScore), IntentConfidence: score(p.IntentConfidence),
-		Subqueries: escapeAll(p.Subqueries), ActionPlan: escapeAll(p.ActionPlan), Uncertainties: escapeAll(p.Uncertainties)}
-	if d.Moderation != nil && d.Moderation.Level != contracts.LevelSafe {
-		for _, c := range d.Moderation.Categories {
-			if c != contracts.CategoryNone {
-				v.GuardCategories = append(v.GuardCategories, Escape(c))
-			}
-		}
-	}
-	vars := map[string]string{"user_intent": v.UserIntent, "product": v.Product}
-	t, err := s.tmpl.Clone()
+	model, err := s.bind(lang, newView(d, Quote))
 	if err != nil {
 		return Rendered{}, err
 	}
-	t.Funcs(funcs(func(key string) (string, error) { return s.Text(lang, key, vars) }))
+	user, err := s.bind(lang, newView(d, Escape))
+	if err != nil {
+		return Rendered{}, err
+	}
 	var out Rendered
-	for part, dst := range map[string]*string{"analysis": &out.Analysis, "response": &out.Response} {
-		var b strings.Builder
-		if err := t.ExecuteTemplate(&b, string(action)+"."+part, v); err != nil {
-			return Rendered{}, fmt.Errorf("template %s.%s: %w", action, part, err)
-		}
-		*dst = strings.TrimSpace(b.String())
+	if out.Analysis, err = model.run(action, "analysis"); err != nil {
+		return Rendered{}, err
+	}
+	if out.Response, err = model.run(action, "response"); err != nil {
+		return Rendered{}, err
+	}
+	if out.UserResponse, err = user.run(action, "response"); err != nil {
+		return Rendered{}, err
 	}
 	return out, nil
+}
+
+// bound is the template set with catalogue texts filled from one view.
+type bound struct {
+	t *template.Template
+	v view
+}
+
+func (s *Set) bind(lang string, v view) (bound, error) {
+	t, err := s.tmpl.Clone()
+	if err != nil {
+		return bound{}, err
+	}
+	vars := map[string]string{"user_intent": v.UserIntent, "product": v.Product}
+	t.Funcs(funcs(func(key string) (string, error) { return s.Text(lang, key, vars) }))
+	return bound{t: t, v: v}, nil
+}
+
+func (b bound) run(action contracts.Action, part string) (string, error) {
+	var out strings.Builder
+	if err := b.t.ExecuteTemplate(&out, string(action)+"."+part, b.v); err != nil {
+		return "", fmt.Errorf("template %s.%s: %w", action, part, err)
+	}
+	return strings.TrimSpace(out.String()), nil
 }
 
 func funcs(text func(string) (string, error)) template.FuncMap {
@@ -235,9 +289,12 @@ func funcs(text func(string) (string, error)) template.FuncMap {
 	}
 }
 
+// none stands for an empty list; unquoted, it cannot be mistaken for an item.
+const none = "(none)"
+
 func list(items []string, mark func(int) string) string {
 	if len(items) == 0 {
-		return "- (none)"
+		return "- " + none
 	}
 	lines := make([]string, len(items))
 	for i, it := range items {
@@ -248,9 +305,9 @@ func list(items []string, mark func(int) string) string {
 
 func score(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) }
 
-// Escape makes text safe to place in a template: line breaks become spaces,
-// so the text stays on its line and cannot start one with "## Response",
-// and a leading "#" is escaped for the same reason.
+// Escape makes text safe to show the user in place: line breaks become
+// spaces, so the text stays on its line and cannot start one with
+// "## Response", and a leading "#" is escaped for the same reason.
 func Escape(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if strings.HasPrefix(s, "#") {
@@ -259,11 +316,57 @@ func Escape(s string) string {
 	return s
 }
 
-func escapeAll(items []string) []string {
+// markdownSyntax is what could make quoted text read as our headers,
+// fields, code fences, links or tags; Quote writes these as \u escapes.
+const markdownSyntax = "#*_`~[]<>"
+
+// Quote renders text from the plan as data for the model: a JSON string
+// literal on one line that decodes back to the text exactly (invalid UTF-8
+// as U+FFFD). Besides what JSON must escape, Markdown syntax and every rune
+// that is not visible (controls, line and paragraph separators, zero-width
+// and bidirectional marks) are written as \u escapes, so the quoted text
+// shows no header, field or fence of ours and cannot hide or reorder itself.
+func Quote(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte('"')
+	for _, r := range s { // an invalid byte comes as utf8.RuneError, U+FFFD
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case strings.ContainsRune(markdownSyntax, r) || !unicode.IsGraphic(r):
+			writeUnicodeEscape(&b, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// writeUnicodeEscape writes r as JSON's \uXXXX, a surrogate pair above U+FFFF.
+func writeUnicodeEscape(b *strings.Builder, r rune) {
+	if r > 0xFFFF {
+		hi, lo := utf16.EncodeRune(r)
+		fmt.Fprintf(b, `\u%04x\u%04x`, hi, lo)
+		return
+	}
+	fmt.Fprintf(b, `\u%04x`, r)
+}
+
+// safeAll makes every item safe, leaving out blank ones.
+func safeAll(items []string, safe func(string) string) []string {
 	out := make([]string, 0, len(items))
 	for _, it := range items {
-		if e := Escape(it); e != "" {
-			out = append(out, e)
+		if strings.TrimSpace(it) != "" {
+			out = append(out, safe(it))
 		}
 	}
 	return out

@@ -2,7 +2,9 @@ package tools
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -56,28 +58,31 @@ func actionAlias(s string) (contracts.Action, bool) {
 // system did: null lists become empty, a string where a list is expected
 // becomes a one-item list, numbers given as strings are read, scores out of
 // [0,1] are clamped, over-long text is cut, origin action names are mapped.
-// Every such repair is reported in Notes. Only arguments that are not a JSON
-// object at all are an error; use ValidatePlan for what must hold after.
+// Every such repair is reported in Notes. Only arguments that are not one
+// JSON object are an error; use ValidatePlan for what must hold after.
+//
+// The plan returned is a fixed point: encoded and decoded again, it comes
+// back unchanged and with no notes.
 func DecodePlan(arguments string) (DecodedPlan, error) {
-	raw := map[string]any{}
-	if err := json.Unmarshal([]byte(stripFence(arguments)), &raw); err != nil {
+	raw, err := decodeObject(stripFence(arguments))
+	if err != nil {
 		return DecodedPlan{}, fmt.Errorf("%s arguments: not a JSON object: %w", SGRToolName, err)
 	}
 	d := &decoder{raw: raw}
 	p := contracts.SGRPlan{
 		SpamScore:             d.score("spam_score"),
-		SpamReason:            d.text("spam_reason"),
-		UserIntent:            d.text("user_intent"),
-		Topic:                 d.text("topic"),
-		Category:              strings.ToLower(d.text("category")),
-		RequestType:           contracts.RequestType(strings.ToUpper(d.text("request_type"))),
-		AnswerLanguage:        languageCode(d.text("answer_language")),
+		SpamReason:            d.text("spam_reason", asIs),
+		UserIntent:            d.text("user_intent", asIs),
+		Topic:                 d.text("topic", asIs),
+		Category:              d.text("category", strings.ToLower),
+		RequestType:           contracts.RequestType(d.text("request_type", strings.ToUpper)),
+		AnswerLanguage:        d.text("answer_language", languageCode),
 		Subqueries:            d.list("subqueries"),
 		ActionPlan:            d.list("action_plan"),
 		IntentConfidence:      d.score("intent_confidence"),
 		Uncertainties:         d.list("uncertainties"),
 		Action:                d.action(),
-		ClarificationQuestion: d.text("clarification_question"),
+		ClarificationQuestion: d.text("clarification_question", asIs),
 	}
 	for key := range raw {
 		if !d.seen[key] {
@@ -85,6 +90,24 @@ func DecodePlan(arguments string) (DecodedPlan, error) {
 		}
 	}
 	return DecodedPlan{Plan: p, Notes: d.notes}, nil
+}
+
+// decodeObject reads exactly one JSON object. Numbers stay text, so that
+// one out of float64's range is a repairable field, not a broken object.
+func decodeObject(s string) (map[string]any, error) {
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	var raw map[string]any
+	if err := dec.Decode(&raw); err != nil {
+		return nil, err
+	}
+	if raw == nil {
+		return nil, errors.New("null")
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("more data after the object")
+	}
+	return raw, nil
 }
 
 type decoder struct {
@@ -121,18 +144,23 @@ func (d *decoder) score(key string) float64 {
 		d.note("%s: %g out of range [0,1], clamped to %g", key, f, clamped)
 		return clamped
 	}
-	return f
+	return f + 0 // -0 becomes 0: a score has no sign
 }
 
-func (d *decoder) text(key string) string {
+func asIs(s string) string { return s }
+
+// text reads a string field, normalised (case, language names) before the
+// length limit so that the cut text is final; the cut is trimmed again, or
+// a space at the cut would be trimmed by the next reading.
+func (d *decoder) text(key string, normalise func(string) string) string {
 	v, ok := d.get(key)
 	if !ok {
 		return ""
 	}
-	s := strings.TrimSpace(stringify(v))
+	s := normalise(strings.TrimSpace(stringify(v)))
 	if n := limit(key); n > 0 && utf8.RuneCountInString(s) > n {
 		d.note("%s: %d characters over the limit of %d, cut: %q", key, utf8.RuneCountInString(s), n, s)
-		s = string([]rune(s)[:n])
+		s = strings.TrimSpace(string([]rune(s)[:n]))
 	}
 	return s
 }
@@ -167,7 +195,7 @@ func (d *decoder) list(key string) []string {
 }
 
 func (d *decoder) action() contracts.Action {
-	s := strings.ToLower(d.text("action"))
+	s := d.text("action", strings.ToLower)
 	if alias, ok := actionAlias(s); ok {
 		d.note("action: %q read as %q", s, alias)
 		return alias
@@ -177,8 +205,9 @@ func (d *decoder) action() contracts.Action {
 
 func number(v any) (float64, bool) {
 	switch t := v.(type) {
-	case float64:
-		return t, true
+	case json.Number:
+		f, err := strconv.ParseFloat(string(t), 64)
+		return f, err == nil // out of float64's range is no score
 	case string:
 		f, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(t), "%"), 64)
 		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
@@ -198,8 +227,8 @@ func stringify(v any) string {
 	switch t := v.(type) {
 	case string:
 		return t
-	case float64:
-		return strconv.FormatFloat(t, 'g', -1, 64)
+	case json.Number:
+		return string(t)
 	case bool:
 		return strconv.FormatBool(t)
 	}

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -68,6 +69,18 @@ func TestDecodePlan(t *testing.T) {
 			[]string{`ignored unknown field "mood"`}},
 		{"code fence stripped", "```json\n{\"action\":\"block\"}\n```",
 			func(t *testing.T, p contracts.SGRPlan) { assert.Equal(t, contracts.ActionBlock, p.Action) }, nil},
+		{"a number beyond float64 is a bad score, not a broken object", `{"spam_score":1e400,"intent_confidence":-1e400,"action":"block"}`,
+			func(t *testing.T, p contracts.SGRPlan) {
+				assert.Equal(t, 0.0, p.SpamScore)
+				assert.Equal(t, contracts.ActionBlock, p.Action)
+			}, []string{"spam_score: 1e400 is not a number", "intent_confidence: -1e400 is not a number"}},
+		{"negative zero is zero", `{"spam_score":-0}`,
+			func(t *testing.T, p contracts.SGRPlan) { assert.False(t, math.Signbit(p.SpamScore)) }, nil},
+		{"numbers in lists keep the model's text", `{"subqueries":[1.50, 2e3]}`,
+			func(t *testing.T, p contracts.SGRPlan) { assert.Equal(t, []string{"1.50", "2e3"}, p.Subqueries) }, nil},
+		{"a cut ending in a space is trimmed", `{"spam_reason":"` + strings.Repeat("я", 149) + ` xyz"}`,
+			func(t *testing.T, p contracts.SGRPlan) { assert.Equal(t, strings.Repeat("я", 149), p.SpamReason) },
+			[]string{"spam_reason: 153 characters over the limit of 150"}},
 		{"language names and case", `{"answer_language":"Russian","request_type":"howto_policy","action":"NORMAL"}`,
 			func(t *testing.T, p contracts.SGRPlan) {
 				assert.Equal(t, "ru", p.AnswerLanguage)
@@ -89,7 +102,7 @@ func TestDecodePlan(t *testing.T) {
 }
 
 func TestDecodePlanRejectsNonObjects(t *testing.T) {
-	for _, args := range []string{``, `not json`, `[1,2]`, `{"action":`} {
+	for _, args := range []string{``, `not json`, `[1,2]`, `{"action":`, `null`, `"text"`, `{"action":"block"} {"action":"normal"}`, `{"a":1}]`} {
 		_, err := DecodePlan(args)
 		assert.ErrorContains(t, err, "analyse_user_request arguments: not a JSON object", args)
 	}

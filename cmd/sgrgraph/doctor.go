@@ -17,8 +17,9 @@ func newDoctorCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "doctor",
 		Short: "Check the configured model and guard endpoints and say what to change",
-		Long: "doctor calls each configured endpoint once, without retries: is it reachable, is the key accepted,\n" +
-			"is the model served, which forced tool choice does it take; and does the guard answer.",
+		Long: "doctor calls each configured endpoint: is it reachable, is the key accepted, is the model served,\n" +
+			"which forced tool choice does it take; and does the guard answer. A failure the retry policy\n" +
+			"(model.retry) mends is retried and shown; only a definite refusal changes the advice.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg := a.cfg

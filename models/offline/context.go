@@ -6,11 +6,13 @@ import (
 	"strings"
 
 	"github.com/cloudwego/eino/schema"
+
+	"github.com/sgrgraph/sgrgraph/templates"
 )
 
 // ReviewPrefix opens the Guardian's review of a rejected answer in the
-// context; the engine reads the required actions after it.
-const ReviewPrefix = "[Guardian review]"
+// context (nodes.ReviewMarker); the engine reads the required actions after it.
+const ReviewPrefix = "⟦Guardian review⟧"
 
 var (
 	riskLevel  = regexp.MustCompile(`Risk Level: (\w+)`)
@@ -73,17 +75,15 @@ func (e *Engine) read(in []*schema.Message) turn {
 	return t
 }
 
-var subqueriesLine = regexp.MustCompile(`(?m)^\*\*Subqueries\*\*: (.+)$`)
-
 // plannedQueries are the subqueries of this turn's plan as the context
-// shows them: the synthetic message's line, or the plan JSON of a
+// shows them: the synthetic message's list, or the plan JSON of a
 // tool-call injection.
 func plannedQueries(in []*schema.Message, start int) []string {
 	for i := start + 1; i < len(in); i++ {
 		m := in[i]
 		if m.Role == schema.Assistant {
-			if g := subqueriesLine.FindStringSubmatch(m.Content); g != nil {
-				return splitQueries(g[1])
+			if q, ok := templates.Subqueries(m.Content); ok {
+				return q
 			}
 		}
 		if m.Role == schema.Tool && m.ToolName == planTool {
@@ -93,27 +93,12 @@ func plannedQueries(in []*schema.Message, start int) []string {
 			if json.Unmarshal([]byte(m.Content), &p) == nil && len(p.Subqueries) > 0 {
 				return p.Subqueries
 			}
-			if g := subqueriesLine.FindStringSubmatch(m.Content); g != nil {
-				return splitQueries(g[1])
+			if q, ok := templates.Subqueries(m.Content); ok {
+				return q
 			}
 		}
 	}
 	return nil
-}
-
-func splitQueries(line string) []string {
-	var out []string
-	for _, q := range strings.Split(line, ", ") {
-		if q = strings.TrimSpace(q); q != "" {
-			out = append(out, unescape(q))
-		}
-	}
-	return out
-}
-
-// unescape undoes the template escaping of Markdown characters.
-func unescape(s string) string {
-	return strings.NewReplacer(`\#`, "#", `\*`, "*", `\_`, "_", `\\`, `\`).Replace(s)
 }
 
 // found is one article the searches of this turn returned.

@@ -102,7 +102,7 @@ func TestEngineTurn(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(plan.ToolCalls[0].Function.Arguments), &p))
 	assert.Equal(t, contracts.ActionNormal, p.Action)
 
-	synthetic := schema.AssistantMessage("## Analysis\n**Subqueries**: guard mode, safety guard\n\n## Response\nLet me search.", nil)
+	synthetic := schema.AssistantMessage("## Analysis\n**Subqueries**:\n- \"guard mode\"\n- \"safety guard\"\n\n## Response\nLet me search.", nil)
 	step, err := e.Generate(ctx, []*schema.Message{user, synthetic}, agentOpts(schema.ToolChoiceForced)...)
 	require.NoError(t, err)
 	var queries []string

@@ -2,9 +2,10 @@
 // OpenAI chat-completions protocol (OpenAI, vLLM, Ollama, LM Studio,
 // llama.cpp server, OpenRouter ...), through eino-ext's client. It adds what
 // sgrgraph needs of every outbound call and of such servers in practice:
-// the outbound retry policy, a stream cut in the middle asked again from
-// the start, a server's level of support for forced tool choice, and token
-// counts estimated with a real tokenizer when the server sends none.
+// the outbound retry policy; a stream that ends before its finish_reason,
+// broken or closed as if whole, asked again from the start and never taken
+// as the answer; a server's level of support for forced tool choice; and
+// token counts estimated with a real tokenizer when the server sends none.
 package openai
 
 import (
@@ -84,8 +85,13 @@ func New(ctx context.Context, c Config) (*Model, error) {
 	for k, v := range c.Headers {
 		header.Set(k, v)
 	}
+	return build(ctx, c, outbound.Client("model", c.Retry, header, 0))
+}
+
+// build makes the model of a checked configuration over client.
+func build(ctx context.Context, c Config, client *http.Client) (*Model, error) {
 	cfg := &einoopenai.ChatModelConfig{BaseURL: c.BaseURL, APIKey: c.APIKey, Model: c.Model, Temperature: c.Temperature,
-		HTTPClient: outbound.Client("model", c.Retry, header, 0)}
+		HTTPClient: client}
 	if c.MaxTokens > 0 {
 		cfg.MaxTokens = &c.MaxTokens
 	}
@@ -116,14 +122,9 @@ func (m *Model) Stream(ctx context.Context, in []*schema.Message, opts ...model.
 	in, opts = m.adapt(in, opts)
 	ctx, cancel := m.bound(ctx)
 	defer cancel()
-	attempts := max(m.cfg.Retry.Attempts, 1)
 	for try := 1; ; try++ {
-		chunks, err := m.streamOnce(ctx, in, opts)
+		msg, err := m.streamOnce(ctx, in, opts)
 		if err == nil {
-			msg, err := schema.ConcatMessages(chunks)
-			if err != nil {
-				return nil, fmt.Errorf("openai model: reply: %w", err)
-			}
 			m.estimate(in, msg)
 			return schema.StreamReaderFromArray([]*schema.Message{msg}), nil
 		}
@@ -131,25 +132,32 @@ func (m *Model) Stream(ctx context.Context, in []*schema.Message, opts ...model.
 		if !errors.As(err, &cut) {
 			return nil, err // the transport already retried what it could
 		}
-		retried := try < attempts && ctx.Err() == nil
-		outbound.Report(ctx, outbound.Attempt{Service: "model", Try: try, Error: err.Error(), Retried: retried})
-		if !retried {
+		if !m.cfg.Retry.Again(ctx, "model", try, err) {
+			if cerr := ctx.Err(); cerr != nil {
+				return nil, fmt.Errorf("openai model: %w (after %d tries): %w", err, try, cerr)
+			}
 			return nil, fmt.Errorf("openai model: %w (after %d tries)", err, try)
 		}
 	}
 }
 
-// cutError is a stream that broke after its answer began.
+// cutError is a stream that ended before it said why it finished.
 type cutError struct {
 	chunks int
-	err    error
+	err    error // what broke it; nil when it ended as if whole
 }
 
 func (e *cutError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("stream cut before finish_reason: the server ended it after %d chunks", e.chunks)
+	}
 	return fmt.Sprintf("stream cut after %d chunks: %v", e.chunks, e.err)
 }
 
-func (m *Model) streamOnce(ctx context.Context, in []*schema.Message, opts []model.Option) ([]*schema.Message, error) {
+func (e *cutError) Unwrap() error { return e.err }
+
+// streamOnce reads one try's stream to its end and joins it into the reply.
+func (m *Model) streamOnce(ctx context.Context, in []*schema.Message, opts []model.Option) (*schema.Message, error) {
 	sr, err := m.inner.Stream(ctx, in, opts...)
 	if err != nil {
 		return nil, err
@@ -159,10 +167,7 @@ func (m *Model) streamOnce(ctx context.Context, in []*schema.Message, opts []mod
 	for {
 		c, err := sr.Recv()
 		if errors.Is(err, io.EOF) {
-			if len(chunks) == 0 {
-				return nil, &cutError{err: errors.New("no message before the end")}
-			}
-			return chunks, nil
+			return whole(chunks)
 		}
 		if err != nil {
 			if ctx.Err() != nil {
@@ -172,6 +177,25 @@ func (m *Model) streamOnce(ctx context.Context, in []*schema.Message, opts []mod
 		}
 		chunks = append(chunks, c)
 	}
+}
+
+// whole joins the chunks of a stream that ended. It is the reply only if
+// the server said why it finished: a server or proxy that closes the
+// connection part way, with no length sent, ends the body as cleanly as a
+// finished answer, and neither [DONE] nor its absence proves anything
+// without a finish_reason.
+func whole(chunks []*schema.Message) (*schema.Message, error) {
+	if len(chunks) == 0 {
+		return nil, &cutError{}
+	}
+	msg, err := schema.ConcatMessages(chunks)
+	if err != nil {
+		return nil, fmt.Errorf("openai model: reply: %w", err)
+	}
+	if msg.ResponseMeta == nil || msg.ResponseMeta.FinishReason == "" {
+		return nil, &cutError{chunks: len(chunks)}
+	}
+	return msg, nil
 }
 
 // bound applies the call timeout, retries included.

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/sgrgraph/sgrgraph/outbound"
@@ -25,24 +26,34 @@ type Check struct {
 
 // Probe checks an endpoint the way a turn will use it: the server answers,
 // the key is accepted, the model is served, and which forced tool choice
-// it takes. Each call is made once, without retries, so a fault shows.
+// it takes. Each call is retried as c.Retry allows (the default policy when
+// it is zero), as a turn's calls are, so one transient failure does not
+// pass for a fault of the configuration.
 func Probe(ctx context.Context, c Config) []Check {
-	client := outbound.Client("model", outbound.Policy{Attempts: 1}, authHeader(c), 15*time.Second)
+	retry := c.Retry
+	if retry == (outbound.Policy{}) {
+		retry = outbound.DefaultPolicy()
+	}
+	if err := retry.Validate(); err != nil {
+		return []Check{{Name: "retry", Detail: "retry." + err.Error(), Fix: "fix model.retry"}}
+	}
+	client := outbound.Client("model", retry, authHeader(c), 15*time.Second)
 	base := strings.TrimRight(c.BaseURL, "/")
 	var checks []Check
-	status, body, err := call(ctx, client, http.MethodGet, base+"/models", nil)
+	r, err := call(ctx, client, http.MethodGet, base+"/models", nil)
 	switch {
 	case err != nil:
-		return append(checks, Check{Name: "reachable", Detail: err.Error(),
+		return append(checks, Check{Name: "reachable", Detail: err.Error() + r.retried(),
 			Fix: "start the server, or set model.base_url (--base-url) to where it listens, ending in /v1"})
-	case status == http.StatusUnauthorized || status == http.StatusForbidden:
-		return append(checks, Check{Name: "reachable", Detail: fmt.Sprintf("%d: %s", status, clip(body)),
+	case r.status == http.StatusUnauthorized || r.status == http.StatusForbidden:
+		return append(checks, Check{Name: "reachable", Detail: fmt.Sprintf("%d: %s", r.status, clip(r.body)),
 			Fix: "set OPENAI_API_KEY or model.api_key to a key this server accepts"})
-	case status == http.StatusOK:
-		checks = append(checks, Check{Name: "reachable", OK: true, Detail: base + " answers, key accepted"})
-		checks = append(checks, modelServed(c.Model, body))
+	case r.status == http.StatusOK:
+		checks = append(checks, Check{Name: "reachable", OK: true, Detail: base + " answers, key accepted" + r.retried()})
+		checks = append(checks, modelServed(c.Model, r.body))
 	default:
-		checks = append(checks, Check{Name: "reachable", OK: true, Detail: fmt.Sprintf("%s answers (GET /models: %d, not listed)", base, status)})
+		checks = append(checks, Check{Name: "reachable", OK: true,
+			Detail: fmt.Sprintf("%s answers (GET /models: %d, not listed)%s", base, r.status, r.retried())})
 	}
 	return append(checks, forcedChoice(ctx, client, base, c))
 }
@@ -69,7 +80,9 @@ func modelServed(name string, body []byte) Check {
 
 // forcedChoice asks for a tool call the way the configuration will; when
 // the server refuses that (or takes it but calls no tool), it tries the
-// others from the strongest down and names the one to configure.
+// others from the strongest down and names the one to configure. Only a
+// definite answer moves it on: a failure that outlasted the retries says
+// nothing of what the server takes, so it ends the check without advice.
 func forcedChoice(ctx context.Context, client *http.Client, base string, c Config) Check {
 	configured := c.ForcedToolChoice
 	if configured == "" {
@@ -90,18 +103,23 @@ func forcedChoice(ctx context.Context, client *http.Client, base string, c Confi
 			"tools": []map[string]any{{"type": "function", "function": map[string]any{"name": "ping", "description": "Answers ping.",
 				"parameters": map[string]any{"type": "object", "properties": map[string]any{}}}}}}
 		b, _ := json.Marshal(req)
-		status, body, err := call(ctx, client, http.MethodPost, base+"/chat/completions", b)
+		r, err := call(ctx, client, http.MethodPost, base+"/chat/completions", b)
 		switch {
 		case err != nil:
-			return Check{Name: "forced tool choice", Detail: err.Error(), Fix: "the server stopped answering; run doctor again"}
-		case status != http.StatusOK:
-			tried = append(tried, fmt.Sprintf("%s: %d %s", mode, status, clip(body)))
+			return Check{Name: "forced tool choice", Detail: fmt.Sprintf("tool_choice %s: %v%s", mode, err, r.retried()),
+				Fix: "the server stopped answering; run doctor again"}
+		case r.status != http.StatusOK && !refusal(r.status):
+			return Check{Name: "forced tool choice",
+				Detail: fmt.Sprintf("tool_choice %s: %d %s%s; whether the server takes it is unknown", mode, r.status, clip(r.body), r.retried()),
+				Fix:    "the server is failing, not refusing; run doctor again when it answers"}
+		case r.status != http.StatusOK:
+			tried = append(tried, fmt.Sprintf("%s: %d %s", mode, r.status, clip(r.body)))
 			continue
-		case !strings.Contains(string(body), `"ping"`):
+		case !strings.Contains(string(r.body), `"ping"`):
 			tried = append(tried, mode+": accepted, but no tool was called")
 			continue
 		}
-		detail := "the server takes tool_choice " + mode + " and calls the tool"
+		detail := "the server takes tool_choice " + mode + " and calls the tool" + r.retried()
 		if len(tried) > 0 {
 			detail += " (" + strings.Join(tried, "; ") + ")"
 		}
@@ -112,6 +130,17 @@ func forcedChoice(ctx context.Context, client *http.Client, base string, c Confi
 	}
 	return Check{Name: "forced tool choice", Detail: "no tool choice gave a tool call: " + strings.Join(tried, "; "),
 		Fix: "serve a model with tool calling (vLLM: --enable-auto-tool-choice --tool-call-parser ...)"}
+}
+
+// refusal says whether a status answers the request itself: a client error
+// other than a rejected key, a timeout or a rate limit, which say nothing
+// of what the server would take.
+func refusal(status int) bool {
+	switch status {
+	case http.StatusUnauthorized, http.StatusForbidden, http.StatusRequestTimeout, http.StatusTooManyRequests:
+		return false
+	}
+	return status >= 400 && status < 500
 }
 
 func authHeader(c Config) http.Header {
@@ -125,25 +154,50 @@ func authHeader(c Config) http.Header {
 	return h
 }
 
-func call(ctx context.Context, client *http.Client, method, url string, body []byte) (int, []byte, error) {
-	var r io.Reader
-	if body != nil {
-		r = bytes.NewReader(body)
+// reply is what one call got, with the failed tries before it.
+type reply struct {
+	status  int
+	body    []byte
+	retries []string
+}
+
+// retried names the failed tries, for the detail of a check.
+func (r reply) retried() string {
+	if len(r.retries) == 0 {
+		return ""
 	}
-	req, err := http.NewRequestWithContext(ctx, method, url, r)
+	return " [" + strings.Join(r.retries, "; ") + "]"
+}
+
+func call(ctx context.Context, client *http.Client, method, url string, body []byte) (reply, error) {
+	var r reply
+	var mu sync.Mutex
+	ctx = outbound.WithObserver(ctx, func(a outbound.Attempt) {
+		mu.Lock()
+		defer mu.Unlock()
+		r.retries = append(r.retries, fmt.Sprintf("try %d: %s", a.Try, a.Error))
+	})
+	var in io.Reader
+	if body != nil {
+		in = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, url, in)
 	if err != nil {
-		return 0, nil, err
+		return r, err
 	}
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
 	resp, err := client.Do(req)
+	mu.Lock()
+	defer mu.Unlock()
 	if err != nil {
-		return 0, nil, err
+		return r, err
 	}
 	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	return resp.StatusCode, b, err
+	r.status = resp.StatusCode
+	r.body, err = io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	return r, err
 }
 
 func clip(b []byte) string {

@@ -2,14 +2,15 @@
 // it speaks the chat-completions protocol (JSON and SSE streaming, tool
 // calls split across chunks, usage, errors) and answers with any eino chat
 // model behind it, so a whole turn can run against a real HTTP client. It
-// injects faults on request: delays, 429 with Retry-After, 5xx, streams cut
-// in the middle, broken tool-call JSON, missing usage, refused named tool
-// choice. It records every request it got.
+// injects faults on request: delays, 429 with Retry-After, 5xx, streams
+// broken in the middle or closed early as if whole, broken tool-call JSON,
+// missing usage, refused named tool choice. It records every request it got.
 package openaitest
 
 import (
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -29,8 +30,21 @@ type Fault struct {
 	RetryAfter string // the Retry-After header sent with Status
 	// Delay waits before answering (or until the client gives up).
 	Delay time.Duration
-	// DropAfter cuts a streamed answer's connection after this many chunks.
+	// DropAfter kills a streamed answer's connection after this many
+	// chunks, in the middle of its chunked body: the client reads an error.
 	DropAfter int
+	// CloseAfter ends a streamed answer after this many chunks the way a
+	// server that sent no length ends it, by closing the connection: the
+	// client reads a clean end, with no finish_reason and no [DONE]. Chunk 1
+	// is the role; then one chunk per word of text; each tool call is a
+	// head and two halves of its arguments.
+	CloseAfter int
+	// CloseAfterBytes does the same after this many bytes of the event
+	// stream, which may fall in the middle of a line.
+	CloseAfterBytes int
+	// Reset resets the connection instead of answering, as a server that
+	// crashed or restarted does.
+	Reset bool
 	// BrokenToolJSON cuts every tool call's arguments in half.
 	BrokenToolJSON bool
 	// NoUsage leaves usage out of the answer.
@@ -158,6 +172,10 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	if f.Reset {
+		reset(w)
+		return
+	}
 	if f.Status != 0 {
 		if f.RetryAfter != "" {
 			w.Header().Set("Retry-After", f.RetryAfter)
@@ -186,7 +204,7 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request) {
 		u.TotalTokens = u.PromptTokens + u.CompletionTokens
 	}
 	if req.Stream {
-		s.stream(w, req, reply, u, f.DropAfter)
+		s.stream(w, req, reply, u, f)
 		return
 	}
 	finish := finishReason(reply)
@@ -195,70 +213,23 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request) {
 		Choices: []choice{{Message: fromSchema(reply), FinishReason: &finish}}})
 }
 
-// stream sends reply as SSE chunks: text word by word, each tool call as a
-// head (id, name) and its arguments in pieces, then the finish reason, the
-// usage when asked for, and [DONE].
-func (s *Server) stream(w http.ResponseWriter, req chatRequest, reply *schema.Message, u *usage, dropAfter int) {
-	w.Header().Set("Content-Type", "text/event-stream")
-	flusher, _ := w.(http.Flusher)
-	sent := 0
-	send := func(c chatResponse) bool {
-		if dropAfter > 0 && sent == dropAfter {
-			if hj, ok := w.(http.Hijacker); ok {
-				if conn, _, err := hj.Hijack(); err == nil {
-					conn.Close() // the connection dies mid-stream, as a proxy restart would do
-				}
-			}
-			return false
-		}
-		c.Object, c.Model, c.Created = "chat.completion.chunk", req.Model, time.Now().Unix()
-		b, _ := json.Marshal(c)
-		fmt.Fprintf(w, "data: %s\n\n", b)
-		if flusher != nil {
-			flusher.Flush()
-		}
-		sent++
-		return true
-	}
-	delta := func(d wireMessage) chatResponse {
-		return chatResponse{ID: "chatcmpl-stream", Choices: []choice{{Delta: &d}}}
-	}
-	empty := ""
-	if !send(delta(wireMessage{Role: "assistant", Content: &empty})) {
+// reset closes the connection with a TCP reset, so the client reads
+// "connection reset by peer" rather than a clean end.
+func reset(w http.ResponseWriter) {
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		writeError(w, http.StatusInternalServerError, "the connection cannot be taken over to reset it")
 		return
 	}
-	for _, piece := range words(reply.Content) {
-		if !send(delta(wireMessage{Content: &piece})) {
-			return
-		}
-	}
-	for i, tc := range reply.ToolCalls {
-		head := wireToolCall{Index: &i, ID: tc.ID, Type: "function"}
-		head.Function.Name = tc.Function.Name
-		if !send(delta(wireMessage{ToolCalls: []wireToolCall{head}})) {
-			return
-		}
-		for _, part := range halves(tc.Function.Arguments) {
-			c := wireToolCall{Index: &i}
-			c.Function.Arguments = part
-			if !send(delta(wireMessage{ToolCalls: []wireToolCall{c}})) {
-				return
-			}
-		}
-	}
-	finish := finishReason(reply)
-	if !send(chatResponse{ID: "chatcmpl-stream", Choices: []choice{{Delta: &wireMessage{}, FinishReason: &finish}}}) {
+	conn, _, err := hj.Hijack()
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, "take over the connection: "+err.Error())
 		return
 	}
-	if u != nil && req.StreamOptions != nil && req.StreamOptions.IncludeUsage {
-		if !send(chatResponse{ID: "chatcmpl-stream", Choices: []choice{}, Usage: u}) {
-			return
-		}
+	if tcp, ok := conn.(*net.TCPConn); ok {
+		_ = tcp.SetLinger(0)
 	}
-	fmt.Fprint(w, "data: [DONE]\n\n")
-	if flusher != nil {
-		flusher.Flush()
-	}
+	conn.Close()
 }
 
 func bytesOf(ms []*schema.Message) int {

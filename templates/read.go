@@ -1,0 +1,44 @@
+package templates
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// subqueriesField opens the Analysis list of the plan's search queries.
+const subqueriesField = "**Subqueries**:"
+
+// Subqueries reads the plan's search queries back out of a synthetic
+// message (or a directive tool result): the quoted items of the
+// Subqueries list, decoded. It reports false when the message has no such
+// list or an item is not quoted data, so a reader never searches for our
+// own Markdown.
+func Subqueries(message string) ([]string, bool) {
+	lines := strings.Split(message, "\n")
+	start := -1
+	for i, line := range lines {
+		if line == subqueriesField {
+			start = i + 1
+			break
+		}
+	}
+	if start < 0 {
+		return nil, false
+	}
+	out := []string{}
+	for _, line := range lines[start:] {
+		item, ok := strings.CutPrefix(line, "- ")
+		if !ok {
+			break
+		}
+		if item == none {
+			continue
+		}
+		var q string
+		if err := json.Unmarshal([]byte(item), &q); err != nil {
+			return nil, false
+		}
+		out = append(out, q)
+	}
+	return out, true
+}
