@@ -51,7 +51,7 @@ type Agent struct {
 	knowledge *Knowledge
 	ownsKB    bool
 	nodes     Nodes
-	runnable  *graph.Runnable[State]
+	graph     Graph
 }
 
 // New builds and compiles the default graph.
@@ -77,7 +77,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (*Agent, error) {
 		a.Close()
 		return nil, err
 	}
-	a.runnable, a.nodes = r, n
+	a.graph, a.nodes = r, n
 	return a, nil
 }
 
@@ -93,7 +93,7 @@ func (a *Agent) Close() error {
 }
 
 // Graph is the compiled graph, for diagrams.
-func (a *Agent) Graph() *graph.Runnable[State] { return a.runnable }
+func (a *Agent) Graph() Graph { return a.graph }
 
 // Knowledge is the knowledge base the agent answers from.
 func (a *Agent) Knowledge() *Knowledge { return a.knowledge }
@@ -267,7 +267,7 @@ func (a *Agent) RunState(ctx context.Context, t Turn) (*contracts.ChatState, err
 		ctx = events.WithSink(ctx, events.HoldDrafts(masked, nodes.AgentModelName))
 		opts = append(opts, graph.WithCallbacks(events.TokenCallbacks()))
 	}
-	return a.runnable.Invoke(ctx, s, opts...)
+	return a.graph.Turn.Invoke(ctx, s, opts...)
 }
 
 // Run runs one turn and returns its structured result with personal data

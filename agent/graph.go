@@ -27,9 +27,19 @@ type Tables struct {
 	Enforcement, Routing, Verdicts *tables.Table // DT-001, DT-002, DT-005
 }
 
+// Graph is the compiled default turn and the react_agent loop inside it.
+type Graph struct {
+	Turn, Loop *graph.Runnable[State]
+}
+
+// Mermaid draws the turn with the loop inside its node.
+func (g Graph) Mermaid() string {
+	return g.Turn.MermaidWith(map[string]*graph.Runnable[State]{nodes.ReactAgentName: g.Loop})
+}
+
 // NewGraph builds the default turn (DESIGN §5) from its nodes; the react_agent
 // loop is a subgraph whose tool calls run in parallel.
-func NewGraph(ctx context.Context, n Nodes, t Tables, opts ...graph.CompileOption) (*graph.Runnable[State], error) {
+func NewGraph(ctx context.Context, n Nodes, t Tables, opts ...graph.CompileOption) (Graph, error) {
 	const (
 		guardian, plan, inject = nodes.GuardianVerifyName, nodes.SGRPlanName, nodes.InjectSyntheticName
 		react, model, call     = nodes.ReactAgentName, nodes.AgentModelName, nodes.CallToolName
@@ -47,9 +57,9 @@ func NewGraph(ctx context.Context, n Nodes, t Tables, opts ...graph.CompileOptio
 		AddEdge(tools, model).
 		Compile(ctx, opts...)
 	if err != nil {
-		return nil, err
+		return Graph{}, err
 	}
-	return graph.New[State]("sgrgraph").
+	turn, err := graph.New[State]("sgrgraph").
 		AddNode(guardian, n.GuardianVerify).
 		AddNode(plan, n.SGRPlan).
 		AddNode(inject, n.InjectSynthetic).
@@ -73,6 +83,7 @@ func NewGraph(ctx context.Context, n Nodes, t Tables, opts ...graph.CompileOptio
 		AddEdge(final, graph.END).
 		AddEdge(exit, graph.END).
 		Compile(ctx, opts...)
+	return Graph{Turn: turn, Loop: loop}, err
 }
 
 // toolCalls sends each tool call of the agent's reply to call_tool, to run

@@ -342,7 +342,7 @@ func TestRunUntilTheAgent(t *testing.T) {
 	a := newAgent(t, agent.Options{})
 	s, err := agent.NewState(agent.Turn{SessionID: "u", Message: "How do I configure the safety guard?"})
 	require.NoError(t, err)
-	s, err = a.Graph().Invoke(context.Background(), s, graph.StopBefore("agent_model"))
+	s, err = a.Graph().Turn.Invoke(context.Background(), s, graph.StopBefore("agent_model"))
 	require.NoError(t, err)
 	require.Len(t, s.Messages, 2, "the user message and the one synthetic message")
 	assert.True(t, strings.HasPrefix(s.Messages[1].Content, "## Analysis"))

@@ -286,7 +286,7 @@ func TestGraphMermaid(t *testing.T) {
 	out, _, err := run(t, "graph", "--cache-dir", t.TempDir())
 	require.NoError(t, err)
 	assert.Contains(t, out, `guardian_verify -. "DT-001 Block (rules 1, 2, 8)" .-> safe_exit`)
-	assert.Contains(t, out, "subgraph react_agent")
+	assert.Contains(t, out, "subgraph react_agent [react_agent]")
 }
 
 // TestReadmeShowsRealOutput keeps the README's output of the main job true.
