@@ -52,6 +52,7 @@ type Agent struct {
 	ownsKB    bool
 	nodes     Nodes
 	graph     Graph
+	tables    *tables.Set
 }
 
 // New builds and compiles the default graph.
@@ -95,6 +96,9 @@ func (a *Agent) Close() error {
 // Graph is the compiled graph, for diagrams.
 func (a *Agent) Graph() Graph { return a.graph }
 
+// Tables are the decision tables the agent's nodes decide with.
+func (a *Agent) Tables() *tables.Set { return a.tables }
+
 // Knowledge is the knowledge base the agent answers from.
 func (a *Agent) Knowledge() *Knowledge { return a.knowledge }
 
@@ -105,6 +109,7 @@ func (a *Agent) parts(ctx context.Context, o Options) (Nodes, Tables, error) {
 	if err != nil {
 		return Nodes{}, Tables{}, err
 	}
+	a.tables = set
 	get := func(id string) *tables.Table {
 		t, e := set.Get(id)
 		err = errors.Join(err, e)

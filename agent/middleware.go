@@ -24,8 +24,8 @@ type scopeKey struct{}
 // instrument is the middleware of the default graph: it logs each node with
 // the session, turn and node, reports its start and end as events, times
 // it and counts its tokens and outbound retries into the diagnostics. A
-// node whose work is done by nodes inside it (a subgraph) counts nothing
-// itself, so nothing is counted twice.
+// node whose work is done by nodes inside it (a subgraph) records only its
+// time, so no token or retry is counted twice.
 func instrument(name string, next graph.NodeFunc[*contracts.ChatState]) graph.NodeFunc[*contracts.ChatState] {
 	return func(ctx context.Context, s *contracts.ChatState) (*contracts.ChatState, error) {
 		if s == nil {
@@ -67,7 +67,8 @@ func instrument(name string, next graph.NodeFunc[*contracts.ChatState]) graph.No
 		if out == nil {
 			return nil, fmt.Errorf("node %q: returned a nil state", name)
 		}
-		if own.inner.Load() > 0 {
+		if own.inner.Load() > 0 { // its nodes counted the tokens and retries
+			out.Diagnostics.Nodes = append(out.Diagnostics.Nodes, contracts.NodeRun{Node: name, DurationMS: ms})
 			events.Emit(ctx, contracts.Event{Kind: contracts.EventNodeEnd, DurationMS: ms})
 			return out, nil
 		}

@@ -12,7 +12,7 @@ import (
 )
 
 // Transcript renders a finished turn as text for a golden file: the nodes
-// in the order they ran, every model call with the tools it offered and
+// in the order they ran, the decision-table rows that fired, every model call with the tools it offered and
 // its tool choice, the model context, the UI messages and the outcome.
 // Timings are left out so the text is stable.
 func Transcript(s *contracts.ChatState) string {
@@ -20,6 +20,10 @@ func Transcript(s *contracts.ChatState) string {
 	fmt.Fprintf(&b, "user: %s\n\nnodes:", s.UserMessage)
 	for _, n := range s.Diagnostics.Nodes {
 		fmt.Fprintf(&b, " %s", n.Node)
+	}
+	b.WriteString("\n\ndecisions:")
+	for _, d := range s.Made {
+		fmt.Fprintf(&b, " %s.R%d", d.Table, d.Rule)
 	}
 	b.WriteString("\n\nmodel calls:\n")
 	for _, c := range s.Diagnostics.ModelCalls {

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 )
 
 // HitPolicyFirst is the only hit policy: the first matching rule wins, so
@@ -59,6 +60,17 @@ type Table struct {
 
 	tests  [][]test // [rule][input]
 	ranges []test   // [input]; any for a column without a Range
+	// evaluations counts Evaluate calls, so a test can show that a turn
+	// decides each table once per decision.
+	evaluations *atomic.Int64
+}
+
+// Evaluations is how many times the table has been evaluated.
+func (t *Table) Evaluations() int64 {
+	if t.evaluations == nil {
+		return 0
+	}
+	return t.evaluations.Load()
 }
 
 // Result is the outcome of one evaluation.
@@ -108,11 +120,15 @@ func New(t Table) (*Table, error) {
 			t.tests[i][j] = compiled
 		}
 	}
+	t.evaluations = new(atomic.Int64)
 	return &t, nil
 }
 
 // Evaluate returns the first rule whose every input test passes.
 func (t *Table) Evaluate(in map[string]any) (Result, error) {
+	if t.evaluations != nil {
+		t.evaluations.Add(1)
+	}
 	values := make([]any, len(t.Inputs))
 	for j, col := range t.Inputs {
 		raw, ok := in[col.Name]
