@@ -36,6 +36,9 @@ func compileDomain(c Column) (test, error) {
 // column's domain, naming the column and the limit.
 func (t *Table) coerce(j int, raw any) (any, error) {
 	col := t.Inputs[j]
+	if raw == nil {
+		return nil, nil // DMN's null: only "-" matches it
+	}
 	switch col.Type {
 	case TypeNumber:
 		f, err := number(col, raw)

@@ -186,6 +186,11 @@ func ParseInputs(t *Table, args []string) (map[string]any, error) {
 		}
 		in[key] = v
 	}
+	for _, col := range t.Inputs {
+		if _, given := in[col.Name]; !given {
+			in[col.Name] = nil // not given is DMN's null, which only "-" matches
+		}
+	}
 	return in, nil
 }
 

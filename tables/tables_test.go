@@ -273,7 +273,16 @@ func TestParseInputs(t *testing.T) {
 	dt := get(t, s, "DT-005")
 	in, err := ParseInputs(dt, []string{"policy_ok=true", "retry_count=2", "track=FAST"})
 	require.NoError(t, err)
-	assert.Equal(t, map[string]any{"policy_ok": true, "retry_count": 2.0, "track": "FAST"}, in)
+	assert.Equal(t, map[string]any{"policy_ok": true, "retry_count": 2.0, "track": "FAST",
+		"evidence_ok": nil, "evidence_items": nil, "contract_ok": nil}, in, "inputs not given are DMN's null")
+	_, err = dt.Evaluate(in)
+	assert.ErrorContains(t, err, "no rule matches contract_ok=<nil>", "null matches only -, and every rule tests the contract")
+	dt1 := get(t, s, "DT-001")
+	in, err = ParseInputs(dt1, []string{"guardian_level=Unsafe", "guard_mode=report"})
+	require.NoError(t, err)
+	res, err := dt1.Evaluate(in)
+	require.NoError(t, err)
+	assert.Equal(t, "Continue", res.Get("decision"), "a report-mode Unsafe continues whatever the policy")
 	for _, tc := range []struct {
 		args []string
 		want string

@@ -181,8 +181,8 @@ func (n numTest) match(v float64) bool {
 // matches answers for a value already converted to the column's type:
 // float64 for numbers, string for strings and bools ("true"/"false").
 func (t test) matches(v any) bool {
-	if t.any {
-		return true
+	if t.any || v == nil {
+		return t.any
 	}
 	hit := false
 	switch x := v.(type) {
