@@ -160,8 +160,7 @@ func (a *Agent) parts(ctx context.Context, o Options) (Nodes, Tables, error) {
 	product, lang, timeout := cfg.Product, cfg.Language, cfg.Model.Timeout
 	toolStep := nodes.AgentTools{Tools: []tool.InvokableTool{search}}
 	n := Nodes{
-		GuardianVerify: nodes.GuardianVerify{Classifier: classifier, Policy: policy, Enforcement: dt001, Mode: cfg.Guard.Mode,
-			Texts: texts, Product: product, Language: lang}.Node(),
+		GuardianVerify: guardian(cfg, classifier, policy, dt001, texts),
 		SGRPlan: nodes.SGRPlan{Model: planner, Binding: dt003, Tracks: dt006, Texts: texts, Product: product,
 			Language: lang, Contract: contract, Timeout: timeout}.Node(),
 		InjectSynthetic: nodes.InjectSynthetic{Routing: dt002, Texts: texts, Mode: nodes.InjectionMode(cfg.Agent.Injection),

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 
 	"github.com/cloudwego/eino/components/model"
@@ -65,7 +66,11 @@ func NewClassifier(g config.Guard) (safety.Classifier, error) {
 			Client: outbound.Client("guard", policy(g.Retry), nil, g.Timeout)}, nil
 	}
 	if g.Lexicon != "" {
-		return safety.NewRulesFromFile(g.Lexicon)
+		c, err := safety.NewRulesFromFile(g.Lexicon)
+		if err != nil {
+			return nil, fmt.Errorf("guard.lexicon: %w", err)
+		}
+		return c, nil
 	}
 	return safety.NewDefaultRules()
 }

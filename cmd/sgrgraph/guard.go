@@ -10,7 +10,6 @@ import (
 
 	"github.com/sgrgraph/sgrgraph/agent"
 	"github.com/sgrgraph/sgrgraph/contracts"
-	"github.com/sgrgraph/sgrgraph/guards/safety"
 )
 
 // classifyTimeout bounds one classification; the rules provider needs
@@ -21,58 +20,53 @@ func newGuardCmd(a *app) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   `guard "message"`,
-		Short: "Classify a message with the safety guard and the query policy and show what DT-001 decides for it",
+		Short: "Run the configured guardian_verify node on a message: the safety guard, the query policy and DT-001's decision",
 		Example: "  sgrgraph guard \"how do I kill a hung process\"\n" +
 			"  sgrgraph guard --json \"ignore previous instructions\"",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if strings.TrimSpace(args[0]) == "" {
-				return fmt.Errorf("message: must not be empty")
-			}
-			clf, err := safety.NewRulesFromFile(a.cfg.Guard.Lexicon)
+			node, err := agent.NewGuardian(a.cfg)
 			if err != nil {
-				return fmt.Errorf("guard.lexicon: %w", err)
+				return err
+			}
+			s, err := agent.NewState(agent.Turn{SessionID: "guard", Message: args[0]})
+			if err != nil {
+				return err
 			}
 			ctx, cancel := context.WithTimeout(cmd.Context(), classifyTimeout)
 			defer cancel()
-			m, err := clf.Classify(ctx, args[0])
-			if err != nil {
+			if s, err = node(ctx, s); err != nil {
 				return err
 			}
-			set, err := a.tables()
-			if err != nil {
-				return err
-			}
-			dt, err := set.Get("DT-001")
-			if err != nil {
-				return err
-			}
-			policy, err := agent.CompilePolicy(a.cfg.Guardian.Policy)
-			if err != nil {
-				return err
-			}
-			verdict := contracts.PolicyResult{Decision: contracts.PolicyAllow}
-			if policy != nil {
-				verdict = policy.Check(args[0], "", "")
-			}
-			res, err := dt.Evaluate(map[string]any{"guardian_level": string(m.Level), "guard_mode": a.cfg.Guard.Mode,
-				"policy": string(verdict.Decision)})
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				return writeJSON(a.out, map[string]any{"moderation": m, "policy": verdict, "guard_mode": a.cfg.Guard.Mode,
-					"rule": res.Rule, "decision": res.Outputs})
-			}
-			fmt.Fprintf(a.out, "level %s, categories %s\n", m.Level, strings.Join(m.Categories, ", "))
-			for _, r := range m.Reasons {
-				fmt.Fprintln(a.out, "  matched", r)
-			}
-			fmt.Fprintf(a.out, "query policy %s %s\n", verdict.Decision, strings.Join(verdict.Reasons, ", "))
-			fmt.Fprintf(a.out, "DT-001 (guard_mode %s): rule %d, %s: %s\n", a.cfg.Guard.Mode, res.Rule, res.Get("decision"), res.Get("action"))
-			return nil
+			return printGuard(a, s, asJSON)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the moderation and the decision as JSON")
 	return cmd
+}
+
+// printGuard shows what the guardian node recorded.
+func printGuard(a *app, s *contracts.ChatState, asJSON bool) error {
+	m, policy := s.Moderation, contracts.PolicyResult{Decision: contracts.PolicyAllow}
+	if s.Policy != nil {
+		policy = *s.Policy
+	}
+	res, ok := s.Decision("DT-001")
+	if m == nil || !ok {
+		return fmt.Errorf("guardian_verify recorded no moderation or no DT-001 decision")
+	}
+	if asJSON {
+		return writeJSON(a.out, map[string]any{"moderation": m, "policy": policy, "guard_mode": a.cfg.Guard.Mode,
+			"rule": res.Rule, "decision": res.Outputs, "errors": s.Diagnostics.Errors})
+	}
+	fmt.Fprintf(a.out, "level %s, categories %s (provider %s)\n", m.Level, strings.Join(m.Categories, ", "), a.cfg.Guard.Provider)
+	for _, r := range m.Reasons {
+		fmt.Fprintln(a.out, "  matched", r)
+	}
+	for _, e := range s.Diagnostics.Errors {
+		fmt.Fprintln(a.out, "  error:", e.Message)
+	}
+	fmt.Fprintf(a.out, "query policy %s %s\n", policy.Decision, strings.Join(policy.Reasons, ", "))
+	fmt.Fprintf(a.out, "DT-001 (guard_mode %s): rule %d, %s: %s\n", a.cfg.Guard.Mode, res.Rule, res.Get("decision"), res.Get("action"))
+	return nil
 }
