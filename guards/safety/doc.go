@@ -6,12 +6,13 @@
 // LoadLexicon) of Russian and English word patterns over the normalised
 // message and maps what fires to the nine Qwen3Guard categories with level
 // Controversial or Unsafe. Normalisation undoes the usual evasions (mixed
-// case, ё, invisible characters, Latin/Cyrillic look-alike letters,
-// leetspeak, words spelled out letter by letter), patterns match from word
-// starts so a stem covers Russian inflections, and each entry may require a
-// second word nearby ("kill" near "my neighbour") and name benign contexts
-// that cancel it ("kill" near "process"), so "how do I kill a hung process"
-// stays Safe.
+// case, ё, control and invisible characters, Latin/Cyrillic look-alike
+// letters read per word, leetspeak, words spelled out or a whole message
+// spaced out letter by letter; where spaced letters read two ways, both
+// readings are checked), patterns match from word starts so a stem covers
+// Russian inflections, and each entry may require a second word nearby
+// ("kill" near "my neighbour") and name benign contexts that cancel it
+// ("kill" near "process"), so "how do I kill a hung process" stays Safe.
 //
 // It is a lexicon, not a model: it knows the phrasings it was written for
 // and their variants. tests/testdata/safety_labelled.jsonl and

@@ -3,150 +3,190 @@ package safety
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
-// normalize turns a message into lower-case words separated by single spaces,
-// undoing the tricks used to slip past a word list: mixed case, ё, invisible
-// characters, look-alike letters from the other alphabet, leetspeak digits
-// and symbols, and words spelled out letter by letter ("k i l l", "k.i.l.l").
-// The result starts and ends with a space, so every word starts after one.
-func normalize(text string) string {
-	var words []string
-	var cur []rune
-	flush := func() {
-		if w := fixWord(cur); w != "" {
-			words = append(words, w)
-		}
-		cur = nil
-	}
-	for _, r := range strings.ToLower(text) {
-		switch {
-		case isInvisible(r):
-			continue
-		case unicode.IsLetter(r) || unicode.IsDigit(r) || isLeetSymbol(r):
-			cur = append(cur, r)
-		case isJoiner(r) && len(cur) > 0:
-			// Dropped inside a word ("вз/ломать", "k.i.l.l"); a space after it still ends the word.
-		default:
-			flush()
-		}
-	}
-	flush()
-	return " " + strings.Join(joinSpelledOut(words), " ") + " "
-}
+// normalize is the first reading of a message (see readings), the one the
+// classifier's reasons quote.
+func normalize(text string) string { return readings(text)[0] }
 
-func isInvisible(r rune) bool {
-	switch r {
-	case '\u00ad', '\u200b', '\u200c', '\u200d', '\u2060', '\ufeff':
-		return true
+// readings turns a message into lower-case words separated by single spaces,
+// undoing the tricks used to slip past a word list: mixed case, ё, control
+// and invisible characters, look-alike letters from the other alphabet,
+// leetspeak digits and symbols, and words spelled out letter by letter
+// ("k i l l", "b-o-m-b", "h o w  t o"). Each reading starts and ends with a
+// space, so every word starts after one.
+//
+// Letters spelled out with spaces can often be read two ways: "a b o m b" is
+// "abomb" or "a bomb", "я и в" is three words or "яив". The first reading
+// takes the likelier way for every such run; a second reading, returned only
+// when it differs, takes the other way, and the classifier checks both.
+func readings(text string) []string {
+	pieces := split(text)
+	runs := spelledRuns(pieces)
+	spaced := spacedOut(pieces, runs)
+	first := words(pieces, runs, spaced, false)
+	if hasLetterRun(first) {
+		// Read once more as plain text, so that the first reading of a first
+		// reading is itself: letters that other gaps kept apart ("x, y, z")
+		// are now one space apart.
+		plain := asPieces(first)
+		first = words(plain, spelledRuns(plain), false, false)
 	}
-	return unicode.Is(unicode.Mn, r) // combining marks, e.g. stacked accents
-}
-
-func isJoiner(r rune) bool { return strings.ContainsRune("./*_|\\", r) }
-
-func isLeetSymbol(r rune) bool { return r == '@' || r == '$' || r == '!' }
-
-// fixWord maps one word into a single alphabet: the alphabet of its
-// unambiguous letters decides how look-alikes, digits and symbols are read.
-func fixWord(w []rune) string {
-	cyr, lat, letters := 0, 0, 0
-	for _, r := range w {
-		switch {
-		case r == 'ё':
-			cyr++
-		case unicode.Is(unicode.Cyrillic, r):
-			if _, ok := cyrToLat[r]; !ok {
-				cyr++
-			}
-		case r >= 'a' && r <= 'z':
-			if _, ok := latToCyr[r]; !ok {
-				lat++
-			}
-		}
-		if unicode.IsLetter(r) {
-			letters++
-		}
+	out := []string{render(first)}
+	if !twoWays(runs, pieces, spaced) {
+		return out
 	}
-	if letters == 0 {
-		return strings.Trim(string(w), "@$!") // a number stays a number
-	}
-	cyrillic := cyr > lat || (cyr == lat && hasCyrillic(w))
-	out := make([]rune, 0, len(w))
-	for i, r := range w {
-		if r == '!' && (i == 0 || i == len(w)-1) {
-			continue // punctuation, not a letter in disguise
-		}
-		if r == 'ё' {
-			r = 'е'
-		}
-		if r == '1' && !cyrillic && inRunOfOnes(w, i) {
-			r = 'l' // "a11", "ki11": a run of ones reads as l
-		}
-		if cyrillic {
-			if c, ok := latToCyr[r]; ok {
-				r = c
-			} else if c, ok := leetCyr[r]; ok {
-				r = c
-			}
-		} else {
-			if c, ok := cyrToLat[r]; ok {
-				r = c
-			} else if c, ok := leetLat[r]; ok {
-				r = c
-			}
-		}
-		out = append(out, r)
-	}
-	return string(out)
-}
-
-func hasCyrillic(w []rune) bool {
-	for _, r := range w {
-		if unicode.Is(unicode.Cyrillic, r) {
-			return true
-		}
-	}
-	return false
-}
-
-// joinSpelledOut joins runs of three or more one-letter words ("k i l l").
-func joinSpelledOut(words []string) []string {
-	out := make([]string, 0, len(words))
-	for i := 0; i < len(words); {
-		j := i
-		for j < len(words) && len([]rune(words[j])) == 1 && !isDigitWord(words[j]) {
-			j++
-		}
-		if j-i >= 3 {
-			out = append(out, strings.Join(words[i:j], ""))
-			i = j
-			continue
-		}
-		out = append(out, words[i])
-		i++
+	if second := render(words(pieces, runs, spaced, true)); second != out[0] {
+		out = append(out, second)
 	}
 	return out
 }
 
-func isDigitWord(w string) bool { return w != "" && w[0] >= '0' && w[0] <= '9' }
-
-// Look-alike letters, both ways.
-var latToCyr = map[rune]rune{'a': 'а', 'c': 'с', 'e': 'е', 'o': 'о', 'p': 'р', 'x': 'х', 'y': 'у', 'k': 'к', 'm': 'м', 't': 'т', 'h': 'н', 'b': 'в'}
-
-var cyrToLat = map[rune]rune{'а': 'a', 'с': 'c', 'е': 'e', 'о': 'o', 'р': 'p', 'х': 'x', 'у': 'y', 'к': 'k', 'м': 'm', 'т': 't', 'і': 'i', 'в': 'b', 'н': 'h'}
-
-// Leetspeak, read in the word's alphabet.
-var leetLat = map[rune]rune{'0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', '$': 's', '!': 'i'}
-
-var leetCyr = map[rune]rune{'0': 'о', '3': 'з', '4': 'ч', '6': 'б', '@': 'а', '$': 'с'}
-
-// inRunOfOnes reports whether the '1' at w[i] is one of a run of ones.
-func inRunOfOnes(w []rune, i int) bool {
-	for _, j := range []int{i - 1, i + 1} {
-		if j >= 0 && j < len(w) && w[j] == '1' {
+// hasLetterRun reports three one-letter words in a row.
+func hasLetterRun(words []string) bool {
+	n := 0
+	for _, w := range words {
+		if utf8.RuneCountInString(w) == 1 {
+			n++
+		} else {
+			n = 0
+		}
+		if n == 3 {
 			return true
 		}
 	}
 	return false
 }
+
+func render(words []string) string { return " " + strings.Join(words, " ") + " " }
+
+// piece is a stretch of letters, digits and leet symbols, lower-cased and
+// stripped of invisible characters, with the separators that came before it.
+type piece struct {
+	runes []rune
+	gap   gap
+}
+
+// gap describes the separators between two pieces.
+type gap struct {
+	n        int  // how many separator characters
+	sep      rune // the separator when there is exactly one, else 0
+	glue     bool // joiners only: the pieces are one word ("k.i.l.l", "вз/ломать")
+	allSpace bool // white space only
+}
+
+func (g *gap) add(r rune) {
+	g.n++
+	if g.n == 1 {
+		g.sep, g.glue, g.allSpace = r, isJoiner(r), unicode.IsSpace(r)
+		return
+	}
+	g.sep = 0
+	g.glue = g.glue && isJoiner(r)
+	g.allSpace = g.allSpace && unicode.IsSpace(r)
+}
+
+// wide reports a gap of two or more spaces: the gap between the words of a
+// spaced-out message ("h o w  t o").
+func (g gap) wide() bool { return g.n >= 2 && g.allSpace }
+
+const combiningBreve = '\u0306'
+
+// split cuts a message into pieces at separators. Invisible characters are
+// dropped without ending a piece, so "b\u200bomb" is one piece.
+func split(text string) []piece {
+	var pieces []piece
+	var g gap
+	for _, r := range strings.ToLower(text) {
+		switch {
+		case r == combiningBreve && g.n == 0 && endsIn(pieces, 'и'):
+			p := pieces[len(pieces)-1].runes
+			p[len(p)-1] = 'й' // a decomposed й
+		case isInvisible(r):
+		case isWordRune(r):
+			if len(pieces) == 0 || g.n > 0 {
+				pieces = append(pieces, piece{gap: g})
+				g = gap{}
+			}
+			p := &pieces[len(pieces)-1]
+			p.runes = append(p.runes, yoAsYe(r))
+		default:
+			g.add(r)
+		}
+	}
+	return pieces
+}
+
+func endsIn(pieces []piece, r rune) bool {
+	if len(pieces) == 0 {
+		return false
+	}
+	p := pieces[len(pieces)-1].runes
+	return len(p) > 0 && p[len(p)-1] == r
+}
+
+func yoAsYe(r rune) rune {
+	if r == 'ё' {
+		return 'е'
+	}
+	return r
+}
+
+func asPieces(words []string) []piece {
+	out := make([]piece, len(words))
+	for i, w := range words {
+		out[i] = piece{runes: []rune(w), gap: gap{n: 1, sep: ' ', allSpace: true}}
+	}
+	return out
+}
+
+// words joins pieces into words (see run.join) and reads each word in one
+// alphabet; second picks the second reading of ambiguous runs.
+func words(pieces []piece, runs []run, spaced, second bool) []string {
+	glue := make([]bool, len(pieces))
+	for i := 1; i < len(pieces); i++ {
+		glue[i] = pieces[i].gap.glue
+	}
+	for _, r := range runs {
+		r.join(glue, pieces, spaced, second)
+	}
+	var out []string
+	var cur []rune
+	for i, p := range pieces {
+		if i > 0 && !glue[i] {
+			out = appendWord(out, cur)
+			cur = nil
+		}
+		cur = append(cur, p.runes...)
+	}
+	return appendWord(out, cur)
+}
+
+func appendWord(out []string, w []rune) []string {
+	if s := fixWord(w); s != "" {
+		return append(out, s)
+	}
+	return out
+}
+
+// isInvisible reports characters that take no room on screen, so a reader
+// sees the letters around them as one word: controls other than white space,
+// format characters (zero-width spaces and joiners, soft hyphen, direction
+// marks, tag characters, U+180E), combining and variation marks, Hangul
+// fillers and the other default-ignorable code points, and private-use
+// characters.
+func isInvisible(r rune) bool {
+	if unicode.IsSpace(r) {
+		return false // a line break or tab still ends a word
+	}
+	return unicode.In(r, unicode.Cc, unicode.Cf, unicode.Mn, unicode.Me, unicode.Co,
+		unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point)
+}
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || isLeetSymbol(r) }
+
+// isJoiner reports separators dropped inside a word ("вз/ломать", "k.i.l.l").
+func isJoiner(r rune) bool { return strings.ContainsRune("./*_|\\", r) }
+
+func isLeetSymbol(r rune) bool { return r == '@' || r == '$' || r == '!' }

@@ -41,6 +41,13 @@ func (m Mosec) Classify(ctx context.Context, text string) (contracts.Moderation,
 	if err != nil {
 		return contracts.Moderation{}, fmt.Errorf("mosec guard: %w", err)
 	}
+	return parseMosec(raw), nil
+}
+
+// parseMosec reads a mosec guard's JSON answer. An answer that is not JSON
+// or names no known level is level Unknown with a reason; the answer is
+// always kept.
+func parseMosec(raw []byte) contracts.Moderation {
 	var res struct {
 		SafetyLevel string   `json:"safety_level"`
 		Categories  []string `json:"categories"`
@@ -51,12 +58,12 @@ func (m Mosec) Classify(ctx context.Context, text string) (contracts.Moderation,
 	mod := contracts.Moderation{Level: contracts.LevelUnknown, Categories: []string{}, Provider: ProviderMosec, Raw: string(raw)}
 	if err := json.Unmarshal(raw, &res); err != nil {
 		mod.Reasons = []string{"unreadable answer: " + err.Error()}
-		return mod, nil
+		return mod
 	}
 	mod.Level = level(res.SafetyLevel)
 	mod.Categories = namedCategories(strings.Join(res.Categories, "\n"))
 	if res.Refusal != nil {
-		mod.Refusal = *res.Refusal
+		mod.Refusal = refusal(*res.Refusal)
 	}
 	if res.RawOutput != "" {
 		mod.Raw = res.RawOutput
@@ -64,7 +71,7 @@ func (m Mosec) Classify(ctx context.Context, text string) (contracts.Moderation,
 	if mod.Level == contracts.LevelUnknown {
 		mod.Reasons = []string{fmt.Sprintf("safety_level %q is not Safe, Controversial or Unsafe", res.SafetyLevel)}
 	}
-	return mod, nil
+	return mod
 }
 
 // OpenAIGuard classifies with a Qwen3Guard model behind an
@@ -89,6 +96,13 @@ func (g OpenAIGuard) Classify(ctx context.Context, text string) (contracts.Moder
 	if err != nil {
 		return contracts.Moderation{}, fmt.Errorf("openai guard: %w", err)
 	}
+	return parseOpenAIGuard(raw), nil
+}
+
+// parseOpenAIGuard reads a chat-completions answer whose first choice is a
+// Qwen3Guard verdict (see ParseQwen3Guard). An answer without a choice is
+// level Unknown with a reason; the answer is always kept.
+func parseOpenAIGuard(raw []byte) contracts.Moderation {
 	var res struct {
 		Choices []struct {
 			Message struct {
@@ -98,11 +112,11 @@ func (g OpenAIGuard) Classify(ctx context.Context, text string) (contracts.Moder
 	}
 	if err := json.Unmarshal(raw, &res); err != nil || len(res.Choices) == 0 {
 		return contracts.Moderation{Level: contracts.LevelUnknown, Categories: []string{}, Provider: ProviderOpenAI,
-			Raw: string(raw), Reasons: []string{"unreadable answer: no choices"}}, nil
+			Raw: string(raw), Reasons: []string{"unreadable answer: no choices"}}
 	}
 	mod := ParseQwen3Guard(res.Choices[0].Message.Content)
 	mod.Provider = ProviderOpenAI
-	return mod, nil
+	return mod
 }
 
 var (
@@ -120,9 +134,21 @@ func ParseQwen3Guard(text string) contracts.Moderation {
 		mod.Reasons = []string{"no Safety: line in the guard's answer"}
 	}
 	if m := refusalLine.FindStringSubmatch(text); m != nil {
-		mod.Refusal = strings.ToUpper(m[1][:1]) + strings.ToLower(m[1][1:])
+		mod.Refusal = refusal(m[1])
 	}
 	return mod
+}
+
+// refusal spells a guard's refusal answer as Yes or No, or empty when it is
+// neither. Case-insensitive matching also takes "Yeſ" (long s) for yes, so
+// the answer is respelled rather than re-cased.
+func refusal(s string) string {
+	for _, r := range []string{"Yes", "No"} {
+		if strings.EqualFold(strings.TrimSpace(s), r) {
+			return r
+		}
+	}
+	return ""
 }
 
 func level(s string) contracts.SafetyLevel {

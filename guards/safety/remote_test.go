@@ -27,6 +27,7 @@ func TestParseQwen3Guard(t *testing.T) {
 			[]string{"PII", "Politically Sensitive Topics"}, "No"},
 		{"Safety: Unsafe\nCategories: Non-violent Illegal Acts", contracts.LevelUnsafe, []string{"Non-violent Illegal Acts"}, ""},
 		{"I cannot classify this.", contracts.LevelUnknown, []string{}, ""},
+		{"Safety: Unsafe\nRefusal: yeſ", contracts.LevelUnsafe, []string{}, "Yes"}, // (?i) folds ſ into s
 	}
 	for _, tc := range tests {
 		m := ParseQwen3Guard(tc.text)
@@ -34,6 +35,19 @@ func TestParseQwen3Guard(t *testing.T) {
 		assert.Equal(t, tc.categories, m.Categories, tc.text)
 		assert.Equal(t, tc.refusal, m.Refusal, tc.text)
 		assert.Equal(t, tc.text, m.Raw, "the guard's own words are kept")
+	}
+}
+
+func TestParseMosecRefusal(t *testing.T) {
+	tests := []struct{ answer, refusal string }{
+		{`{"safety_level":"Unsafe","refusal":"Yes"}`, "Yes"},
+		{`{"safety_level":"Unsafe","refusal":"yes"}`, "Yes"},
+		{`{"safety_level":"Safe","refusal":" NO "}`, "No"},
+		{`{"safety_level":"Safe","refusal":null}`, ""},
+		{`{"safety_level":"Safe","refusal":"maybe"}`, ""},
+	}
+	for _, tc := range tests {
+		assert.Equal(t, tc.refusal, parseMosec([]byte(tc.answer)).Refusal, tc.answer)
 	}
 }
 

@@ -76,21 +76,24 @@ func alternation(patterns []string) string {
 	return strings.Join(parts, "|")
 }
 
-// Classify returns level Safe with category None when no entry fires, else
-// the highest level of the entries that fired and their categories. Raw
-// holds the verdict in Qwen3Guard's text format; Reasons names each entry
-// and the words that fired it.
+// Classify returns level Safe with category None when no entry fires in any
+// reading of the normalised message, else the highest level of the entries
+// that fired and their categories. Raw holds the verdict in Qwen3Guard's
+// text format; Reasons names each entry and the words that fired it.
 func (r *Rules) Classify(ctx context.Context, text string) (contracts.Moderation, error) {
 	if err := ctx.Err(); err != nil {
 		return contracts.Moderation{}, err
 	}
-	norm := normalize(text)
-	starts := wordStarts(norm)
+	texts := readings(text)
+	starts := make([][]int, len(texts))
+	for i, t := range texts {
+		starts[i] = wordStarts(t)
+	}
 	level := contracts.LevelSafe
 	found := map[string]bool{}
 	var reasons []string
 	for _, e := range r.entries {
-		hit, ok := e.fire(norm, starts)
+		hit, ok := e.fireAny(texts, starts)
 		if !ok {
 			continue
 		}
@@ -111,6 +114,16 @@ func (r *Rules) Classify(ctx context.Context, text string) (contracts.Moderation
 	}
 	m.Raw = "Safety: " + string(level) + "\nCategories: " + strings.Join(m.Categories, ", ")
 	return m, nil
+}
+
+// fireAny is fire over each reading of the message in turn.
+func (e rule) fireAny(texts []string, starts [][]int) (string, bool) {
+	for i, t := range texts {
+		if hit, ok := e.fire(t, starts[i]); ok {
+			return hit, true
+		}
+	}
+	return "", false
 }
 
 // fire reports the first trigger of e that has its near groups and no
