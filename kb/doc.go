@@ -10,6 +10,13 @@
 // file that cannot be read or has broken front matter is reported and the
 // other files are indexed.
 //
+// Only regular files are read. Named pipes, devices and sockets are skipped
+// without being opened (opening a pipe would block for good), and so are
+// symbolic links that lead out of the folder, unless
+// LoadOptions.FollowExternalLinks is set; each skip is reported as an error
+// wrapping ErrSkipped. Links inside the folder are followed. Loading stops
+// as soon as its context ends.
+//
 // # Chunks
 //
 // An article is cut at its headings; a chunk is the heading path ("Guard >
@@ -20,14 +27,28 @@
 // # Index and cache
 //
 // The index lives in a cache directory (DefaultCacheDir: the user cache dir,
-// one folder per knowledge-base path). Beside the bleve index, manifest.json
-// records each file's SHA-256, so Sync re-indexes only files that changed and
-// deletes the chunks of files that are gone.
+// one folder per knowledge-base path) as generations: each a bleve index and
+// a manifest.json recording each file's SHA-256, so that Sync re-indexes only
+// files that changed and deletes the chunks of files that are gone. The file
+// "current" names the published generation.
+//
+// A published generation is never written again. Open reads it read-only
+// and takes no lock, so any number of processes search one cache at once.
+// A Sync with changes to make takes the build lock (a file lock, held only
+// while building and publishing), looks again in case another process has
+// published what it needs meanwhile, copies the published generation into
+// a new folder, applies the changes there, and publishes it by renaming a
+// new "current" into place. Readers of the old generation go on undisturbed;
+// replaced generations are removed by the next builder. A generation that
+// cannot be opened (damaged, or of another schema) is rebuilt.
 //
 // # Scores
 //
 // Chunk text is indexed twice, with bleve's ru and en analyzers (stemming),
-// and a query searches both. Raw bleve scores are unbounded and not
+// and a query searches both. Words that are stop words in either language
+// are dropped from the query first ("the" would otherwise be searched in the
+// Russian field, "и" in the English one); a query of stop words only finds
+// nothing and is not likely relevant. Raw bleve scores are unbounded and not
 // comparable across queries, so each chunk hit is given an absolute score in
 // [0,1]:
 //

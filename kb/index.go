@@ -3,62 +3,61 @@ package kb
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
+	"sync"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/analysis/lang/ru"
 	"github.com/blevesearch/bleve/v2/mapping"
-	bolterrors "go.etcd.io/bbolt/errors"
 )
 
 // schemaVersion changes whenever the index mapping or chunking changes, so
 // an index built by an older binary is rebuilt rather than misread.
 const schemaVersion = 1
 
-// Options tune search.
+// Options tune the index and search.
 type Options struct {
 	// RelevanceThreshold is the chunk score that counts as relevant.
 	RelevanceThreshold float64
 	// MeanTopK is how many top chunk scores mean_top_k averages.
 	MeanTopK int
-	// LockTimeout bounds the wait for an index another process holds open.
+	// LockTimeout bounds the wait for another process that is rebuilding
+	// the same index. Readers never wait: only a Sync that has changes to
+	// write does.
 	LockTimeout time.Duration
 }
 
 // DefaultOptions are the options of the default configuration.
 func DefaultOptions() Options {
-	return Options{RelevanceThreshold: 0.5, MeanTopK: 5, LockTimeout: 5 * time.Second}
+	return Options{RelevanceThreshold: 0.5, MeanTopK: 5, LockTimeout: 2 * time.Minute}
 }
 
-// Index is a persistent full-text index of a knowledge base. Search is safe
-// for concurrent use; Sync is not, and must not run alongside Search.
+// Index is a persistent full-text index of a knowledge base. Any number of
+// Index values, in one process or many, may use the same cache directory at
+// once: each reads a published generation of the index, which no one
+// modifies, and Sync builds a new generation aside and swaps it in. Search
+// and Sync are safe for concurrent use.
 type Index struct {
-	dir      string
-	opts     Options
-	bleve    bleve.Index
-	manifest manifest
+	dir     string
+	opts    Options
+	mapping mapping.IndexMapping
+	words   analysis.Analyzer // the query's searchable words, see searchableWords
+
+	syncMu sync.Mutex // one Sync at a time per Index
+	mu     sync.RWMutex
+	gen    generation // guarded by mu; replaced by Sync
+	closed bool       // guarded by mu
 }
 
-// manifest records what is indexed, file by file.
-type manifest struct {
-	Schema int                  `json:"schema"`
-	Files  map[string]fileEntry `json:"files"`
-}
-
-type fileEntry struct {
-	Hash   string `json:"hash"`
-	KBID   string `json:"kb_id"`
-	Chunks int    `json:"chunks"`
-}
+// errClosed is what an Index says once closed.
+var errClosed = errors.New("index: closed")
 
 // SyncStats says what a Sync did.
 type SyncStats struct {
@@ -86,8 +85,9 @@ func DefaultCacheDir(kbDir string) string {
 	return filepath.Join(base, "sgrgraph", "kb-"+hex.EncodeToString(sum[:6]))
 }
 
-// Open opens the index in cacheDir, creating it (or rebuilding it when it was
-// written with another schema) as needed.
+// Open opens the index in cacheDir as it was last published, read-only. It
+// takes no lock and never waits for other processes; an empty or outdated
+// cache is filled by Sync.
 func Open(cacheDir string, opts Options) (*Index, error) {
 	if opts.RelevanceThreshold < 0 || opts.RelevanceThreshold > 1 {
 		return nil, fmt.Errorf("relevance_threshold: %g is outside [0,1]", opts.RelevanceThreshold)
@@ -101,63 +101,49 @@ func Open(cacheDir string, opts Options) (*Index, error) {
 	if err := os.MkdirAll(cacheDir, 0o755); err != nil {
 		return nil, fmt.Errorf("cache dir: %w", err)
 	}
-	idx := &Index{dir: cacheDir, opts: opts}
-	idx.manifest = idx.readManifest()
-	if idx.manifest.Schema != schemaVersion {
-		if err := os.RemoveAll(idx.blevePath()); err != nil {
-			return nil, fmt.Errorf("cache dir: %w", err)
-		}
-		idx.manifest = manifest{Schema: schemaVersion, Files: map[string]fileEntry{}}
-	}
-	// Without a timeout a second process on the same cache would wait
-	// forever for the first one's file lock.
-	b, err := bleve.OpenUsing(idx.blevePath(), map[string]any{"bolt_timeout": opts.LockTimeout.String()})
-	if errors.Is(err, bolterrors.ErrTimeout) {
-		return nil, fmt.Errorf("index %s: in use by another process (waited %s); wait for it, or pass another --cache-dir", idx.blevePath(), opts.LockTimeout)
-	}
-	if errors.Is(err, bleve.ErrorIndexPathDoesNotExist) {
-		b, err = bleve.New(idx.blevePath(), indexMapping())
-		idx.manifest.Files = map[string]fileEntry{}
-	}
+	words, err := searchableWords()
 	if err != nil {
-		return nil, fmt.Errorf("index %s: %w", idx.blevePath(), err)
+		return nil, err
 	}
-	idx.bleve = b
-	// Written at once, so that the next Open sees a current index and waits
-	// for its lock instead of taking it for an old schema and removing it.
-	if err := idx.writeManifest(); err != nil {
-		b.Close()
-		return nil, fmt.Errorf("cache dir: %w", err)
-	}
-	return idx, nil
-}
-
-func (idx *Index) blevePath() string    { return filepath.Join(idx.dir, "index.bleve") }
-func (idx *Index) manifestPath() string { return filepath.Join(idx.dir, "manifest.json") }
-
-func (idx *Index) readManifest() manifest {
-	var m manifest
-	data, err := os.ReadFile(idx.manifestPath())
-	if err != nil || json.Unmarshal(data, &m) != nil || m.Files == nil {
-		return manifest{}
-	}
-	return m
-}
-
-func (idx *Index) writeManifest() error {
-	data, err := json.MarshalIndent(idx.manifest, "", " ")
+	gen, err := openCurrent(cacheDir, opts.LockTimeout)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	tmp := idx.manifestPath() + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, idx.manifestPath())
+	return &Index{dir: cacheDir, opts: opts, mapping: indexMapping(), words: words, gen: gen}, nil
 }
 
 // Close releases the index.
-func (idx *Index) Close() error { return idx.bleve.Close() }
+func (idx *Index) Close() error {
+	idx.mu.Lock()
+	defer idx.mu.Unlock()
+	if idx.closed {
+		return nil
+	}
+	idx.closed = true
+	err := idx.gen.close()
+	idx.gen = generation{}
+	return err
+}
+
+// use replaces the generation searched, closing the one it replaces (or g
+// itself, when the index was closed meanwhile).
+func (idx *Index) use(g generation) {
+	idx.mu.Lock()
+	old := idx.gen
+	if idx.closed {
+		old = g
+	} else {
+		idx.gen = g
+	}
+	idx.mu.Unlock()
+	_ = old.close()
+}
+
+func (idx *Index) current() (generation, bool) {
+	idx.mu.RLock()
+	defer idx.mu.RUnlock()
+	return idx.gen, idx.closed
+}
 
 func indexMapping() mapping.IndexMapping {
 	text := func(analyzer string, vectors bool) *mapping.FieldMapping {
@@ -185,69 +171,4 @@ func indexMapping() mapping.IndexMapping {
 	m.DefaultMapping = doc
 	m.DefaultAnalyzer = en.AnalyzerName
 	return m
-}
-
-// Sync brings the index in line with docs: new and changed files are
-// (re)indexed, unchanged files are skipped, files no longer present are
-// removed. A duplicate kb_id is reported and its second file skipped.
-func (idx *Index) Sync(docs []Doc) (SyncStats, error) {
-	stats := SyncStats{Files: len(docs)}
-	seen := map[string]bool{}
-	owner := map[string]string{}
-	batch := idx.bleve.NewBatch()
-	for _, d := range docs {
-		if prev, dup := owner[d.KBID]; dup {
-			stats.Errors = append(stats.Errors, fmt.Sprintf("%s: kb_id %q is already used by %s; file skipped", d.Path, d.KBID, prev))
-			continue
-		}
-		owner[d.KBID] = d.Path
-		seen[d.Path] = true
-		old, known := idx.manifest.Files[d.Path]
-		if known && old.Hash == d.Hash && old.KBID == d.KBID {
-			stats.Unchanged++
-			stats.Chunks += old.Chunks
-			continue
-		}
-		if known {
-			deleteChunks(batch, d.Path, old.Chunks)
-			stats.Updated++
-		} else {
-			stats.Added++
-		}
-		chunks := chunkDoc(d)
-		for n, c := range chunks {
-			if err := batch.Index(docID(d.Path, n), record(d, c)); err != nil {
-				return stats, fmt.Errorf("index %s: %w", d.Path, err)
-			}
-		}
-		idx.manifest.Files[d.Path] = fileEntry{Hash: d.Hash, KBID: d.KBID, Chunks: len(chunks)}
-		stats.Chunks += len(chunks)
-	}
-	for p, old := range idx.manifest.Files {
-		if !seen[p] {
-			deleteChunks(batch, p, old.Chunks)
-			delete(idx.manifest.Files, p)
-			stats.Removed++
-		}
-	}
-	if err := idx.bleve.Batch(batch); err != nil {
-		return stats, fmt.Errorf("index: %w", err)
-	}
-	return stats, idx.writeManifest()
-}
-
-func deleteChunks(b *bleve.Batch, path string, n int) {
-	for i := 0; i < n; i++ {
-		b.Delete(docID(path, i))
-	}
-}
-
-func docID(path string, n int) string { return path + "#" + strconv.Itoa(n) }
-
-func record(d Doc, c chunk) map[string]any {
-	return map[string]any{
-		"kb_id": d.KBID, "chunk_id": c.ID, "title": d.Title, "url": d.URL, "tags": strings.Join(d.Tags, ","),
-		"heading": c.Heading, "text": c.Text, "has_code": strconv.FormatBool(c.HasCode),
-		"text_en": c.Text, "text_ru": c.Text, "title_en": d.Title, "title_ru": d.Title,
-	}
 }

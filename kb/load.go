@@ -2,15 +2,19 @@ package kb
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/adrg/frontmatter"
 )
@@ -36,34 +40,218 @@ type frontMatter struct {
 	Tags  []string `yaml:"tags"`
 }
 
-// LoadDir loads every *.md file under dir. Files that fail are returned as
-// errors naming the file; the others are loaded.
-func LoadDir(dir string) ([]Doc, []error) {
-	info, err := os.Stat(dir)
-	if err != nil {
-		return nil, []error{fmt.Errorf("knowledge base %s: %w", dir, err)}
-	}
-	if !info.IsDir() {
-		return nil, []error{fmt.Errorf("knowledge base %s: not a directory", dir)}
-	}
-	docs, errs := LoadFS(os.DirFS(dir), ".")
-	for i, e := range errs {
-		errs[i] = fmt.Errorf("%s: %w", filepath.Clean(dir), e)
-	}
-	return docs, errs
+// ErrSkipped marks a file that was deliberately not loaded: not a regular
+// file (a named pipe, a device, a socket, a directory), or reached through a
+// symbolic link that leads out of the knowledge base.
+var ErrSkipped = errors.New("skipped")
+
+// LoadOptions tune loading a folder.
+type LoadOptions struct {
+	// FollowExternalLinks loads Markdown files reached through symbolic
+	// links that point out of the folder. Without it such links are skipped,
+	// so that a link cannot make any file on the machine searchable.
+	FollowExternalLinks bool
 }
 
-// LoadFS loads every *.md file under root in fsys, so that an embedded folder
-// serves as a knowledge base too.
+// LoadDir is LoadDirContext with default options and no cancellation.
+func LoadDir(dir string) ([]Doc, []error) {
+	return LoadDirContext(context.Background(), dir, LoadOptions{})
+}
+
+// LoadDirContext loads every *.md regular file under dir. A file that fails
+// is returned as an error naming it, and one skipped on purpose as an error
+// wrapping ErrSkipped; the others are loaded. Links inside the folder are
+// followed, links out of it only with FollowExternalLinks. When ctx ends,
+// loading stops and only ctx's error is returned, never a partial set of
+// articles that a Sync would take for the whole knowledge base.
+func LoadDirContext(ctx context.Context, dir string, opts LoadOptions) ([]Doc, []error) {
+	fail := func(err error) ([]Doc, []error) {
+		return nil, []error{fmt.Errorf("knowledge base %s: %w", dir, err)}
+	}
+	info, err := os.Stat(dir)
+	if err != nil {
+		return fail(err)
+	}
+	if !info.IsDir() {
+		return fail(errors.New("not a directory"))
+	}
+	root, err := filepath.Abs(dir)
+	if err == nil {
+		root, err = filepath.EvalSymlinks(root)
+	}
+	if err != nil {
+		return fail(err)
+	}
+	l := &dirLoader{ctx: ctx, root: root, opts: opts}
+	err = filepath.WalkDir(root, l.visit)
+	if cerr := ctx.Err(); cerr != nil {
+		return fail(fmt.Errorf("loading stopped: %w", cerr))
+	}
+	if err != nil {
+		return fail(err)
+	}
+	for i, e := range l.errs {
+		l.errs[i] = fmt.Errorf("%s: %w", filepath.Clean(dir), e)
+	}
+	sortDocs(l.docs)
+	return l.docs, l.errs
+}
+
+// dirLoader collects the articles of one folder as filepath.WalkDir visits it.
+type dirLoader struct {
+	ctx  context.Context
+	root string
+	opts LoadOptions
+	docs []Doc
+	errs []error
+}
+
+func (l *dirLoader) visit(p string, d fs.DirEntry, err error) error {
+	if cerr := l.ctx.Err(); cerr != nil {
+		return cerr
+	}
+	rel := l.rel(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil // removed while the folder was read: not part of it any more
+	case err != nil:
+		l.errs = append(l.errs, fmt.Errorf("%s: %w", rel, err))
+		return nil
+	case d.IsDir() || !isMarkdown(p):
+		return nil
+	}
+	doc, err := l.load(p, rel, d.Type())
+	switch {
+	case err == nil:
+		l.docs = append(l.docs, doc)
+	case !gone(p):
+		l.errs = append(l.errs, err)
+	}
+	return nil
+}
+
+// gone reports whether p was removed while the folder was read: then it is
+// not part of the knowledge base any more, and not an error.
+func gone(p string) bool {
+	_, err := os.Lstat(p)
+	return errors.Is(err, fs.ErrNotExist)
+}
+
+func (l *dirLoader) load(p, rel string, mode fs.FileMode) (Doc, error) {
+	source, err := l.source(p, rel, mode)
+	if err != nil {
+		return Doc{}, err
+	}
+	data, err := readRegular(source)
+	if err != nil {
+		return Doc{}, fmt.Errorf("%s: %w", rel, err)
+	}
+	return parseDoc(rel, data)
+}
+
+func (l *dirLoader) rel(p string) string {
+	r, err := filepath.Rel(l.root, p)
+	if err != nil {
+		return p
+	}
+	return filepath.ToSlash(r)
+}
+
+// source is the path to read for the entry at p, or why it is not read.
+func (l *dirLoader) source(p, rel string, mode fs.FileMode) (string, error) {
+	if mode.IsRegular() {
+		return p, nil
+	}
+	if mode&fs.ModeSymlink == 0 {
+		return "", fmt.Errorf("%s: %s, not a regular file: %w", rel, kind(mode), ErrSkipped)
+	}
+	target, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return "", fmt.Errorf("%s: broken link: %w", rel, err)
+	}
+	if !l.opts.FollowExternalLinks && !within(l.root, target) {
+		return "", fmt.Errorf("%s: link to %s, outside the knowledge base, not followed: %w", rel, target, ErrSkipped)
+	}
+	info, err := os.Stat(target)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", rel, err)
+	}
+	if !info.Mode().IsRegular() {
+		return "", fmt.Errorf("%s: link to %s, %s, not a regular file: %w", rel, target, kind(info.Mode()), ErrSkipped)
+	}
+	return target, nil
+}
+
+func within(root, target string) bool {
+	r, err := filepath.Rel(root, target)
+	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) && !filepath.IsAbs(r)
+}
+
+func kind(mode fs.FileMode) string {
+	switch {
+	case mode.IsDir():
+		return "directory"
+	case mode&fs.ModeSymlink != 0:
+		return "symbolic link"
+	case mode&fs.ModeNamedPipe != 0:
+		return "named pipe"
+	case mode&fs.ModeSocket != 0:
+		return "socket"
+	case mode&fs.ModeCharDevice != 0:
+		return "character device"
+	case mode&fs.ModeDevice != 0:
+		return "device"
+	default:
+		return "special file"
+	}
+}
+
+// readRegular reads a regular file. The open cannot block even if the path
+// has turned into a named pipe since it was listed (O_NONBLOCK), and the type
+// is checked again on the opened file.
+func readRegular(p string) ([]byte, error) {
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s, not a regular file: %w", kind(info.Mode()), ErrSkipped)
+	}
+	return io.ReadAll(f)
+}
+
+// LoadFS is LoadFSContext without cancellation.
 func LoadFS(fsys fs.FS, root string) ([]Doc, []error) {
+	return LoadFSContext(context.Background(), fsys, root)
+}
+
+// LoadFSContext loads every *.md regular file under root in fsys, so that an
+// embedded folder serves as a knowledge base too. Entries of other types are
+// skipped and reported, as LoadDirContext does; an fs.FS cannot say where a
+// link leads, so links are skipped too. When ctx ends, only its error is
+// returned.
+func LoadFSContext(ctx context.Context, fsys fs.FS, root string) ([]Doc, []error) {
 	var docs []Doc
 	var errs []error
 	walkErr := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
+		if cerr := ctx.Err(); cerr != nil {
+			return cerr
+		}
 		if err != nil {
 			errs = append(errs, err)
 			return nil
 		}
-		if d.IsDir() || !strings.EqualFold(path.Ext(p), ".md") {
+		if d.IsDir() || !isMarkdown(p) {
+			return nil
+		}
+		rel := strings.TrimPrefix(p, root+"/")
+		if !d.Type().IsRegular() {
+			errs = append(errs, fmt.Errorf("%s: %s, not a regular file: %w", rel, kind(d.Type()), ErrSkipped))
 			return nil
 		}
 		data, err := fs.ReadFile(fsys, p)
@@ -71,7 +259,7 @@ func LoadFS(fsys fs.FS, root string) ([]Doc, []error) {
 			errs = append(errs, err)
 			return nil
 		}
-		doc, err := parseDoc(strings.TrimPrefix(p, root+"/"), data)
+		doc, err := parseDoc(rel, data)
 		if err != nil {
 			errs = append(errs, err)
 			return nil
@@ -79,11 +267,20 @@ func LoadFS(fsys fs.FS, root string) ([]Doc, []error) {
 		docs = append(docs, doc)
 		return nil
 	})
+	if err := ctx.Err(); err != nil {
+		return nil, []error{fmt.Errorf("loading stopped: %w", err)}
+	}
 	if walkErr != nil {
 		errs = append(errs, walkErr)
 	}
-	sort.Slice(docs, func(i, j int) bool { return docs[i].Path < docs[j].Path })
+	sortDocs(docs)
 	return docs, errs
+}
+
+func isMarkdown(p string) bool { return strings.EqualFold(path.Ext(filepath.ToSlash(p)), ".md") }
+
+func sortDocs(docs []Doc) {
+	sort.Slice(docs, func(i, j int) bool { return docs[i].Path < docs[j].Path })
 }
 
 func parseDoc(p string, data []byte) (Doc, error) {

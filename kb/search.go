@@ -7,8 +7,12 @@ import (
 	"strings"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/analysis/lang/ru"
+	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
+	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
+	"github.com/blevesearch/bleve/v2/registry"
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 
@@ -38,7 +42,8 @@ var languages = []struct{ analyzer, text, title string }{
 }
 
 // Search returns up to topK articles for query, best first, each with its
-// best chunks, and the retrieval confidence of the query.
+// best chunks, and the retrieval confidence of the query. A query with no
+// searchable word (only stop words) finds nothing and is not relevant.
 func (idx *Index) Search(q string, topK int) (Result, error) {
 	if strings.TrimSpace(q) == "" {
 		return Result{}, fmt.Errorf("query: must not be empty")
@@ -46,15 +51,21 @@ func (idx *Index) Search(q string, topK int) (Result, error) {
 	if topK < 1 || topK > MaxTopK {
 		return Result{}, fmt.Errorf("top_k: must be between 1 and %d, got %d", MaxTopK, topK)
 	}
-	terms := idx.queryTerms(q)
+	idx.mu.RLock()
+	defer idx.mu.RUnlock()
+	if idx.closed {
+		return Result{}, errClosed
+	}
 	res := Result{Query: q, Articles: []contracts.Article{}}
-	if len(terms[0]) == 0 && len(terms[1]) == 0 {
-		return res, nil // only stop words: nothing to look for
+	words := idx.searchable(q)
+	terms := idx.queryTerms(words)
+	if len(terms[0]) == 0 && len(terms[1]) == 0 || idx.gen.bleve == nil {
+		return res, nil // nothing to look for, or nothing indexed yet
 	}
 	var qs []query.Query
 	for _, l := range languages {
 		for _, field := range []string{l.text, l.title} {
-			m := bleve.NewMatchQuery(q)
+			m := bleve.NewMatchQuery(words)
 			m.SetField(field)
 			m.Analyzer = l.analyzer
 			qs = append(qs, m)
@@ -63,13 +74,20 @@ func (idx *Index) Search(q string, topK int) (Result, error) {
 	req := bleve.NewSearchRequestOptions(bleve.NewDisjunctionQuery(qs...), topK*hitsPerArticle, 0, false)
 	req.Fields = []string{"kb_id", "chunk_id", "title", "url", "tags", "heading", "text", "has_code"}
 	req.IncludeLocations = true
-	found, err := idx.bleve.Search(req)
+	found, err := idx.gen.bleve.Search(req)
 	if err != nil {
 		return Result{}, fmt.Errorf("search %q: %w", q, err)
 	}
+	res.Articles, res.Confidence = idx.rank(found.Hits, terms, topK)
+	return res, nil
+}
+
+// rank groups chunk hits by article, best first, and computes the
+// confidence from their absolute scores.
+func (idx *Index) rank(hits search.DocumentMatchCollection, terms [][]string, topK int) ([]contracts.Article, contracts.RetrievalConfidence) {
 	byID := map[string]*contracts.Article{}
 	var scores []float64
-	for _, hit := range found.Hits {
+	for _, hit := range hits {
 		score := chunkScore(hit, terms)
 		if score <= 0 {
 			continue
@@ -85,31 +103,63 @@ func (idx *Index) Search(q string, topK int) (Result, error) {
 		art.Chunks = append(art.Chunks, contracts.Chunk{ID: field(hit, "chunk_id"), Heading: field(hit, "heading"),
 			Text: field(hit, "text"), Score: score, HasCode: has})
 	}
+	articles := []contracts.Article{}
 	for _, art := range byID {
 		sort.SliceStable(art.Chunks, func(i, j int) bool { return art.Chunks[i].Score > art.Chunks[j].Score })
 		art.Chunks = art.Chunks[:min(len(art.Chunks), chunksPerArticle)]
 		art.Score = art.Chunks[0].Score
-		res.Articles = append(res.Articles, *art)
+		articles = append(articles, *art)
 	}
-	sort.Slice(res.Articles, func(i, j int) bool {
-		a, b := res.Articles[i], res.Articles[j]
+	sort.Slice(articles, func(i, j int) bool {
+		a, b := articles[i], articles[j]
 		if a.Score != b.Score {
 			return a.Score > b.Score
 		}
 		return a.KBID < b.KBID
 	})
-	res.Articles = res.Articles[:min(len(res.Articles), topK)]
-	res.Confidence = Confidence(scores, idx.opts.RelevanceThreshold, idx.opts.MeanTopK)
-	return res, nil
+	return articles[:min(len(articles), topK)], Confidence(scores, idx.opts.RelevanceThreshold, idx.opts.MeanTopK)
 }
 
-// queryTerms analyzes q once per language; the result is indexed like languages.
-func (idx *Index) queryTerms(q string) [][]string {
+// searchableWords is the analyzer that finds a query's searchable words:
+// every word that is a stop word in none of the indexed languages. Each
+// language's analyzer drops only its own stop words, so without this "the"
+// would be searched through the Russian analyzer, and "и" through the
+// English one, and match nearly every chunk.
+func searchableWords() (analysis.Analyzer, error) {
+	cache := registry.NewCache()
+	tok, err := cache.TokenizerNamed(unicode.Name)
+	if err != nil {
+		return nil, err
+	}
+	filters := []analysis.TokenFilter{}
+	for _, name := range []string{lowercase.Name, en.StopName, ru.StopName} {
+		f, err := cache.TokenFilterNamed(name)
+		if err != nil {
+			return nil, err
+		}
+		filters = append(filters, f)
+	}
+	return &analysis.DefaultAnalyzer{Tokenizer: tok, TokenFilters: filters}, nil
+}
+
+// searchable is q without its stop words, the text actually searched.
+func (idx *Index) searchable(q string) string {
+	toks := idx.words.Analyze([]byte(q))
+	words := make([]string, len(toks))
+	for i, t := range toks {
+		words[i] = string(t.Term)
+	}
+	return strings.Join(words, " ")
+}
+
+// queryTerms analyzes the searchable words once per language; the result is
+// indexed like languages.
+func (idx *Index) queryTerms(words string) [][]string {
 	out := make([][]string, len(languages))
 	for i, l := range languages {
-		a := idx.bleve.Mapping().AnalyzerNamed(l.analyzer)
+		a := idx.mapping.AnalyzerNamed(l.analyzer)
 		seen := map[string]bool{}
-		for _, tok := range a.Analyze([]byte(q)) {
+		for _, tok := range a.Analyze([]byte(words)) {
 			t := string(tok.Term)
 			if !seen[t] {
 				seen[t] = true

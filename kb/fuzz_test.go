@@ -1,0 +1,183 @@
+package kb
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// seedBytes is where the seed articles are cut. The mutator grows inputs
+// from the seeds, and shorter ones keep each run, and the minimizing of
+// each new input, fast; the first lines hold front matter, headings, lists
+// and most articles' first code block.
+const seedBytes = 1500
+
+// addDocsSeeds adds the project's own articles, the real input, each cut at
+// a line end near seedBytes.
+func addDocsSeeds(f *testing.F, add func(data []byte)) {
+	paths, err := filepath.Glob(filepath.Join("..", "docs", "*.md"))
+	if err != nil || len(paths) == 0 {
+		f.Fatalf("no articles in ../docs: %v", err)
+	}
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		if len(data) > seedBytes {
+			data = data[:bytes.LastIndexByte(data[:seedBytes], '\n')+1]
+		}
+		add(data)
+	}
+}
+
+var hostileBodies = []string{
+	"", "#", "# ", "#\n#\n", "####### seven", "# A #", "# A\n## B\n#### D\ntext", "## skip\ntext",
+	"```", "```\n# not a heading", "~~~\n```\n~~~\n# H\ntext", "````\n```\n````\nafter", "```go\n\n\n```",
+	"\r\n# A\r\n\r\ntext\r\n", "text\n\n\n\n", "  indented\n\t\ttabs\n", "\x00\xff\xfe", "# \xff\n\xfe",
+	"# A\nA", "# A\n\n# A\n\nA\n\nA", strings.Repeat("word ", 700), strings.Repeat("p\n\n", 900),
+	"# A\n```\n" + strings.Repeat("code\n", 600) + "```", "\v\f\n# x\n\u00a0\n", "```\nunclosed\n\n",
+}
+
+func FuzzChunkDoc(f *testing.F) {
+	addDocsSeeds(f, func(data []byte) { f.Add(string(data)) })
+	for _, b := range hostileBodies {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		secs := sections(body)
+		lines := strings.Split(strings.ReplaceAll(body, "\r\n", "\n"), "\n")
+		covered := blocksInOrder(t, secs, lines)
+		for i, line := range lines {
+			if !covered[i] && strings.TrimSpace(line) != "" && !headingRe.MatchString(line) {
+				t.Fatalf("line %d %q is in no chunk", i, line)
+			}
+		}
+		chunks := chunkDoc(Doc{KBID: "k", Body: body})
+		checkChunks(t, secs, chunks)
+		if again := chunkDoc(Doc{KBID: "k", Body: body}); fmt.Sprint(again) != fmt.Sprint(chunks) {
+			t.Fatal("chunking is not deterministic")
+		}
+	})
+}
+
+// blocksInOrder checks that every block is a run of the body's lines,
+// trimmed, the runs following each other in the body's order, and returns
+// which lines they cover. A run never opens with a heading line: a block
+// opens with a fence or a line of text.
+func blocksInOrder(t *testing.T, secs []section, lines []string) []bool {
+	covered := make([]bool, len(lines))
+	next := 0
+	for _, s := range secs {
+		if len(s.blocks) == 0 {
+			t.Fatalf("section %q has no text", s.path)
+		}
+		for _, b := range s.blocks {
+			if b == "" || b != strings.TrimSpace(b) {
+				t.Fatalf("block %q is empty or untrimmed", b)
+			}
+			n := strings.Count(b, "\n") + 1
+			start := -1
+			for i := next; i+n <= len(lines) && start < 0; i++ {
+				if !headingRe.MatchString(lines[i]) && strings.TrimSpace(strings.Join(lines[i:i+n], "\n")) == b {
+					start = i
+				}
+			}
+			if start < 0 {
+				t.Fatalf("block %q is not a run of lines after line %d", b, next)
+			}
+			for i := start; i < start+n; i++ {
+				covered[i] = true
+			}
+			next = start + n
+		}
+	}
+	return covered
+}
+
+// checkChunks checks that the chunks are the sections' blocks, packed in
+// order without loss, each under its heading path.
+func checkChunks(t *testing.T, secs []section, chunks []chunk) {
+	n := 0
+	for _, s := range secs {
+		heading := strings.Join(s.path, " > ")
+		want := strings.Join(s.blocks, "\n\n")
+		var pieces []string
+		// Sections may share a heading path, so a section takes the chunks
+		// that add up to its text.
+		for size := -2; n < len(chunks) && size < len(want); n++ {
+			c := chunks[n]
+			if c.Heading != heading {
+				t.Fatalf("chunk %d has heading %q, its section %q", n, c.Heading, heading)
+			}
+			if c.ID != fmt.Sprintf("k#%d", n) {
+				t.Fatalf("chunk %d has ID %q", n, c.ID)
+			}
+			piece := c.Text
+			if heading != "" {
+				var ok bool
+				if piece, ok = strings.CutPrefix(c.Text, heading+"\n\n"); !ok {
+					t.Fatalf("chunk %q does not open with its heading %q", c.Text, heading)
+				}
+			}
+			if len(piece) > maxChunkChars && !slices.Contains(s.blocks, piece) {
+				t.Fatalf("chunk of %d characters holds more than one block", len(piece))
+			}
+			if c.HasCode != (strings.Contains(c.Text, "```") || strings.Contains(c.Text, "~~~")) {
+				t.Fatalf("chunk %q: has_code %t", c.Text, c.HasCode)
+			}
+			pieces = append(pieces, piece)
+			size += len(piece) + 2
+		}
+		if got := strings.Join(pieces, "\n\n"); got != want {
+			t.Fatalf("section %q: chunks %q, blocks %q", heading, got, want)
+		}
+	}
+	if n != len(chunks) {
+		t.Fatalf("%d chunks, %d accounted for by sections", len(chunks), n)
+	}
+}
+
+func FuzzParseDoc(f *testing.F) {
+	addDocsSeeds(f, func(data []byte) { f.Add(data) })
+	for _, s := range []string{
+		"", "---", "---\n", "---\n---\n", "---\ntitle: [unclosed\n---\ntext", "---\ntags: 5\n---\n",
+		"---\ntitle: {a: b}\n---\n", "---\nkb_id: \"\\x\"\n---\n", "---\n\t- tab\n---\n", "---\n&a [*a]\n---\n",
+		"---\na: &a [*a, *a, *a, *a]\nb: &b [*a, *a, *a, *a]\nc: [*b, *b, *b, *b]\n---\n", "---\n!!binary x\n---\n",
+		"+++\ntitle = \"t\"\n+++\nbody", "+++\ntitle = \n+++\n", ";;;\n{\"title\": 1}\n;;;\n", "{\n\"title\": \"j\"\n}\n\nbody",
+		"{\n", "---yaml\ntitle: y\n---\n", "---toml\n[[[\n---\n", "---json\n{]\n---\n", "\n\n---\ntitle: late\n---\n",
+		"\xef\xbb\xbf---\ntitle: bom\n---\n", "---\r\ntitle: crlf\r\n---\r\nbody", "---\ntitle: " + strings.Repeat("[", 5000) + "\n---\n",
+		"---\n" + strings.Repeat("- ", 3000) + "\n---\n", "\x00\xff---",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		d, err := parseDoc("dir/name.md", data)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "dir/name.md: front matter: ") {
+				t.Fatalf("error %q does not name the file and the front matter", err)
+			}
+			return
+		}
+		if !bytes.HasSuffix(data, []byte(d.Body)) {
+			t.Fatalf("body %q is not what follows the front matter of %q", d.Body, data)
+		}
+		sum := sha256.Sum256(data)
+		if d.Hash != hex.EncodeToString(sum[:]) {
+			t.Fatal("hash is not the file's SHA-256")
+		}
+		if d.KBID == "" || d.Title == "" || d.KBID != strings.TrimSpace(d.KBID) || d.Title != strings.TrimSpace(d.Title) {
+			t.Fatalf("kb_id %q, title %q: empty or untrimmed", d.KBID, d.Title)
+		}
+		if d.Path != "dir/name.md" {
+			t.Fatalf("path %q", d.Path)
+		}
+		chunkDoc(d)
+	})
+}

@@ -1,0 +1,202 @@
+package kb
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/blevesearch/bleve/v2"
+)
+
+// Sync is SyncContext without a deadline other than Options.LockTimeout.
+func (idx *Index) Sync(docs []Doc) (SyncStats, error) {
+	return idx.SyncContext(context.Background(), docs)
+}
+
+// SyncContext brings the index in line with docs: new and changed files are
+// (re)indexed, unchanged files are skipped, files no longer present are
+// removed. A duplicate kb_id is reported and its second file skipped.
+//
+// When the index already holds exactly docs, it returns at once and takes
+// no lock. Otherwise it waits for the build lock and rebuilds. Readers of
+// the generation it replaces are not disturbed. ctx ends the wait for the
+// lock and the build.
+func (idx *Index) SyncContext(ctx context.Context, docs []Doc) (SyncStats, error) {
+	idx.syncMu.Lock()
+	defer idx.syncMu.Unlock()
+	if err := ctx.Err(); err != nil {
+		return SyncStats{}, fmt.Errorf("index %s: %w", idx.dir, err)
+	}
+	cur, closed := idx.current()
+	if closed {
+		return SyncStats{}, errClosed
+	}
+	if p := plan(docs, cur.manifest); !p.writes() {
+		return p.stats, nil
+	}
+	lock, err := lockBuild(ctx, idx.dir, idx.opts.LockTimeout)
+	if err != nil {
+		return SyncStats{}, err
+	}
+	defer lock.release()
+	return idx.rebuild(ctx, docs)
+}
+
+// rebuild runs under the build lock. It plans against the published
+// generation, not the one this Index opened: another process may have
+// published what docs need while this one waited, and then nothing is
+// built. Otherwise it builds a new generation from the published one,
+// publishes it and searches it from then on.
+func (idx *Index) rebuild(ctx context.Context, docs []Doc) (SyncStats, error) {
+	base, err := openCurrent(idx.dir, idx.opts.LockTimeout)
+	if err != nil {
+		return SyncStats{}, err
+	}
+	p := plan(docs, base.manifest)
+	if !p.writes() {
+		idx.use(base)
+		return p.stats, nil
+	}
+	name, err := idx.build(ctx, base, &p)
+	base.close()
+	if err != nil {
+		return p.stats, err
+	}
+	if err := publish(idx.dir, name); err != nil {
+		_ = os.RemoveAll(filepath.Join(idx.dir, name))
+		return p.stats, err
+	}
+	prune(idx.dir, name, base.name)
+	g, err := openGeneration(idx.dir, name, idx.opts.LockTimeout)
+	if err != nil {
+		return p.stats, err
+	}
+	idx.use(g)
+	return p.stats, nil
+}
+
+// syncPlan is what bringing a generation in line with a set of docs takes.
+type syncPlan struct {
+	stats   SyncStats
+	next    manifest // the new generation's; build adds the files it indexes
+	changed []Doc    // new and changed files, to index
+	deleted []string // chunk IDs of changed and removed files, to delete
+}
+
+func (p syncPlan) writes() bool { return p.stats.Added+p.stats.Updated+p.stats.Removed > 0 }
+
+func plan(docs []Doc, base manifest) syncPlan {
+	p := syncPlan{stats: SyncStats{Files: len(docs)}, next: emptyManifest()}
+	seen := map[string]bool{}
+	owner := map[string]string{}
+	for _, d := range docs {
+		if prev, dup := owner[d.KBID]; dup {
+			p.stats.Errors = append(p.stats.Errors, fmt.Sprintf("%s: kb_id %q is already used by %s; file skipped", d.Path, d.KBID, prev))
+			continue
+		}
+		owner[d.KBID] = d.Path
+		seen[d.Path] = true
+		old, known := base.Files[d.Path]
+		switch {
+		case known && old.Hash == d.Hash && old.KBID == d.KBID:
+			p.stats.Unchanged++
+			p.stats.Chunks += old.Chunks
+			p.next.Files[d.Path] = old
+			continue
+		case known:
+			p.deleted = append(p.deleted, chunkIDs(d.Path, old.Chunks)...)
+			p.stats.Updated++
+		default:
+			p.stats.Added++
+		}
+		p.changed = append(p.changed, d)
+	}
+	for path, old := range base.Files {
+		if !seen[path] {
+			p.deleted = append(p.deleted, chunkIDs(path, old.Chunks)...)
+			p.stats.Removed++
+		}
+	}
+	return p
+}
+
+// build writes a new, unpublished generation: a copy of base with the plan
+// applied, so that only changed files are indexed again. It returns the
+// generation's name.
+func (idx *Index) build(ctx context.Context, base generation, p *syncPlan) (string, error) {
+	dir, err := os.MkdirTemp(idx.dir, genPrefix)
+	if err != nil {
+		return "", fmt.Errorf("index %s: %w", idx.dir, err)
+	}
+	b, err := idx.startFrom(base, filepath.Join(dir, bleveName))
+	if err == nil {
+		err = apply(ctx, b, p)
+		if cerr := b.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err == nil {
+		err = writeManifest(filepath.Join(dir, manifestName), p.next)
+	}
+	if err != nil {
+		_ = os.RemoveAll(dir)
+		return "", fmt.Errorf("index %s: %w", dir, err)
+	}
+	return filepath.Base(dir), nil
+}
+
+func (idx *Index) startFrom(base generation, path string) (bleve.Index, error) {
+	if base.bleve == nil {
+		return bleve.New(path, idx.mapping)
+	}
+	src, ok := base.bleve.(bleve.IndexCopyable)
+	if !ok {
+		return nil, fmt.Errorf("%s cannot be copied", base.name)
+	}
+	if err := src.CopyTo(bleve.FileSystemDirectory(path)); err != nil {
+		return nil, fmt.Errorf("copy %s: %w", base.name, err)
+	}
+	return bleve.Open(path)
+}
+
+func apply(ctx context.Context, b bleve.Index, p *syncPlan) error {
+	batch := b.NewBatch()
+	for _, id := range p.deleted {
+		batch.Delete(id)
+	}
+	for _, d := range p.changed {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		chunks := chunkDoc(d)
+		for n, c := range chunks {
+			if err := batch.Index(docID(d.Path, n), record(d, c)); err != nil {
+				return fmt.Errorf("%s: %w", d.Path, err)
+			}
+		}
+		p.next.Files[d.Path] = fileEntry{Hash: d.Hash, KBID: d.KBID, Chunks: len(chunks)}
+		p.stats.Chunks += len(chunks)
+	}
+	return b.Batch(batch)
+}
+
+func chunkIDs(path string, n int) []string {
+	ids := make([]string, n)
+	for i := range ids {
+		ids[i] = docID(path, i)
+	}
+	return ids
+}
+
+func docID(path string, n int) string { return path + "#" + strconv.Itoa(n) }
+
+func record(d Doc, c chunk) map[string]any {
+	return map[string]any{
+		"kb_id": d.KBID, "chunk_id": c.ID, "title": d.Title, "url": d.URL, "tags": strings.Join(d.Tags, ","),
+		"heading": c.Heading, "text": c.Text, "has_code": strconv.FormatBool(c.HasCode),
+		"text_en": c.Text, "text_ru": c.Text, "title_en": d.Title, "title_ru": d.Title,
+	}
+}
