@@ -281,30 +281,36 @@ func TestXLSXCellsAreCutToTheLimitVisibly(t *testing.T) {
 	assert.True(t, strings.HasSuffix(got, cellCut))
 }
 
+// doneLine is a results line of a row answered for the request ("s", "a").
+func doneLine() string {
+	return `{"id":"1","line":2,"request":"# s\n\na","request_sha256":"` + requestHash("s", "a") + `","latency_ms":0}` + "\n"
+}
+
 func TestJournalDropsAnUnreadableLastLine(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "r.results.jsonl")
-	require.NoError(t, os.WriteFile(p, []byte(`{"id":"1","line":2,"request":"a"}`+"\n\x00\x00\x00\n"), 0o644))
+	require.NoError(t, os.WriteFile(p, []byte(doneLine()+"\x00\x00\x00\n"), 0o644))
 	j, err := openJournal(p)
 	require.NoError(t, err)
-	assert.True(t, j.done("1"))
+	assert.Equal(t, rowDone, j.state("1", requestHash("s", "a")))
 	require.NoError(t, j.close())
-	assert.Equal(t, `{"id":"1","line":2,"request":"a"}`+"\n", readFile(t, p), "what a crash left half written is dropped")
+	assert.Equal(t, doneLine(), readFile(t, p), "what a crash left half written is dropped")
 
-	require.NoError(t, os.WriteFile(p, []byte("garbage\n"+`{"id":"1","line":2,"request":"a"}`+"\n"), 0o644))
+	require.NoError(t, os.WriteFile(p, []byte("garbage\n"+doneLine()), 0o644))
 	_, err = openJournal(p)
 	assert.ErrorContains(t, err, "line at byte 0 is not a result record")
 }
 
 func TestJournalDropsACutLastLine(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "r.results.jsonl")
-	require.NoError(t, os.WriteFile(p, []byte(`{"id":"1","line":2,"request":"a"}`+"\n"+`{"id":"2","li`), 0o644))
+	require.NoError(t, os.WriteFile(p, []byte(doneLine()+`{"id":"2","li`), 0o644))
 	j, err := openJournal(p)
 	require.NoError(t, err)
-	assert.True(t, j.done("1"))
-	assert.False(t, j.done("2"))
-	require.NoError(t, j.append(Record{ID: "2", Line: 3}))
+	assert.Equal(t, rowDone, j.state("1", requestHash("s", "a")))
+	assert.Equal(t, rowNew, j.state("2", requestHash("", "")))
+	require.NoError(t, j.append(Record{ID: "2", Line: 3, RequestHash: requestHash("", "")}))
+	assert.Equal(t, rowDone, j.state("2", requestHash("", "")))
 	require.NoError(t, j.close())
-	assert.Equal(t, `{"id":"1","line":2,"request":"a"}`+"\n"+`{"id":"2","line":3,"request":"","latency_ms":0}`+"\n", readFile(t, p))
+	assert.Equal(t, doneLine()+`{"id":"2","line":3,"request":"","request_sha256":"`+requestHash("", "")+`","latency_ms":0}`+"\n", readFile(t, p))
 }
 
 func TestConcurrencyIsBounded(t *testing.T) {

@@ -1,9 +1,6 @@
 package batch
 
-import (
-	"fmt"
-	"strconv"
-)
+import "strconv"
 
 // exampleRows are the kinds of ticket a support desk exports: HTML and
 // plain descriptions, Russian and English, a subject alone, spam, unsafe,
@@ -21,11 +18,18 @@ var exampleRows = [][2]string{
 	{"Что такое синтетическое сообщение?", "<p>Что попадает в контекст модели после <i>analyse_user_request</i>?</p>"},
 }
 
+// CheckExampleRows refuses an example table size outside 1..MaxExampleRows,
+// naming the flag that sets it.
+func CheckExampleRows(n int) error {
+	return numberRange{flag: "--rows", min: 1, max: MaxExampleRows}.check(n)
+}
+
 // WriteExample writes an example request table of n rows, in the format of
-// path's extension, with the support desk's columns.
+// path's extension, with the support desk's columns. An existing file at
+// path is replaced.
 func WriteExample(path string, n int) error {
-	if n < 1 || n > 1_000_000 {
-		return fmt.Errorf("rows: %d is outside 1..1000000", n)
+	if err := CheckExampleRows(n); err != nil {
+		return err
 	}
 	c := DefaultColumns()
 	w, err := createTable(path, []string{c.ID, c.Subject, c.Description}, false)

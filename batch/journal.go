@@ -14,10 +14,14 @@ import (
 
 // Record is one finished row in the results file.
 type Record struct {
-	ID        string  `json:"id"`
-	Line      int     `json:"line"`
-	Request   string  `json:"request"`
-	LatencyMS float64 `json:"latency_ms"`
+	ID      string `json:"id"`
+	Line    int    `json:"line"`
+	Request string `json:"request"`
+	// RequestHash is the SHA-256 of the cells the request is made of (the
+	// subject and the description): a re-run skips the row only while its
+	// cells hash the same.
+	RequestHash string  `json:"request_sha256"`
+	LatencyMS   float64 `json:"latency_ms"`
 	// Error is why the row has no result, or why its turn failed.
 	Error  string                      `json:"error,omitempty"`
 	Result *contracts.StructuredResult `json:"result,omitempty"`
@@ -27,11 +31,10 @@ type Record struct {
 // and flushed as each row completes. It remembers where each row's latest
 // line starts, so the output can be written from it without holding it.
 type journal struct {
-	path   string
-	file   *os.File
-	offset map[string]int64
-	failed map[string]bool
-	size   int64
+	path    string
+	file    *os.File
+	entries map[string]entry
+	size    int64
 }
 
 // openJournal opens or creates the results file and reads what is done. A
@@ -41,7 +44,7 @@ func openJournal(path string) (*journal, error) {
 	if err != nil {
 		return nil, fmt.Errorf("results file: %w", err)
 	}
-	j := &journal{path: path, file: f, offset: map[string]int64{}, failed: map[string]bool{}}
+	j := &journal{path: path, file: f, entries: map[string]entry{}}
 	r := bufio.NewReaderSize(f, 1<<20)
 	var pos int64
 	var bad int64 = -1 // where an unreadable line starts
@@ -58,16 +61,13 @@ func openJournal(path string) (*journal, error) {
 			f.Close()
 			return nil, fmt.Errorf("%s: line at byte %d is not a result record; move the file away to start over", path, bad)
 		}
-		var head struct {
-			ID    string `json:"id"`
-			Error string `json:"error"`
-		}
-		if json.Unmarshal(line, &head) != nil || head.ID == "" {
+		e, id, ok := readEntry(line, pos)
+		if !ok {
 			bad = pos // the last line may be one a crash left half written
 			pos += int64(len(line))
 			continue
 		}
-		j.offset[head.ID], j.failed[head.ID] = pos, head.Error != ""
+		j.entries[id] = e
 		pos += int64(len(line))
 	}
 	if bad >= 0 {
@@ -85,11 +85,25 @@ func openJournal(path string) (*journal, error) {
 	return j, nil
 }
 
-// done reports whether the row has a result without an error: failed rows
-// are tried again on the next run.
-func (j *journal) done(id string) bool {
-	_, ok := j.offset[id]
-	return ok && !j.failed[id]
+// readEntry reads what is kept in memory of one results line. A line an
+// earlier version wrote has no request hash: the hash of the request text
+// it kept stands in, for adopt to check.
+func readEntry(line []byte, offset int64) (entry, string, bool) {
+	var head struct {
+		ID          string          `json:"id"`
+		Error       string          `json:"error"`
+		Request     json.RawMessage `json:"request"` // read only when there is no hash
+		RequestHash string          `json:"request_sha256"`
+	}
+	if json.Unmarshal(line, &head) != nil || head.ID == "" {
+		return entry{}, "", false
+	}
+	e := entry{offset: offset, failed: head.Error != "", hash: head.RequestHash}
+	var request string
+	if e.hash == "" && json.Unmarshal(head.Request, &request) == nil {
+		e.text = textHash(request)
+	}
+	return e, head.ID, true
 }
 
 // append writes one record and hands it to the operating system at once,
@@ -103,18 +117,18 @@ func (j *journal) append(r Record) error {
 	if _, err := j.file.Write(b); err != nil {
 		return fmt.Errorf("%s: %w", j.path, err)
 	}
-	j.offset[r.ID], j.failed[r.ID] = j.size, r.Error != ""
+	j.entries[r.ID] = entry{offset: j.size, failed: r.Error != "", hash: r.RequestHash}
 	j.size += int64(len(b))
 	return nil
 }
 
 // lookup reads the latest record of a row, if there is one.
 func (j *journal) lookup(id string) (*Record, error) {
-	off, ok := j.offset[id]
+	e, ok := j.entries[id]
 	if !ok {
 		return nil, nil
 	}
-	r := bufio.NewReader(io.NewSectionReader(j.file, off, j.size-off))
+	r := bufio.NewReader(io.NewSectionReader(j.file, e.offset, j.size-e.offset))
 	line, err := r.ReadBytes('\n')
 	if err != nil && !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("%s: %w", j.path, err)

@@ -3,9 +3,7 @@ package batch
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -22,99 +20,33 @@ type Handler interface {
 	Run(ctx context.Context, t agent.Turn) (contracts.StructuredResult, error)
 }
 
-// Options are one batch run.
-type Options struct {
-	Input string
-	// Output is the table written; empty: beside the input, named
-	// <input>.out.<ext>. Its extension chooses the format.
-	Output string
-	// Results is the results file; empty: <output without extension>.results.jsonl.
-	Results     string
-	Concurrency int
-	// Start is the first data row to run (1 = the first); Limit the most
-	// rows to run from there (0 = all).
-	Start, Limit int
-	Columns      Columns
-	// Progress receives a progress bar (Terminal) or plain progress lines.
-	Progress io.Writer
-	Terminal bool
-}
-
-// MaxConcurrency bounds the worker pool.
-const MaxConcurrency = 64
-
-func (o *Options) settle() error {
-	if o.Input == "" {
-		return errors.New("--input: a table is needed (.xlsx, .csv or .jsonl)")
-	}
-	if _, err := format(o.Input); err != nil {
-		return err
-	}
-	if o.Output == "" {
-		ext := filepath.Ext(o.Input)
-		o.Output = strings.TrimSuffix(o.Input, ext) + ".out" + ext
-	}
-	if _, err := format(o.Output); err != nil {
-		return fmt.Errorf("--output: %w", err)
-	}
-	if same(o.Output, o.Input) {
-		return fmt.Errorf("--output: %s is the input; choose another file", o.Output)
-	}
-	if o.Results == "" {
-		o.Results = strings.TrimSuffix(o.Output, filepath.Ext(o.Output)) + ".results.jsonl"
-	}
-	if same(o.Results, o.Input) || same(o.Results, o.Output) {
-		return fmt.Errorf("results file %s would overwrite a table; choose another --output", o.Results)
-	}
-	if o.Concurrency == 0 {
-		o.Concurrency = 1
-	}
-	if o.Concurrency < 1 || o.Concurrency > MaxConcurrency {
-		return fmt.Errorf("--concurrency: %d is outside 1..%d", o.Concurrency, MaxConcurrency)
-	}
-	if o.Start == 0 {
-		o.Start = 1
-	}
-	if o.Start < 1 {
-		return fmt.Errorf("--start: %d is below 1 (the first data row)", o.Start)
-	}
-	if o.Limit < 0 {
-		return fmt.Errorf("--limit: %d is below 0 (0 runs every row)", o.Limit)
-	}
-	if o.Columns == (Columns{}) {
-		o.Columns = DefaultColumns()
-	}
-	if o.Progress == nil {
-		o.Progress = io.Discard
-	}
-	return nil
-}
-
-func same(a, b string) bool {
-	x, err1 := filepath.Abs(a)
-	y, err2 := filepath.Abs(b)
-	return err1 == nil && err2 == nil && x == y
-}
-
 // Summary is what a run did.
 type Summary struct {
 	Output, Results string
 	Rows            int // data rows in the input
 	Done, Failed    int // rows run now: answered, or ended with an error
-	Skipped         int // rows a previous run finished
+	Skipped         int // rows a previous run finished, for the same request
 	NotRun          int // rows outside --start/--limit, or left by an interrupt
-	Actions         map[string]int
-	Verdicts        map[string]int
-	MeanMS, P95MS   float64
-	Interrupted     bool
+	// Changed: rows whose request changed since their last result (same ID,
+	// other text); they run again and their new result replaces the old.
+	Changed int
+	// Unhashed: rows whose latest result had no request hash (an earlier
+	// version wrote it). Each was checked against the request text it
+	// kept: if the row still asks that, the result is kept and written
+	// again with its hash; if not, the row counts as Changed.
+	Unhashed      int
+	Actions       map[string]int
+	Verdicts      map[string]int
+	MeanMS, P95MS float64
+	Interrupted   bool
 }
 
 // job is one row to run.
 type job struct {
-	row     Row
-	id      string
-	request string
-	err     error // a problem of the row itself: recorded, not run
+	row           Row
+	id            string
+	request, hash string
+	err           error // a problem of the row itself: recorded, not run
 }
 
 type outcome struct {
@@ -139,23 +71,33 @@ func Run(ctx context.Context, h Handler, o Options) (Summary, error) {
 		return Summary{}, err
 	}
 	defer j.close()
-	sum := Summary{Output: o.Output, Results: o.Results, Rows: len(plan.ids), Actions: map[string]int{}, Verdicts: map[string]int{}}
+	unhashed, err := adoptUnhashed(o.Input, o.Columns, j)
+	if err != nil {
+		return Summary{}, err
+	}
+	sum := Summary{Output: o.Output, Results: o.Results, Rows: len(plan.ids), Unhashed: unhashed,
+		Actions: map[string]int{}, Verdicts: map[string]int{}}
 	// What to run is settled now: the results file is written while the
 	// rows are fed, and must not change the plan.
 	torun := map[string]bool{}
 	for i, id := range plan.ids {
-		switch n := i + 1; {
-		case n < o.Start || (o.Limit > 0 && n >= o.Start+o.Limit):
+		if n := i + 1; n < o.Start || (o.Limit > 0 && n >= o.Start+o.Limit) {
 			sum.NotRun++
-		case j.done(id):
-			sum.Skipped++
-		default:
-			torun[id] = true
+			continue
 		}
+		switch j.state(id, plan.hashes[i]) {
+		case rowDone:
+			sum.Skipped++
+			continue
+		case rowChanged:
+			sum.Changed++
+		}
+		torun[id] = true
 	}
 	todo := len(torun)
 	log := zerolog.Ctx(ctx)
-	log.Info().Str("input", o.Input).Int("rows", len(plan.ids)).Int("to_run", todo).Int("skipped", sum.Skipped).Msg("batch start")
+	log.Info().Str("input", o.Input).Int("rows", len(plan.ids)).Int("to_run", todo).Int("skipped", sum.Skipped).
+		Int("changed", sum.Changed).Int("unhashed", sum.Unhashed).Msg("batch start")
 
 	prog := newProgress(o.Progress, o.Terminal, todo)
 	latencies, err := run(ctx, h, o, torun, j, &sum, prog)
@@ -238,7 +180,8 @@ func feed(ctx context.Context, o Options, torun map[string]bool, jobs chan<- job
 			continue
 		}
 		jb := job{row: row, id: id}
-		jb.request, jb.err = request(cell(row, idx.subject), cell(row, idx.description))
+		jb.request, jb.err = idx.request(row)
+		jb.hash = idx.hash(row)
 		select {
 		case jobs <- jb:
 		case <-ctx.Done():
@@ -248,7 +191,7 @@ func feed(ctx context.Context, o Options, torun map[string]bool, jobs chan<- job
 }
 
 func work(ctx context.Context, h Handler, jb job) outcome {
-	rec := Record{ID: jb.id, Line: jb.row.Line, Request: jb.request}
+	rec := Record{ID: jb.id, Line: jb.row.Line, Request: jb.request, RequestHash: jb.hash}
 	if jb.err != nil {
 		rec.Error = jb.err.Error()
 		return outcome{rec: rec}
@@ -323,8 +266,7 @@ func writeOutput(o Options, plan tablePlan, j *journal) error {
 			w.abort()
 			return err
 		}
-		idx := o.Columns.index(t.header())
-		rec, err := j.lookup(strings.TrimSpace(cell(row, idx.id)))
+		results, err := rowResults(j, o.Columns.index(t.header()), row)
 		if err != nil {
 			w.abort()
 			return err
@@ -333,12 +275,32 @@ func writeOutput(o Options, plan tablePlan, j *journal) error {
 		for i := range plan.header {
 			cells = append(cells, cell(row, i))
 		}
-		if err := w.write(append(cells, resultCells(rec)...)); err != nil {
+		if err := w.write(append(cells, results...)); err != nil {
 			w.abort()
 			return err
 		}
 	}
 	return w.commit()
+}
+
+// changedNotRun is the error column of a row whose request changed since
+// its last result and which this run did not reach.
+const changedNotRun = "not run: the request changed since its last result, which answered the old one"
+
+// rowResults are a row's result cells: its latest result, unless that
+// answered another request than the row now makes.
+func rowResults(j *journal, idx columnIndex, row Row) ([]any, error) {
+	id := strings.TrimSpace(cell(row, idx.id))
+	if j.state(id, idx.hash(row)) == rowChanged {
+		cells := resultCells(nil)
+		cells[len(cells)-1] = changedNotRun
+		return cells, nil
+	}
+	rec, err := j.lookup(id)
+	if err != nil {
+		return nil, err
+	}
+	return resultCells(rec), nil
 }
 
 func cell(r Row, i int) string {

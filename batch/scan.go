@@ -12,6 +12,7 @@ import (
 type tablePlan struct {
 	header []string
 	ids    []string // one per data row, in order
+	hashes []string // each row's request hash, in the same order
 	bom    bool
 }
 
@@ -22,9 +23,14 @@ func (c Columns) index(header []string) columnIndex {
 	return columnIndex{slices.Index(header, c.ID), slices.Index(header, c.Subject), slices.Index(header, c.Description)}
 }
 
+// request is a row's request: the turn's message.
+func (c columnIndex) request(r Row) (string, error) {
+	return request(cell(r, c.subject), cell(r, c.description))
+}
+
 // scan reads the whole input once, checking its structure: the columns
 // exist, no result column is already there, every row has an ID, no ID
-// repeats, no row has more cells than the header names.
+// repeats. The readers check the rest: names unique, no cell past them.
 func scan(path string, cols Columns) (tablePlan, error) {
 	t, err := openTable(path)
 	if err != nil {
@@ -44,16 +50,11 @@ func scan(path string, cols Columns) (tablePlan, error) {
 		if err != nil {
 			return tablePlan{}, err
 		}
-		header := t.header()
-		if len(row.Cells) > len(header) {
-			return tablePlan{}, fmt.Errorf("%s row %d: %d cells, but the header names %d columns; name the extra columns or remove them",
-				path, row.Line, len(row.Cells), len(header))
-		}
-		i := slices.Index(header, cols.ID)
-		if i < 0 {
+		idx := cols.index(t.header())
+		if idx.id < 0 {
 			break // reported below with the header
 		}
-		id := strings.TrimSpace(cell(row, i))
+		id := strings.TrimSpace(cell(row, idx.id))
 		if id == "" {
 			return tablePlan{}, fmt.Errorf("%s row %d, column %q: empty; every row needs an ID (results are matched by it)", path, row.Line, cols.ID)
 		}
@@ -61,14 +62,9 @@ func scan(path string, cols Columns) (tablePlan, error) {
 			return tablePlan{}, fmt.Errorf("%s row %d, column %q: %q repeats row %d; IDs must be unique", path, row.Line, cols.ID, id, first)
 		}
 		seen[id] = row.Line
-		p.ids = append(p.ids, id)
+		p.ids, p.hashes = append(p.ids, id), append(p.hashes, idx.hash(row))
 	}
 	p.header = slices.Clone(t.header())
-	for i, h := range p.header {
-		if h != "" && slices.Index(p.header, h) < i {
-			return tablePlan{}, fmt.Errorf("%s: column %q appears twice; column names must be unique", path, h)
-		}
-	}
 	for _, c := range []struct{ flag, name string }{{"id", cols.ID}, {"subject", cols.Subject}, {"description", cols.Description}} {
 		if !slices.Contains(p.header, c.name) {
 			return tablePlan{}, fmt.Errorf("%s: column %q (the %s column) is missing; the columns are: %s",

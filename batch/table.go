@@ -1,19 +1,12 @@
 package batch
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/csv"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/xuri/excelize/v2"
 )
 
 // Row is one data row of a table.
@@ -26,6 +19,8 @@ type Row struct {
 }
 
 // reader reads a table row by row, so a large input is never held whole.
+// Every reader keeps the same shape: column names trimmed and unique, each
+// row one cell per column, rows with no value at all skipped.
 type reader interface {
 	header() []string
 	next() (Row, error) // io.EOF after the last row
@@ -43,78 +38,83 @@ func format(path string) (string, error) {
 }
 
 func openTable(path string) (reader, error) {
-	f, err := format(path)
+	kind, err := format(path)
 	if err != nil {
 		return nil, err
 	}
-	switch f {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	return newReader(kind, path, f)
+}
+
+// newReader reads a table of the given format from src, which it closes;
+// path names the table in errors.
+func newReader(kind, path string, src io.ReadCloser) (reader, error) {
+	var r reader
+	var err error
+	switch kind {
 	case "xlsx":
-		return openXLSX(path)
+		r, err = newXLSXReader(path, src)
 	case "csv":
-		return openCSV(path)
+		r, err = newCSVReader(path, src)
+	default:
+		r, err = newJSONLReader(path, src)
 	}
-	return openJSONL(path)
-}
-
-// xlsxReader reads the first sheet of a workbook.
-type xlsxReader struct {
-	path string
-	file *excelize.File
-	rows *excelize.Rows
-	head []string
-	line int
-}
-
-func openXLSX(path string) (*xlsxReader, error) {
-	f, err := excelize.OpenFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, err // not a typed nil in the interface
 	}
-	sheets := f.GetSheetList()
-	if len(sheets) == 0 {
-		f.Close()
-		return nil, fmt.Errorf("%s: the workbook has no sheet", path)
-	}
-	rows, err := f.Rows(sheets[0])
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("%s: sheet %q: %w", path, sheets[0], err)
-	}
-	r := &xlsxReader{path: path, file: f, rows: rows}
-	if !rows.Next() {
-		r.close()
-		return nil, fmt.Errorf("%s: sheet %q is empty: the first row must name the columns", path, sheets[0])
-	}
-	r.line = 1
-	if r.head, err = rows.Columns(); err != nil {
-		r.close()
-		return nil, fmt.Errorf("%s row 1: %w", path, err)
-	}
-	r.head = names(r.head)
 	return r, nil
 }
 
-func (r *xlsxReader) header() []string { return r.head }
-
-// next skips blank rows, as CSV and JSONL readers skip blank lines: a
-// spreadsheet has them between blocks, or formatted but empty at its end.
-func (r *xlsxReader) next() (Row, error) {
-	for r.rows.Next() {
-		r.line++
-		cells, err := r.rows.Columns()
-		if err != nil {
-			return Row{}, fmt.Errorf("%s row %d: %w", r.path, r.line, err)
-		}
-		if !blank(cells) {
-			return Row{Line: r.line, Cells: fit(cells, len(r.head))}, nil
-		}
+// columnNames makes a header row into column names: each trimmed, the
+// empty ones at its end dropped (a spreadsheet's formatted cells, a CSV
+// line's trailing separators). What is left must name at least one column,
+// each once.
+func columnNames(path string, line int, header []string) ([]string, error) {
+	names := make([]string, len(header))
+	for i, h := range header {
+		names[i] = strings.TrimSpace(h)
 	}
-	if err := r.rows.Error(); err != nil {
-		return Row{}, fmt.Errorf("%s row %d: %w", r.path, r.line+1, err)
+	for len(names) > 0 && names[len(names)-1] == "" {
+		names = names[:len(names)-1]
 	}
-	return Row{}, io.EOF
+	if len(names) == 0 {
+		return nil, fmt.Errorf("%s row %d: no column is named; the first row must name the columns", path, line)
+	}
+	seen := make(map[string]int, len(names))
+	for i, n := range names {
+		first, dup := seen[n]
+		switch {
+		case dup && n == "":
+			return nil, fmt.Errorf("%s row %d: columns %d and %d have no name; name them", path, line, first+1, i+1)
+		case dup:
+			return nil, fmt.Errorf("%s: column %q appears twice; column names must be unique", path, n)
+		}
+		seen[n] = i
+	}
+	return names, nil
 }
 
+// fitRow makes a row's cells one per column: a spreadsheet leaves out the
+// empty cells at a row's end, a CSV line may end in separators. A value
+// beyond the last named column is an error naming the row.
+func fitRow(path string, line int, cells []string, columns int) ([]string, error) {
+	last := len(cells)
+	for last > columns && strings.TrimSpace(cells[last-1]) == "" {
+		last--
+	}
+	if last > columns {
+		return nil, fmt.Errorf("%s row %d: %d cells, but the header names %d columns; name the extra columns or remove them",
+			path, line, last, columns)
+	}
+	return append(cells[:last:last], make([]string, columns-last)...), nil
+}
+
+// blank reports a row with no value: skipped, as a CSV or JSONL reader
+// skips a blank line (a spreadsheet has them between blocks, or formatted
+// but empty at its end).
 func blank(cells []string) bool {
 	for _, c := range cells {
 		if strings.TrimSpace(c) != "" {
@@ -124,193 +124,6 @@ func blank(cells []string) bool {
 	return true
 }
 
-func (r *xlsxReader) close() error {
-	r.rows.Close()
-	return r.file.Close()
-}
-
-// csvReader reads UTF-8 CSV with or without a BOM, with "," or ";" as the
-// separator, whichever the header line uses more.
-type csvReader struct {
-	path string
-	file *os.File
-	csv  *csv.Reader
-	head []string
-	bom  bool
-}
-
-var bom = []byte{0xEF, 0xBB, 0xBF}
-
-func openCSV(path string) (*csvReader, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	br := bufio.NewReaderSize(f, 64<<10)
-	r := &csvReader{path: path, file: f}
-	if b, _ := br.Peek(3); bytes.Equal(b, bom) {
-		_, _ = br.Discard(3)
-		r.bom = true
-	}
-	first, _ := br.Peek(br.Buffered())
-	if len(first) == 0 {
-		first, _ = br.Peek(4096)
-	}
-	if i := bytes.IndexByte(first, '\n'); i >= 0 {
-		first = first[:i]
-	}
-	r.csv = csv.NewReader(br)
-	if bytes.Count(first, []byte{';'}) > bytes.Count(first, []byte{','}) {
-		r.csv.Comma = ';'
-	}
-	r.csv.FieldsPerRecord = -1
-	if r.head, err = r.csv.Read(); err != nil {
-		f.Close()
-		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%s: the file is empty: the first line must name the columns", path)
-		}
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if !validUTF8(r.head) {
-		f.Close()
-		return nil, fmt.Errorf("%s line 1: not UTF-8 text; save the table as \"CSV UTF-8\"", path)
-	}
-	r.head = names(r.head)
-	return r, nil
-}
-
-func (r *csvReader) header() []string { return r.head }
-
-func (r *csvReader) next() (Row, error) {
-	cells, err := r.csv.Read()
-	if errors.Is(err, io.EOF) {
-		return Row{}, io.EOF
-	}
-	if err != nil {
-		return Row{}, fmt.Errorf("%s: %w", r.path, err) // csv.ParseError names the line
-	}
-	line, _ := r.csv.FieldPos(0)
-	if !validUTF8(cells) {
-		return Row{}, fmt.Errorf("%s line %d: not UTF-8 text; save the table as \"CSV UTF-8\"", r.path, line)
-	}
-	return Row{Line: line, Cells: fit(cells, len(r.head))}, nil
-}
-
-func (r *csvReader) close() error { return r.file.Close() }
-
-// jsonlReader reads one JSON object per line; the columns are the keys in
-// the order they first appear, values other than strings kept as JSON.
-type jsonlReader struct {
-	path  string
-	file  *os.File
-	lines *bufio.Scanner
-	head  []string
-	index map[string]int
-	first *Row
-	line  int
-}
-
-// maxLine bounds one JSONL line (a ticket with its HTML).
-const maxLine = 16 << 20
-
-func openJSONL(path string) (*jsonlReader, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	r := &jsonlReader{path: path, file: f, lines: bufio.NewScanner(f), index: map[string]int{}}
-	r.lines.Buffer(make([]byte, 64<<10), maxLine)
-	row, err := r.read()
-	if errors.Is(err, io.EOF) {
-		f.Close()
-		return nil, fmt.Errorf("%s: the file has no object: the first line's keys name the columns", path)
-	}
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	r.first = &row
-	return r, nil
-}
-
-// header is every key seen so far; later lines may add keys.
-func (r *jsonlReader) header() []string { return r.head }
-
-func (r *jsonlReader) next() (Row, error) {
-	if r.first != nil {
-		row := *r.first
-		r.first = nil
-		return row, nil
-	}
-	return r.read()
-}
-
-func (r *jsonlReader) read() (Row, error) {
-	for r.lines.Scan() {
-		r.line++
-		text := bytes.TrimSpace(r.lines.Bytes())
-		if r.line == 1 {
-			text = bytes.TrimPrefix(text, bom)
-		}
-		if len(text) == 0 {
-			continue
-		}
-		keys, values, err := object(text)
-		if err != nil {
-			return Row{}, fmt.Errorf("%s line %d: %w", r.path, r.line, err)
-		}
-		cells := make([]string, len(r.head))
-		for i, k := range keys {
-			j, ok := r.index[k]
-			if !ok {
-				j = len(r.head)
-				r.index[k] = j
-				r.head = append(r.head, k)
-				cells = append(cells, "")
-			}
-			cells[j] = values[i]
-		}
-		return Row{Line: r.line, Cells: cells}, nil
-	}
-	if err := r.lines.Err(); err != nil {
-		return Row{}, fmt.Errorf("%s line %d: %w", r.path, r.line+1, err)
-	}
-	return Row{}, io.EOF
-}
-
-func (r *jsonlReader) close() error { return r.file.Close() }
-
-// object reads a JSON object's keys in order, with string values as text
-// and any other value as its JSON.
-func object(text []byte) ([]string, []string, error) {
-	dec := json.NewDecoder(bytes.NewReader(text))
-	dec.UseNumber()
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil, nil, errors.New("not a JSON object")
-	}
-	var keys, values []string
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return nil, nil, err
-		}
-		key, _ := t.(string)
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, nil, fmt.Errorf("key %q: %w", key, err)
-		}
-		var s string
-		switch {
-		case json.Unmarshal(raw, &s) == nil:
-		case string(raw) == "null":
-		default:
-			s = string(raw)
-		}
-		keys, values = append(keys, key), append(values, s)
-	}
-	return keys, values, nil
-}
-
 func validUTF8(cells []string) bool {
 	for _, c := range cells {
 		if !utf8.ValidString(c) {
@@ -318,22 +131,4 @@ func validUTF8(cells []string) bool {
 		}
 	}
 	return true
-}
-
-// names are header cells as column names: spaces around them dropped.
-func names(header []string) []string {
-	out := make([]string, len(header))
-	for i, h := range header {
-		out[i] = strings.TrimSpace(h)
-	}
-	return out
-}
-
-// fit pads cells to n columns (a spreadsheet leaves out trailing empty
-// cells); more cells than columns are kept, for the scan to report.
-func fit(cells []string, n int) []string {
-	if len(cells) >= n {
-		return cells
-	}
-	return append(cells, make([]string, n-len(cells))...)
 }

@@ -2,8 +2,6 @@ package batch
 
 import (
 	"bufio"
-	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -21,32 +19,29 @@ type writer interface {
 }
 
 func createTable(path string, header []string, withBOM bool) (writer, error) {
-	f, err := format(path)
+	kind, err := format(path)
 	if err != nil {
 		return nil, err
 	}
 	tmp := filepath.Join(filepath.Dir(path), ".tmp-"+filepath.Base(path)) // the extension stays: excelize saves by it
-	var w writer
-	switch f {
-	case "xlsx":
-		w, err = newXLSXWriter(path, tmp)
-	case "csv":
-		w, err = newCSVWriter(path, tmp, withBOM)
-	default:
-		w, err = newJSONLWriter(path, tmp, header)
+	if kind != "xlsx" {
+		w, err := newTextWriter(kind, path, tmp, header, withBOM)
+		if err != nil {
+			return nil, err // not a typed nil in the interface
+		}
+		return w, nil
 	}
+	w, err := newXLSXWriter(path, tmp)
 	if err != nil {
 		return nil, err
 	}
-	if f != "jsonl" {
-		cells := make([]any, len(header))
-		for i, h := range header {
-			cells[i] = h
-		}
-		if err := w.write(cells); err != nil {
-			w.abort()
-			return nil, err
-		}
+	cells := make([]any, len(header))
+	for i, h := range header {
+		cells[i] = h
+	}
+	if err := w.write(cells); err != nil {
+		w.abort()
+		return nil, err
 	}
 	return w, nil
 }
@@ -107,23 +102,36 @@ func (w *xlsxWriter) abort() {
 	os.Remove(w.tmp)
 }
 
-// textFile is a table written as text through a buffer: CSV and JSONL.
-type textFile struct {
+// textWriter is a table written as text, CSV or JSONL, to a buffered
+// temporary file.
+type textWriter struct {
 	path, tmp string
 	file      *os.File
-	buf       *bufio.Writer
+	enc       encoder
 }
 
-func newTextFile(path, tmp string) (textFile, error) {
+func newTextWriter(kind, path, tmp string, header []string, withBOM bool) (*textWriter, error) {
 	f, err := os.Create(tmp)
 	if err != nil {
-		return textFile{}, err
+		return nil, err
 	}
-	return textFile{path: path, tmp: tmp, file: f, buf: bufio.NewWriter(f)}, nil
+	w := &textWriter{path: path, tmp: tmp, file: f}
+	if w.enc, err = newEncoder(kind, bufio.NewWriter(f), header, withBOM); err != nil {
+		w.abort()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return w, nil
 }
 
-func (w textFile) commit() error {
-	if err := w.buf.Flush(); err != nil {
+func (w *textWriter) write(cells []any) error {
+	if err := w.enc.encode(cells); err != nil {
+		return fmt.Errorf("%s: %w", w.path, err)
+	}
+	return nil
+}
+
+func (w *textWriter) commit() error {
+	if err := w.enc.flush(); err != nil {
 		w.abort()
 		return fmt.Errorf("%s: %w", w.path, err)
 	}
@@ -133,89 +141,7 @@ func (w textFile) commit() error {
 	return os.Rename(w.tmp, w.path)
 }
 
-func (w textFile) abort() {
+func (w *textWriter) abort() {
 	w.file.Close()
 	os.Remove(w.tmp)
-}
-
-type csvWriter struct {
-	textFile
-	csv *csv.Writer
-}
-
-func newCSVWriter(path, tmp string, withBOM bool) (*csvWriter, error) {
-	f, err := newTextFile(path, tmp)
-	if err != nil {
-		return nil, err
-	}
-	if withBOM {
-		_, _ = f.buf.Write(bom)
-	}
-	return &csvWriter{textFile: f, csv: csv.NewWriter(f.buf)}, nil
-}
-
-func (w *csvWriter) write(cells []any) error {
-	rec := make([]string, len(cells))
-	for i, c := range cells {
-		rec[i] = text(c)
-	}
-	return w.csv.Write(rec)
-}
-
-func (w *csvWriter) commit() error {
-	w.csv.Flush()
-	if err := w.csv.Error(); err != nil {
-		w.abort()
-		return fmt.Errorf("%s: %w", w.path, err)
-	}
-	return w.textFile.commit()
-}
-
-// jsonlWriter writes each row as an object with the columns in order.
-type jsonlWriter struct {
-	textFile
-	header []string
-}
-
-func newJSONLWriter(path, tmp string, header []string) (*jsonlWriter, error) {
-	f, err := newTextFile(path, tmp)
-	if err != nil {
-		return nil, err
-	}
-	return &jsonlWriter{textFile: f, header: header}, nil
-}
-
-func (w *jsonlWriter) write(cells []any) error {
-	w.buf.WriteByte('{')
-	for i, h := range w.header {
-		if i > 0 {
-			w.buf.WriteByte(',')
-		}
-		k, _ := json.Marshal(h)
-		var v any
-		if i < len(cells) {
-			v = cells[i]
-		}
-		val, err := json.Marshal(v)
-		if err != nil {
-			return fmt.Errorf("%s: column %q: %w", w.path, h, err)
-		}
-		w.buf.Write(k)
-		w.buf.WriteByte(':')
-		w.buf.Write(val)
-	}
-	w.buf.WriteString("}\n")
-	return nil
-}
-
-func text(v any) string {
-	switch t := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return t
-	case float64:
-		return fmt.Sprintf("%g", t)
-	}
-	return fmt.Sprint(v)
 }

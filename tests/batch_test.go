@@ -3,11 +3,13 @@ package tests
 import (
 	"bufio"
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -134,4 +136,67 @@ func roundTrip(t *testing.T, a *agent.Agent, request string) contracts.Structure
 	var out contracts.StructuredResult
 	require.NoError(t, json.Unmarshal(b, &out))
 	return out
+}
+
+// TestBatchRerunsAnEditedRequest edits two rows of an answered table in
+// place (same IDs, other questions): the second run asks only those, and
+// the output shows each edited row with the answer a single turn of its
+// new request gives, every other row as before.
+func TestBatchRerunsAnEditedRequest(t *testing.T) {
+	a := newAgent(t, agent.Options{})
+	in := filepath.Join(t.TempDir(), "tickets.csv")
+	require.NoError(t, batch.WriteExample(in, 10))
+	_, err := batch.Run(context.Background(), a, batch.Options{Input: in, Concurrency: 2})
+	require.NoError(t, err)
+	before := csvRows(t, strings.TrimSuffix(in, ".csv")+".out.csv")
+
+	rows := csvRows(t, in)
+	rows[3][1], rows[3][2] = "How do I configure the safety guard?", "" // was "Decision tables"
+	rows[4][2] = "<p>Где задать режим <code>report</code>?</p>"         // the description only
+	writeCSVRows(t, in, rows)
+
+	h := &interrupting{a: a}
+	sum, err := batch.Run(context.Background(), h, batch.Options{Input: in, Concurrency: 2})
+	require.NoError(t, err)
+	assert.Equal(t, 2, sum.Changed)
+	assert.Equal(t, 7, sum.Skipped, "unchanged answered rows are skipped")
+	assert.Equal(t, int32(3), h.calls.Load(), "the two edited rows and the empty row, which failed, run")
+
+	latest := map[string]batch.Record{}
+	for _, r := range records(t, sum.Results) {
+		latest[r.ID] = r
+	}
+	assert.Equal(t, "# How do I configure the safety guard?", latest["1002"].Request)
+	assert.Contains(t, latest["1003"].Request, "Где задать режим `report`?")
+	after := csvRows(t, sum.Output)
+	answer, action := slices.Index(after[0], "answer"), slices.Index(after[0], "action")
+	for i, row := range after[1:] {
+		if id := row[0]; id == "1002" || id == "1003" {
+			single := roundTrip(t, a, latest[id].Request)
+			assert.Equal(t, single.Answer, row[answer], "row %s shows the answer to its new request", id)
+			assert.Equal(t, string(single.Action), row[action], id)
+			assert.NotEqual(t, before[i+1][answer], row[answer], id)
+			continue
+		}
+		assert.Equal(t, before[i+1][answer], row[answer], "row %s keeps its answer", row[0])
+	}
+}
+
+func csvRows(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	require.NoError(t, err)
+	return rows
+}
+
+func writeCSVRows(t *testing.T, path string, rows [][]string) {
+	t.Helper()
+	f, err := os.Create(path)
+	require.NoError(t, err)
+	w := csv.NewWriter(f)
+	require.NoError(t, w.WriteAll(rows))
+	require.NoError(t, f.Close())
 }

@@ -17,23 +17,30 @@ func newBatchCmd(a *app) *cobra.Command {
 	var o batch.Options
 	var example string
 	var exampleRows int
+	var force bool
 	o.Columns = batch.DefaultColumns()
 	cmd := &cobra.Command{
 		Use:   "batch --input FILE",
 		Short: "Run every row of a request table (.xlsx, .csv, .jsonl) through the default turn",
 		Long: "batch runs each row's request (\"# subject\" and the description, HTML converted to Markdown) through the\n" +
 			"same handler as ask. Finished rows go at once to a results file (<output>.results.jsonl, the full result\n" +
-			"of each row); re-running the same command skips them. The output table keeps every input column and adds\n" +
+			"of each row); re-running the same command skips them, unless a row's request changed since: such a row\n" +
+			"runs again and its new result replaces the old. The output table keeps every input column and adds\n" +
 			strings.Join(batch.ResultColumns, ", ") + ".",
 		Example: "  sgrgraph batch --make-example tickets.xlsx\n  sgrgraph batch --input tickets.xlsx --concurrency 8",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			// Numbers are checked as typed, before anything is read or written.
+			if err := o.CheckNumbers(); err != nil {
+				return err
+			}
 			if example != "" {
-				if err := batch.WriteExample(example, exampleRows); err != nil {
-					return err
+				return makeExample(a, example, exampleRows, force)
+			}
+			for _, name := range []string{"rows", "force"} {
+				if cmd.Flags().Changed(name) {
+					return fmt.Errorf("--%s: only with --make-example FILE", name)
 				}
-				fmt.Fprintf(a.out, "wrote %d example rows to %s\n", exampleRows, example)
-				return nil
 			}
 			ag, done, err := f.build(cmd, a)
 			if err != nil {
@@ -59,21 +66,44 @@ func newBatchCmd(a *app) *cobra.Command {
 	fl.StringVar(&o.Input, "input", "", "the request table: .xlsx, .csv (UTF-8, \",\" or \";\") or .jsonl")
 	fl.StringVar(&o.Output, "output", "", "the output table; its extension chooses the format (default: <input>.out.<ext>)")
 	fl.IntVar(&o.Concurrency, "concurrency", 1, fmt.Sprintf("turns run at once, 1..%d", batch.MaxConcurrency))
-	fl.IntVar(&o.Start, "start", 1, "the first data row to run (1 = the first)")
-	fl.IntVar(&o.Limit, "limit", 0, "the most rows to run from --start (0 = all)")
+	fl.IntVar(&o.Start, "start", 1, "the first data row to run, 1 and up (1 is the first)")
+	fl.IntVar(&o.Limit, "limit", 0, "the most rows to run from --start, 0 and up (0 runs every row)")
 	fl.StringVar(&o.Columns.ID, "id-col", o.Columns.ID, "the column of unique row IDs")
 	fl.StringVar(&o.Columns.Subject, "subject-col", o.Columns.Subject, "the column of the request's subject")
 	fl.StringVar(&o.Columns.Description, "description-col", o.Columns.Description, "the column of the request's description (HTML or text)")
-	fl.StringVar(&example, "make-example", "", "write an example request table to this file and stop")
-	fl.IntVar(&exampleRows, "rows", 200, "rows of the example table")
+	fl.StringVar(&example, "make-example", "", "write an example request table to this file and stop (an existing file only with --force)")
+	fl.IntVar(&exampleRows, "rows", 200, fmt.Sprintf("rows of the example table, 1..%d", batch.MaxExampleRows))
+	fl.BoolVar(&force, "force", false, "let --make-example replace an existing file")
 	f.registerKB(cmd)
 	f.registerModel(cmd)
 	return cmd
 }
 
+// makeExample writes the example table; an existing file is kept unless
+// force says to replace it.
+func makeExample(a *app, path string, rows int, force bool) error {
+	if err := batch.CheckExampleRows(rows); err != nil {
+		return err
+	}
+	if _, err := os.Stat(path); err == nil && !force {
+		return fmt.Errorf("--make-example: %s already exists; add --force to replace it", path)
+	}
+	if err := batch.WriteExample(path, rows); err != nil {
+		return err
+	}
+	fmt.Fprintf(a.out, "wrote %d example rows to %s\n", rows, path)
+	return nil
+}
+
 func printSummary(a *app, s batch.Summary) {
 	fmt.Fprintf(a.out, "batch: %d rows: %d done, %d failed, %d skipped (done before), %d not run\n",
 		s.Rows, s.Done, s.Failed, s.Skipped, s.NotRun)
+	if s.Changed > 0 {
+		fmt.Fprintf(a.out, "changed: %d rows ask something else than their last result answered; they run again and the new result replaces the old\n", s.Changed)
+	}
+	if s.Unhashed > 0 {
+		fmt.Fprintf(a.out, "unhashed: %d results had no request hash (an earlier version wrote them); each was checked against the request text it kept: kept if the row still asks it, run again if not\n", s.Unhashed)
+	}
 	fmt.Fprintf(a.out, "actions: %s\nverdicts: %s\n", counts(s.Actions), counts(s.Verdicts))
 	fmt.Fprintf(a.out, "latency: mean %.1f ms, p95 %.1f ms\n", s.MeanMS, s.P95MS)
 	fmt.Fprintf(a.out, "output: %s\nresults: %s\n", s.Output, s.Results)
