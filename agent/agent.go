@@ -62,7 +62,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (*Agent, error) {
 	}
 	a := &Agent{cfg: cfg, knowledge: o.Knowledge}
 	if a.knowledge == nil && (o.Searcher == nil || (o.Model == nil && cfg.Model.Provider == "offline")) {
-		k, err := OpenKnowledge(cfg.KB)
+		k, err := OpenKnowledge(ctx, cfg.KB)
 		if err != nil {
 			return nil, err
 		}

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -22,15 +23,16 @@ type Knowledge struct {
 
 // OpenKnowledge loads the articles of c.Dir, or the embedded documentation
 // when c.Dir is empty, and brings their index up to date. Files that fail
-// to load are reported in the stats and the others are indexed.
-func OpenKnowledge(c config.KB) (*Knowledge, error) {
+// to load are reported in the stats and the others are indexed. Ending ctx
+// stops the loading and the indexing.
+func OpenKnowledge(ctx context.Context, c config.KB) (*Knowledge, error) {
 	var docsFound []kb.Doc
 	var loadErrs []error
 	k := &Knowledge{Source: c.Dir}
 	cache := c.CacheDir
 	if c.Dir == "" {
 		k.Source = "embedded"
-		docsFound, loadErrs = kb.LoadFS(docs.FS, ".")
+		docsFound, loadErrs = kb.LoadFSContext(ctx, docs.FS, ".")
 		if cache == "" {
 			base, err := os.UserCacheDir()
 			if err != nil {
@@ -39,10 +41,13 @@ func OpenKnowledge(c config.KB) (*Knowledge, error) {
 			cache = filepath.Join(base, "sgrgraph", "kb-embedded")
 		}
 	} else {
-		docsFound, loadErrs = kb.LoadDir(c.Dir)
+		docsFound, loadErrs = kb.LoadDirContext(ctx, c.Dir, kb.LoadOptions{FollowExternalLinks: c.FollowExternalLinks})
 		if cache == "" {
 			cache = kb.DefaultCacheDir(c.Dir)
 		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	if len(docsFound) == 0 && len(loadErrs) == 0 {
 		return nil, fmt.Errorf("kb.dir %s: no Markdown articles (*.md) found", k.Source)
@@ -56,7 +61,7 @@ func OpenKnowledge(c config.KB) (*Knowledge, error) {
 	if err != nil {
 		return nil, err
 	}
-	stats, err := idx.Sync(docsFound)
+	stats, err := idx.SyncContext(ctx, docsFound)
 	if err != nil {
 		idx.Close()
 		return nil, err

@@ -94,6 +94,9 @@ type KB struct {
 	CacheDir           string  `yaml:"cache_dir"`
 	TopK               int     `yaml:"top_k"`
 	RelevanceThreshold float64 `yaml:"relevance_threshold"`
+	// FollowExternalLinks indexes files reached through symbolic links
+	// that point out of the folder; off, such links are skipped.
+	FollowExternalLinks bool `yaml:"follow_external_links"`
 }
 
 // Default returns the embedded defaults.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -22,10 +23,10 @@ func (f *kbFlags) register(cmd *cobra.Command) {
 // open syncs the index of the knowledge base with its folder and returns it
 // with what the sync did. Files that fail to load are reported in the stats
 // and the others are indexed.
-func (f *kbFlags) open(a *app) (*kb.Index, kb.SyncStats, error) {
+func (f *kbFlags) open(ctx context.Context, a *app) (*kb.Index, kb.SyncStats, error) {
 	c := a.cfg.KB
 	c.Dir, c.CacheDir = firstNonEmpty(f.dir, c.Dir), firstNonEmpty(f.cacheDir, c.CacheDir)
-	k, err := agent.OpenKnowledge(c)
+	k, err := agent.OpenKnowledge(ctx, c)
 	if err != nil {
 		return nil, kb.SyncStats{}, fmt.Errorf("--kb %s: %w", c.Dir, err)
 	}
@@ -50,7 +51,7 @@ func newIndexCmd(a *app) *cobra.Command {
 		Short: "Index a folder of Markdown articles; only changed files are re-indexed",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			idx, stats, err := f.open(a)
+			idx, stats, err := f.open(cmd.Context(), a)
 			if err != nil {
 				return err
 			}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -21,7 +22,7 @@ import (
 // engineServer serves the offline engine over the OpenAI protocol.
 func engineServer(t *testing.T, opts ...openaitest.Option) *openaitest.Server {
 	t.Helper()
-	k, err := agent.OpenKnowledge(config.KB{CacheDir: t.TempDir(), TopK: 5, RelevanceThreshold: 0.5})
+	k, err := agent.OpenKnowledge(context.Background(), config.KB{CacheDir: t.TempDir(), TopK: 5, RelevanceThreshold: 0.5})
 	require.NoError(t, err)
 	t.Cleanup(func() { k.Close() })
 	srv := openaitest.New(offline.New(offline.Options{Corpus: k.Corpus(), Product: "sgrgraph", Language: "en"}), opts...)

@@ -21,7 +21,7 @@ func newSearchCmd(a *app) *cobra.Command {
 			if !cmd.Flags().Changed("top-k") {
 				topK = a.cfg.KB.TopK
 			}
-			idx, stats, err := f.open(a)
+			idx, stats, err := f.open(cmd.Context(), a)
 			if err != nil {
 				return err
 			}
