@@ -64,14 +64,27 @@ func BenchmarkDefaultGraphOverhead(b *testing.B) {
 
 // BenchmarkBareEinoGraph runs the same nodes in an eino graph of the same
 // shape built by hand: plain branch functions instead of decision tables,
-// no instrumentation, no events.
+// tool calls one after another, no instrumentation, no events.
 func BenchmarkBareEinoGraph(b *testing.B) {
 	n := instantAgent(b).Nodes()
 	ctx := context.Background()
 	lambda := func(fn nodes.Func) *compose.Lambda { return compose.InvokableLambda(fn) }
+	// The tool calls of a step, one after another, then recorded.
+	toolStep := func(ctx context.Context, s *contracts.ChatState) (*contracts.ChatState, error) {
+		n0 := len(s.Messages)
+		for _, call := range nodes.SplitToolCalls(s) {
+			out, err := n.CallTool(ctx, call)
+			if err != nil {
+				return nil, err
+			}
+			s.Messages = append(s.Messages, out.Messages[n0:]...)
+			s.ToolResults = append(s.ToolResults, out.ToolResults...)
+		}
+		return n.AgentTools(ctx, s)
+	}
 	loop := compose.NewGraph[*contracts.ChatState, *contracts.ChatState]()
 	require.NoError(b, loop.AddLambdaNode("agent_model", lambda(n.AgentModel)))
-	require.NoError(b, loop.AddLambdaNode("agent_tools", lambda(n.AgentTools)))
+	require.NoError(b, loop.AddLambdaNode("agent_tools", lambda(toolStep)))
 	require.NoError(b, loop.AddEdge(compose.START, "agent_model"))
 	require.NoError(b, loop.AddBranch("agent_model", compose.NewGraphBranch(func(ctx context.Context, s *contracts.ChatState) (string, error) {
 		if to, _ := nodes.AfterAgentModel(ctx, s); to == "agent_tools" {
