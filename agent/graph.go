@@ -98,3 +98,20 @@ func toolCalls(ctx context.Context, s State) ([]graph.Send[State], error) {
 	}
 	return sends, nil
 }
+
+// replace puts each node with set in place of the node of its name.
+func (n *Nodes) replace(with Nodes) {
+	for _, p := range []struct {
+		node *nodes.Func
+		with nodes.Func
+	}{
+		{&n.GuardianVerify, with.GuardianVerify}, {&n.SGRPlan, with.SGRPlan}, {&n.InjectSynthetic, with.InjectSynthetic},
+		{&n.AgentModel, with.AgentModel}, {&n.CallTool, with.CallTool}, {&n.AgentTools, with.AgentTools},
+		{&n.EvidenceCheck, with.EvidenceCheck}, {&n.ContractCheck, with.ContractCheck}, {&n.RetryBump, with.RetryBump},
+		{&n.Finalize, with.Finalize}, {&n.SafeExit, with.SafeExit},
+	} {
+		if p.with != nil {
+			*p.node = p.with
+		}
+	}
+}

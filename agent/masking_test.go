@@ -156,7 +156,7 @@ func TestRunStateKeepsTheStateWhole(t *testing.T) {
 	s, err := a.RunState(context.Background(), agent.Turn{SessionID: "s", Message: question})
 	require.NoError(t, err)
 	assert.Equal(t, contactText, s.Evidence[0].Snippet, "the nodes work on what the knowledge base holds")
-	res := agent.Masked(agent.Result(s), config.Output{})
+	res := agent.Masked(a.Result(s), config.Output{})
 	assert.NotEqual(t, contactText, res.Evidence[0].Snippet)
 	assert.Equal(t, contactText, s.Evidence[0].Snippet, "masking a result leaves the state alone")
 }

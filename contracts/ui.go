@@ -11,10 +11,14 @@ const (
 	UIRefusal       UIType = "refusal"       // a block or safety refusal
 	UIAnswer        UIType = "answer"        // the final answer
 	UISources       UIType = "sources"       // the list of cited articles
+	// Shown only where DT-004's ui row is edited to allow them:
+	UIAnalysis UIType = "analysis" // the analysis section of the synthetic message
+	UIPlan     UIType = "plan"     // the plan's JSON (the tool trace)
 )
 
 // UIMessage is one message meant for the person, never for the model. It
-// carries no scores and no internal analysis.
+// carries no scores and no internal analysis unless DT-004 routes them to
+// the UI.
 type UIMessage struct {
 	Type    UIType `json:"ui_type"`
 	Content string `json:"content"`

@@ -1,6 +1,7 @@
 package nodes
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/sgrgraph/sgrgraph/contracts"
@@ -11,6 +12,9 @@ import (
 // decision in the state: the edge after the node routes on the record, and
 // transcripts and results show the row that fired.
 func decide(s *contracts.ChatState, t *tables.Table, inputs map[string]any) (tables.Result, error) {
+	if t == nil {
+		return tables.Result{}, errors.New("a decision table the node needs was not given")
+	}
 	res, err := t.Evaluate(inputs)
 	if err != nil {
 		return tables.Result{}, fmt.Errorf("%s: %w", t.ID, err)

@@ -25,7 +25,7 @@ func newFixtures(t *testing.T) fixtures {
 	set, err := tables.Standard(tables.DefaultConfig())
 	require.NoError(t, err)
 	f := fixtures{texts: texts, tables: map[string]*tables.Table{}}
-	for _, id := range []string{"DT-001", "DT-002", "DT-003", "DT-005", "DT-006"} {
+	for _, id := range []string{"DT-001", "DT-002", "DT-003", "DT-004", "DT-005", "DT-006"} {
 		tb, err := set.Get(id)
 		require.NoError(t, err)
 		f.tables[id] = tb

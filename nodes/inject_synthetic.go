@@ -30,12 +30,12 @@ const (
 
 // InjectSynthetic configures the injection of the plan.
 type InjectSynthetic struct {
-	// Routing is DT-002.
-	Routing  *tables.Table
-	Texts    *templates.Set
-	Mode     InjectionMode
-	Product  string
-	Language string // the fallback answer language
+	// Routing is DT-002; Outputs is DT-004.
+	Routing, Outputs *tables.Table
+	Texts            *templates.Set
+	Mode             InjectionMode
+	Product          string
+	Language         string // the fallback answer language
 }
 
 // RoutingInputs reads DT-002's inputs off the state. Without a plan the
@@ -52,14 +52,18 @@ func RoutingInputs(s *contracts.ChatState) map[string]any {
 	return in
 }
 
-// Node routes by DT-002, renders the action's template and appends it to
-// the model context in the configured mode, the plan's text quoted as data
-// so that neither the user nor the planning model can write a section or a
-// field of the message. The UI gets the intent and the response section as
-// plain text, never scores. Where the table and the model's own
-// action disagree, the table wins and the diagnostics say so.
+// Node routes by DT-002, renders the action's template and hands it to
+// the output channels as DT-004 says: the model context in the configured
+// mode, the plan's text quoted as data so that neither the user nor the
+// planning model can write a section or a field of the message; the UI the
+// intent and the response section as plain text, never scores. Where the
+// table and the model's own action disagree, the table wins and the
+// diagnostics say so.
 func (c InjectSynthetic) Node() Func {
 	return func(ctx context.Context, s *contracts.ChatState) (*contracts.ChatState, error) {
+		if !c.Mode.valid() {
+			return nil, fmt.Errorf("injection mode %q: want synthetic, directive or trace", c.Mode)
+		}
 		res, err := decide(s, c.Routing, RoutingInputs(s))
 		if err != nil {
 			return nil, err
@@ -79,18 +83,23 @@ func (c InjectSynthetic) Node() Func {
 		if err != nil {
 			return nil, err
 		}
-		if err := c.inject(s, r, plan); err != nil {
-			return nil, err
-		}
-		prefix, err := text(c.Texts, lang, "user_intent_prefix", c.Product)
+		toModel, err := route(s, c.Outputs, ChannelContext)
 		if err != nil {
 			return nil, err
 		}
-		if s.Plan != nil {
-			// The intent is the model's text: one plain line, as in the response.
-			addUI(ctx, s, contracts.UIIntent, "**"+prefix+"**\n\n"+templates.Escape(plan.UserIntent))
+		if err := c.inject(s, r, plan, toModel); err != nil {
+			return nil, err
 		}
-		addUI(ctx, s, responseType(action), r.UserResponse)
+		toUser, err := route(s, c.Outputs, ChannelUI)
+		if err != nil {
+			return nil, err
+		}
+		if err := c.show(ctx, s, r, plan, lang, toUser); err != nil {
+			return nil, err
+		}
+		if _, err := route(s, c.Outputs, ChannelMetadata); err != nil { // the result reads it (MetadataChannel)
+			return nil, err
+		}
 		if action != contracts.ActionNormal {
 			s.Answer = r.UserResponse
 		}
@@ -107,27 +116,63 @@ func (c InjectSynthetic) Node() Func {
 	}
 }
 
-func (c InjectSynthetic) inject(s *contracts.ChatState, r templates.Rendered, plan contracts.SGRPlan) error {
-	switch c.Mode {
-	case InjectSyntheticMessage, "":
-		s.Messages = append(s.Messages, schema.AssistantMessage(r.Message(), nil))
+func (m InjectionMode) valid() bool {
+	return m == "" || m == InjectSyntheticMessage || m == InjectDirective || m == InjectTrace
+}
+
+// inject adds the plan to the model context: the sections DT-004 allows,
+// as one synthetic assistant message, or as a tool-call pair when the
+// table lets the tool trace in or the mode asks for one (directive, trace;
+// trace and a table that lets the structured data in put the plan's JSON
+// in the tool result).
+func (c InjectSynthetic) inject(s *contracts.ChatState, r templates.Rendered, plan contracts.SGRPlan, ch Channel) error {
+	text := r.Sections(ch.Analysis, ch.Response)
+	if !ch.ToolTrace && (c.Mode == InjectSyntheticMessage || c.Mode == "") {
+		if text != "" {
+			s.Messages = append(s.Messages, schema.AssistantMessage(text, nil))
+		}
 		return nil
-	case InjectDirective, InjectTrace:
-		args, err := json.Marshal(plan)
+	}
+	args, err := json.Marshal(plan)
+	if err != nil {
+		return fmt.Errorf("encode plan: %w", err)
+	}
+	id := fmt.Sprintf("sgr_%s_%d", s.SessionID, s.Turn)
+	call := schema.ToolCall{ID: id, Type: "function", Function: schema.FunctionCall{Name: tools.SGRToolName, Arguments: string(args)}}
+	if ch.StructuredData || c.Mode == InjectTrace {
+		text = string(args)
+	}
+	s.Messages = append(s.Messages, schema.AssistantMessage("", []schema.ToolCall{call}),
+		schema.ToolMessage(text, id, schema.WithToolName(tools.SGRToolName)))
+	return nil
+}
+
+// show adds what DT-004 lets the person see: by default the intent (as the
+// plan understood it) and the response section, plain text.
+func (c InjectSynthetic) show(ctx context.Context, s *contracts.ChatState, r templates.Rendered, plan contracts.SGRPlan, lang string, ch Channel) error {
+	if ch.Analysis {
+		addUI(ctx, s, contracts.UIAnalysis, r.Analysis)
+	}
+	if ch.ToolTrace || ch.StructuredData {
+		data, err := json.Marshal(plan)
 		if err != nil {
 			return fmt.Errorf("encode plan: %w", err)
 		}
-		id := fmt.Sprintf("sgr_%s_%d", s.SessionID, s.Turn)
-		call := schema.ToolCall{ID: id, Type: "function", Function: schema.FunctionCall{Name: tools.SGRToolName, Arguments: string(args)}}
-		result := r.Message()
-		if c.Mode == InjectTrace {
-			result = string(args)
-		}
-		s.Messages = append(s.Messages, schema.AssistantMessage("", []schema.ToolCall{call}),
-			schema.ToolMessage(result, id, schema.WithToolName(tools.SGRToolName)))
+		addUI(ctx, s, contracts.UIPlan, string(data))
+	}
+	if !ch.Response {
 		return nil
 	}
-	return fmt.Errorf("injection mode %q: want synthetic, directive or trace", c.Mode)
+	if s.Plan != nil {
+		prefix, err := text(c.Texts, lang, "user_intent_prefix", c.Product)
+		if err != nil {
+			return err
+		}
+		// The intent is the model's text: one plain line, as in the response.
+		addUI(ctx, s, contracts.UIIntent, "**"+prefix+"**\n\n"+templates.Escape(plan.UserIntent))
+	}
+	addUI(ctx, s, responseType(s.Action), r.UserResponse)
+	return nil
 }
 
 func responseType(a contracts.Action) contracts.UIType {

@@ -38,7 +38,7 @@ func TestInjectSyntheticRoutes(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			node := InjectSynthetic{Routing: f.tables["DT-002"], Texts: f.texts, Product: "sgrgraph", Language: "en"}.Node()
+			node := InjectSynthetic{Routing: f.tables["DT-002"], Outputs: f.tables["DT-004"], Texts: f.texts, Product: "sgrgraph", Language: "en"}.Node()
 			in := newState("How do I set the guard mode?")
 			in.Plan, in.Moderation = tc.plan, &contracts.Moderation{Level: tc.level}
 			s, evs, err := sgrtest.RunNode(context.Background(), InjectSyntheticName, node, in)
@@ -88,7 +88,7 @@ func TestInjectSyntheticModes(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(string(tc.mode), func(t *testing.T) {
-			node := InjectSynthetic{Routing: f.tables["DT-002"], Texts: f.texts, Mode: tc.mode, Product: "sgrgraph", Language: "en"}.Node()
+			node := InjectSynthetic{Routing: f.tables["DT-002"], Outputs: f.tables["DT-004"], Texts: f.texts, Mode: tc.mode, Product: "sgrgraph", Language: "en"}.Node()
 			in := newState("How do I set the guard mode?")
 			in.Plan = ptr(validPlan())
 			s, _, err := sgrtest.RunNode(context.Background(), InjectSyntheticName, node, in)
@@ -103,7 +103,7 @@ func TestInjectSyntheticModes(t *testing.T) {
 		})
 	}
 	_, _, err := sgrtest.RunNode(context.Background(), InjectSyntheticName,
-		InjectSynthetic{Routing: f.tables["DT-002"], Texts: f.texts, Mode: "raw"}.Node(), newState("hi"))
+		InjectSynthetic{Routing: f.tables["DT-002"], Outputs: f.tables["DT-004"], Texts: f.texts, Mode: "raw"}.Node(), newState("hi"))
 	assert.EqualError(t, err, `injection mode "raw": want synthetic, directive or trace`)
 }
 
@@ -157,7 +157,7 @@ func TestSyntheticMessageQuotesForgedText(t *testing.T) {
 				require.NoError(t, err)
 				require.NotNil(t, in.Plan, "the forged plan is a valid plan")
 			}
-			node := InjectSynthetic{Routing: f.tables["DT-002"], Texts: f.texts, Product: "sgrgraph", Language: "en"}.Node()
+			node := InjectSynthetic{Routing: f.tables["DT-002"], Outputs: f.tables["DT-004"], Texts: f.texts, Product: "sgrgraph", Language: "en"}.Node()
 			s, _, err := sgrtest.RunNode(context.Background(), InjectSyntheticName, node, in)
 			require.NoError(t, err)
 			require.Equal(t, tc.action, s.Action)

@@ -78,6 +78,9 @@ type Result struct {
 	Table   string            `json:"table"`
 	Rule    int               `json:"rule"` // 1-based
 	Outputs map[string]string `json:"outputs"`
+	// Inputs are the values the rule matched, by input name (null for an
+	// input not given), so a record says why its row fired.
+	Inputs map[string]any `json:"inputs,omitempty"`
 }
 
 // Get returns one output value.
@@ -147,7 +150,11 @@ func (t *Table) Evaluate(in map[string]any) (Result, error) {
 			for k, col := range t.Outputs {
 				out[col.Name] = t.Rules[i].Outputs[k]
 			}
-			return Result{Table: t.ID, Rule: i + 1, Outputs: out}, nil
+			given := make(map[string]any, len(t.Inputs))
+			for j, col := range t.Inputs {
+				given[col.Name] = values[j]
+			}
+			return Result{Table: t.ID, Rule: i + 1, Outputs: out, Inputs: given}, nil
 		}
 	}
 	return Result{}, fmt.Errorf("%s: no rule matches %s", t.ID, describe(t.Inputs, values))

@@ -72,8 +72,19 @@ const (
 
 // Message is the synthetic assistant message: both sections under their
 // headers. Quoting keeps the plan's text from writing either header.
-func (r Rendered) Message() string {
-	return AnalysisHeader + "\n" + r.Analysis + "\n\n" + ResponseHeader + "\n" + r.Response
+func (r Rendered) Message() string { return r.Sections(true, true) }
+
+// Sections is the synthetic message with the sections asked for (DT-004
+// decides which each output channel receives), "" when neither is.
+func (r Rendered) Sections(analysis, response bool) string {
+	var parts []string
+	if analysis {
+		parts = append(parts, AnalysisHeader+"\n"+r.Analysis)
+	}
+	if response {
+		parts = append(parts, ResponseHeader+"\n"+r.Response)
+	}
+	return strings.Join(parts, "\n\n")
 }
 
 // Data is what a template is rendered from.

@@ -19,23 +19,30 @@ var layers = map[string]struct {
 	allowed []string
 	eino    bool
 }{
-	"contracts":          {[]string{"tables"}, true}, // eino's schema.Message, and tables.Decisions
-	"tables":             {nil, false},
-	"config":             {nil, false},
-	"guards":             {[]string{"contracts"}, false},
-	"guards/safety":      {[]string{"contracts"}, false},
-	"kb":                 {[]string{"contracts"}, false},
-	"tools":              {[]string{"contracts", "kb"}, true},
-	"events":             {[]string{"contracts"}, true},
-	"models":             {nil, true},
-	"graph":              {[]string{"contracts", "tables", "events", "outbound"}, true},
-	"nodes":              {[]string{"contracts", "events", "graph", "guards", "guards/safety", "kb", "models", "tables", "templates", "tools"}, true},
-	"sgrtest":            {[]string{"contracts", "events", "graph", "models"}, true},
-	"models/offline":     {[]string{"contracts", "models", "templates"}, true},
-	"docs":               {nil, false},
-	"outbound":           {nil, false},
-	"models/openai":      {[]string{"models", "outbound"}, true},
-	"sgrtest/openaitest": {nil, true},
+	"contracts":     {[]string{"tables"}, true}, // eino's schema.Message, and tables.Decisions
+	"tables":        {nil, false},
+	"config":        {nil, false},
+	"guards":        {[]string{"contracts"}, false},
+	"guards/safety": {[]string{"contracts"}, false},
+	"kb":            {[]string{"contracts"}, false},
+	"tools":         {[]string{"contracts", "kb"}, true},
+	"events":        {[]string{"contracts"}, true},
+	"models":        {nil, true},
+	"graph":         {[]string{"contracts", "tables", "events", "outbound"}, true},
+	"nodes":         {[]string{"contracts", "events", "guards", "guards/safety", "kb", "models", "tables", "templates", "tools"}, true}, // plain functions: no graph
+	// Examples use the public framework only, as a program outside the module would.
+	"examples/custom-state":         {[]string{"graph", "tables", "examples/internal/exampletest"}, true},
+	"examples/map-reduce":           {[]string{"graph", "examples/internal/exampletest"}, true},
+	"examples/parallel":             {[]string{"graph", "examples/internal/exampletest"}, true},
+	"examples/retry":                {[]string{"graph", "examples/internal/exampletest"}, true},
+	"examples/stream":               {[]string{"graph", "examples/internal/exampletest"}, true},
+	"examples/internal/exampletest": {nil, false},
+	"sgrtest":                       {[]string{"contracts", "events", "graph", "models"}, true},
+	"models/offline":                {[]string{"contracts", "models", "templates"}, true},
+	"docs":                          {nil, false},
+	"outbound":                      {nil, false},
+	"models/openai":                 {[]string{"models", "outbound"}, true},
+	"sgrtest/openaitest":            {nil, true},
 	"agent": {[]string{"config", "contracts", "docs", "events", "graph", "guards", "guards/safety", "kb", "models",
 		"models/offline", "models/openai", "nodes", "outbound", "tables", "templates", "tools"}, true},
 	"templates":    {[]string{"contracts"}, false},
@@ -46,6 +53,22 @@ var layers = map[string]struct {
 func TestLayers(t *testing.T) {
 	root, err := filepath.Abs("..")
 	require.NoError(t, err)
+	t.Run("every package is listed", func(t *testing.T) {
+		require.NoError(t, filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+			if err != nil || !d.IsDir() {
+				return err
+			}
+			rel, _ := filepath.Rel(root, path)
+			if rel == "tests" || strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" {
+				return filepath.SkipDir
+			}
+			if p, err := build.Default.ImportDir(path, 0); err == nil && len(p.GoFiles) > 0 && rel != "." {
+				_, listed := layers[filepath.ToSlash(rel)]
+				assert.True(t, listed, "package %s has no layer: add it to the layers with what it may import", rel)
+			}
+			return nil
+		}))
+	})
 	for pkg, rule := range layers {
 		t.Run(pkg, func(t *testing.T) {
 			dir := filepath.Join(root, pkg)

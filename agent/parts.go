@@ -1,0 +1,155 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/cloudwego/eino/components/tool"
+
+	"github.com/sgrgraph/sgrgraph/config"
+	"github.com/sgrgraph/sgrgraph/contracts"
+	"github.com/sgrgraph/sgrgraph/guards"
+	"github.com/sgrgraph/sgrgraph/nodes"
+	"github.com/sgrgraph/sgrgraph/tables"
+	"github.com/sgrgraph/sgrgraph/templates"
+	"github.com/sgrgraph/sgrgraph/tools"
+)
+
+func (a *Agent) parts(ctx context.Context, o Options) (Nodes, Tables, error) {
+	cfg := a.cfg
+	set, err := tables.Standard(tables.Config{SpamThreshold: cfg.Tables.SpamThreshold,
+		ConfidenceThreshold: cfg.Tables.ConfidenceThreshold, MaxRetries: cfg.Tables.MaxRetries})
+	if err != nil {
+		return Nodes{}, Tables{}, err
+	}
+	a.tables = set
+	get := func(id string) *tables.Table {
+		t, e := set.Get(id)
+		err = errors.Join(err, e)
+		return t
+	}
+	dt001, dt002, dt003, dt004 := get("DT-001"), get("DT-002"), get("DT-003"), get("DT-004")
+	dt005, dt006 := get("DT-005"), get("DT-006")
+	if err != nil {
+		return Nodes{}, Tables{}, err
+	}
+	a.outputs = dt004
+	texts, err := loadTexts(cfg.Texts)
+	if err != nil {
+		return Nodes{}, Tables{}, err
+	}
+	classifier := o.Classifier
+	if classifier == nil {
+		if classifier, err = NewClassifier(cfg.Guard); err != nil {
+			return Nodes{}, Tables{}, err
+		}
+	}
+	planner, answerer := o.Model, o.Model
+	if o.Model == nil {
+		if planner, answerer, err = a.newModels(ctx); err != nil {
+			return Nodes{}, Tables{}, err
+		}
+	}
+	if o.Trace != nil {
+		planner, answerer = Traced(planner, o.Trace), Traced(answerer, o.Trace)
+	}
+	searcher := o.Searcher
+	if searcher == nil {
+		searcher = a.knowledge.Index
+	}
+	search, err := tools.NewSearchKB(searcher, cfg.KB.TopK)
+	if err != nil {
+		return Nodes{}, Tables{}, err
+	}
+	toolStep := nodes.AgentTools{Tools: []tool.InvokableTool{search}, Sources: map[string]contracts.EvidenceSource{}}
+	offered := []tool.BaseTool{search}
+	have := []contracts.EvidenceSource{contracts.SourceDoc}
+	for i, t := range o.Tools {
+		info, err := t.Info(ctx)
+		if err != nil || info == nil || info.Name == "" {
+			return Nodes{}, Tables{}, fmt.Errorf("options: tools[%d]: no name (%v)", i, err)
+		}
+		if info.Name == tools.SGRToolName || info.Name == tools.SearchKBToolName || toolStep.Sources[info.Name] != "" {
+			return Nodes{}, Tables{}, fmt.Errorf("options: tools[%d]: the name %q is taken", i, info.Name)
+		}
+		source := t.Source
+		if source == "" {
+			source = contracts.SourceDoc
+		}
+		toolStep.Tools, toolStep.Sources[info.Name] = append(toolStep.Tools, t.InvokableTool), source
+		offered, have = append(offered, t.InvokableTool), append(have, source)
+	}
+	rules := guards.DefaultEvidenceRules()
+	g := cfg.Guardian
+	rules.QualityMinItems, rules.QualityMinSources, rules.MinAvgConfidence, rules.FastMinItems =
+		g.QualityMinItems, g.QualityMinSources, g.MinAvgConfidence, g.FastMinItems
+	reachable(&rules, have...)
+	contract := contracts.ArchitectSpec{ResponseFormat: "markdown", RequiredSections: g.RequiredSections,
+		ForbiddenContent: g.ForbiddenContent, DomainTerms: g.DomainTerms}
+	policy, err := CompilePolicy(g.Policy)
+	if err != nil {
+		return Nodes{}, Tables{}, err
+	}
+	product, lang, timeout := cfg.Product, cfg.Language, cfg.Model.Timeout
+	n := Nodes{
+		GuardianVerify: guardian(cfg, classifier, policy, dt001, texts),
+		SGRPlan: nodes.SGRPlan{Model: planner, Binding: dt003, Tracks: dt006, Texts: texts, Product: product,
+			Language: lang, Contract: contract, Timeout: timeout}.Node(),
+		InjectSynthetic: nodes.InjectSynthetic{Routing: dt002, Outputs: dt004, Texts: texts, Mode: nodes.InjectionMode(cfg.Agent.Injection),
+			Product: product, Language: lang}.Node(),
+		AgentModel: nodes.AgentModel{Model: answerer, Tools: offered, Binding: dt003, MaxIterations: cfg.Agent.MaxIterations,
+			ForceFirstSearch: cfg.Agent.ForceFirstSearch, Product: product, Timeout: timeout}.Node(),
+		CallTool:      toolStep.Call(),
+		AgentTools:    toolStep.Node(),
+		EvidenceCheck: nodes.EvidenceCheck{Rules: rules}.Node(),
+		ContractCheck: nodes.ContractCheck{Verdicts: dt005, Policy: policy}.Node(),
+		RetryBump:     nodes.RetryBump(),
+		Finalize:      nodes.Finalize{Texts: texts, Product: product, Language: lang}.Node(),
+		SafeExit:      nodes.SafeExit{Texts: texts, Product: product, Language: lang}.Node(),
+	}
+	return n, Tables{Enforcement: dt001, Routing: dt002, Verdicts: dt005}, nil
+}
+
+// CompilePolicy turns the configured query policy into a checker; an empty
+// one is nil, so a turn without a policy pays nothing for it.
+func CompilePolicy(p config.Policy) (*guards.QueryPolicy, error) {
+	if len(p.ForbiddenTopics) == 0 && len(p.ForbiddenExpressions) == 0 && len(p.DeniedRequestTypes) == 0 {
+		return nil, nil
+	}
+	gp := guards.Policy{ForbiddenTopics: p.ForbiddenTopics, ForbiddenExpressions: p.ForbiddenExpressions,
+		DeniedRequestTypes: map[string][]contracts.RequestType{}}
+	for role, types := range p.DeniedRequestTypes {
+		for _, t := range types {
+			gp.DeniedRequestTypes[role] = append(gp.DeniedRequestTypes[role], contracts.RequestType(t))
+		}
+	}
+	q, err := guards.CompilePolicy(gp)
+	if err != nil {
+		return nil, fmt.Errorf("config: guardian.policy.%w", err)
+	}
+	return q, nil
+}
+
+func loadTexts(t config.Texts) (*templates.Set, error) {
+	if t.Templates == "" && t.Catalogue == "" {
+		return templates.Default()
+	}
+	return templates.Load(t.Templates, t.Catalogue)
+}
+
+// reachable rewrites "any of" source rules that name only sources the
+// agent has no tool for, so they ask for the sources it has: a rule no
+// tool can satisfy would fail every such turn (troubleshooting wants db or
+// graph evidence; a documentation-only agent has docs). "All of" rules are
+// kept: a live status cannot come from documentation, and saying so is right.
+func reachable(r *guards.EvidenceRules, have ...contracts.EvidenceSource) {
+	for rt, rule := range r.Sources {
+		if len(rule.AnyOf) == 0 || slices.ContainsFunc(rule.AnyOf, func(s contracts.EvidenceSource) bool { return slices.Contains(have, s) }) {
+			continue
+		}
+		rule.AnyOf = have
+		r.Sources[rt] = rule
+	}
+}

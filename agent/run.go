@@ -1,0 +1,111 @@
+package agent
+
+import (
+	"context"
+	"slices"
+
+	"github.com/sgrgraph/sgrgraph/config"
+	"github.com/sgrgraph/sgrgraph/contracts"
+	"github.com/sgrgraph/sgrgraph/events"
+	"github.com/sgrgraph/sgrgraph/graph"
+	"github.com/sgrgraph/sgrgraph/guards"
+	"github.com/sgrgraph/sgrgraph/nodes"
+)
+
+// RunState runs one turn and returns its whole state, as the nodes left
+// it: unmasked, for tests and for code that works on the state. What is
+// shown to people comes from Run, Stream and the events.
+//
+// t.Events receives what a reader may see: personal data masked, and no
+// draft answer before the Guardian has passed it (events.HoldDrafts).
+func (a *Agent) RunState(ctx context.Context, t Turn) (*contracts.ChatState, error) {
+	s, err := NewState(t)
+	if err != nil {
+		return nil, err
+	}
+	var opts []graph.RunOption
+	if t.Events != nil {
+		shown := t.Events
+		masked := func(ev contracts.Event) { shown(ev.MapText(guards.MaskSensitiveData)) }
+		ctx = events.WithSink(ctx, events.HoldDrafts(masked, nodes.AgentModelName))
+		opts = append(opts, graph.WithCallbacks(events.TokenCallbacks()))
+	}
+	return a.graph.Turn.Invoke(ctx, s, opts...)
+}
+
+// Run runs one turn and returns its structured result with personal data
+// masked (Masked).
+func (a *Agent) Run(ctx context.Context, t Turn) (contracts.StructuredResult, error) {
+	s, err := a.RunState(ctx, t)
+	if err != nil {
+		return contracts.StructuredResult{}, err
+	}
+	return Masked(a.Result(s), a.cfg.Output), nil
+}
+
+// Masked is r as it may be printed, stored or sent: every value the
+// sensitive-data detector finds is masked in every free-text field (the
+// answer, UI messages, plan, evidence, query traces, articles,
+// diagnostics). With o.UnmaskedEvidence the evidence, query traces and
+// articles are kept as the knowledge base returned them. Context, the
+// history the next turn's model sees, is not printed and stays whole.
+func Masked(r contracts.StructuredResult, o config.Output) contracts.StructuredResult {
+	m := r.MapText(guards.MaskSensitiveData)
+	if o.UnmaskedEvidence {
+		m.Evidence, m.QueryTraces, m.Articles = r.Evidence, r.QueryTraces, r.Articles
+	}
+	return m
+}
+
+// Result is the structured result of a finished turn's state, unmasked;
+// pass it through Masked before it leaves the program. It carries the plan
+// and the planning call as DT-004's metadata row says.
+func (a *Agent) Result(s *contracts.ChatState) contracts.StructuredResult {
+	r := contracts.StructuredResult{SessionID: s.SessionID, Turn: s.Turn, Action: s.Action, Answer: s.Answer, UI: s.UI,
+		Moderation: s.Moderation, Plan: s.Plan, Verdict: s.Verdict, RetryCount: s.RetryCount, Evidence: s.Evidence,
+		QueryTraces: s.QueryTraces, Articles: s.Articles, Diagnostics: s.Diagnostics, Decisions: s.Made, Error: s.Error, Context: s.Messages}
+	meta := nodes.MetadataChannel(s, a.outputs)
+	if !meta.StructuredData {
+		r.Plan = nil
+	}
+	if !meta.ToolTrace {
+		r.Diagnostics.ModelCalls = slices.DeleteFunc(slices.Clone(r.Diagnostics.ModelCalls),
+			func(c contracts.ModelCall) bool { return c.Node == nodes.SGRPlanName })
+	}
+	return r
+}
+
+// Stream runs one turn in the background. Its events arrive on the channel
+// as they happen (after t.Events, if set, has seen each); the channel closes
+// when the turn ends, and wait then returns the result, masked as Run's.
+// Read every event or cancel ctx: the turn waits for its reader.
+//
+// The events are safe to show as they come: personal data is masked, and
+// token events carry only an answer the Guardian has passed; they arrive
+// right after its PASS verdict, never before (RunState).
+func (a *Agent) Stream(ctx context.Context, t Turn) (events <-chan contracts.Event, wait func() (contracts.StructuredResult, error)) {
+	ch := make(chan contracts.Event, 64)
+	done := make(chan struct{})
+	var res contracts.StructuredResult
+	var err error
+	also := t.Events
+	t.Events = func(ev contracts.Event) {
+		if also != nil {
+			also(ev)
+		}
+		select {
+		case ch <- ev:
+		case <-ctx.Done():
+		}
+	}
+	go func() {
+		defer close(done)
+		defer close(ch)
+		res, err = a.Run(ctx, t)
+	}()
+	return ch, func() (contracts.StructuredResult, error) {
+		<-done
+		return res, err
+	}
+}
+

@@ -1,0 +1,62 @@
+package agent
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/cloudwego/eino/schema"
+
+	"github.com/sgrgraph/sgrgraph/contracts"
+	"github.com/sgrgraph/sgrgraph/events"
+	"github.com/sgrgraph/sgrgraph/nodes"
+)
+
+// Turn is one user message and what came before it.
+type Turn struct {
+	SessionID string
+	// Number counts the session's turns from 1.
+	Number  int
+	Message string
+	// History is the model context of the earlier turns (the Messages of
+	// the last turn's state).
+	History []*schema.Message
+	Role    string
+	// Language fixes the answer language; empty lets the turn settle it.
+	Language string
+	// Events, when set, receives the turn's events as they happen.
+	Events events.Sink
+}
+
+// MaxMessageRunes bounds a user message.
+const MaxMessageRunes = 16000
+
+// NewState checks a turn's input and builds the state it starts from: the
+// history with the user message appended, every list empty but present.
+func NewState(t Turn) (*contracts.ChatState, error) {
+	msg := strings.TrimSpace(t.Message)
+	if msg == "" {
+		return nil, errors.New("message: must not be empty")
+	}
+	if n := len([]rune(msg)); n > MaxMessageRunes {
+		return nil, fmt.Errorf("message: %d characters, over the limit of %d", n, MaxMessageRunes)
+	}
+	if t.Language != "" && t.Language != "ru" && t.Language != "en" {
+		return nil, fmt.Errorf("language: %q is not ru or en", t.Language)
+	}
+	if t.Number < 1 {
+		t.Number = 1
+	}
+	s := &contracts.ChatState{SessionID: t.SessionID, Turn: t.Number, UserMessage: msg, UserRole: t.Role, Language: t.Language,
+		UI: []contracts.UIMessage{}, Evidence: []contracts.EvidenceItem{}, QueryTraces: []contracts.QueryTrace{}, Articles: []contracts.Article{}}
+	// The model sees the user's words with the review marker defused; the
+	// metadata keeps them as sent.
+	toModel, escaped := nodes.EscapeReviewMarker(msg)
+	if escaped {
+		s.Diagnostics.Notes = append(s.Diagnostics.Notes, contracts.NodeNote{Node: "input",
+			Message: "the user message holds the brackets of the Guardian's review marker (⟦ ⟧); the model sees them as [ ]"})
+	}
+	s.Messages = append(append([]*schema.Message(nil), t.History...), schema.UserMessage(toModel))
+	return s, nil
+}
+
