@@ -38,6 +38,9 @@ func instrument(name string, next graph.NodeFunc[*contracts.ChatState]) graph.No
 		ctx = context.WithValue(ctx, scopeKey{}, own)
 		log := zerolog.Ctx(ctx).With().Str("session", s.SessionID).Int("turn", s.Turn).Str("node", name).Logger()
 		ctx = events.WithNode(log.WithContext(ctx), name)
+		if graph.Path(ctx) != "" { // the run streams: the node's events join the graph's stream
+			ctx = events.WithSink(ctx, streamed(ctx))
+		}
 		events.Emit(ctx, contracts.Event{Kind: contracts.EventNodeStart})
 		calls, errs := len(s.Diagnostics.ModelCalls), len(s.Diagnostics.Errors)
 		var mu sync.Mutex
@@ -94,5 +97,18 @@ func instrument(name string, next graph.NodeFunc[*contracts.ChatState]) graph.No
 		events.Emit(ctx, contracts.Event{Kind: contracts.EventNodeEnd, DurationMS: ms})
 		log.Debug().Dur("took", took).Msg("node done")
 		return out, nil
+	}
+}
+
+// streamed sends a node's events into the graph's stream: model tokens in
+// the messages mode, every other event in the custom mode, each with the
+// node's path.
+func streamed(ctx context.Context) events.Sink {
+	return func(ev contracts.Event) {
+		if ev.Kind == contracts.EventToken {
+			graph.EmitMessage(ctx, ev)
+			return
+		}
+		graph.Emit(ctx, ev)
 	}
 }

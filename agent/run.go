@@ -16,21 +16,47 @@ import (
 // it: unmasked, for tests and for code that works on the state. What is
 // shown to people comes from Run, Stream and the events.
 //
-// t.Events receives what a reader may see: personal data masked, and no
-// draft answer before the Guardian has passed it (events.HoldDrafts).
+// With t.Events set the turn runs as a stream of the graph (the custom and
+// messages modes carry its events) and t.Events receives what a reader may
+// see: personal data masked, and no draft answer before the Guardian has
+// passed it (events.HoldDrafts).
 func (a *Agent) RunState(ctx context.Context, t Turn) (*contracts.ChatState, error) {
 	s, err := NewState(t)
 	if err != nil {
 		return nil, err
 	}
-	var opts []graph.RunOption
-	if t.Events != nil {
-		shown := t.Events
-		masked := func(ev contracts.Event) { shown(ev.MapText(guards.MaskSensitiveData)) }
-		ctx = events.WithSink(ctx, events.HoldDrafts(masked, nodes.AgentModelName))
-		opts = append(opts, graph.WithCallbacks(events.TokenCallbacks()))
+	if t.Events == nil {
+		return a.graph.Turn.Invoke(ctx, s)
 	}
-	return a.graph.Turn.Invoke(ctx, s, opts...)
+	shown := t.Events
+	held := events.HoldDrafts(func(ev contracts.Event) { shown(ev.MapText(guards.MaskSensitiveData)) }, nodes.AgentModelName)
+	var end *contracts.ChatState
+	for c, err := range a.graph.Turn.Stream(ctx, s, graph.WithStreamModes(graph.StreamCustom, graph.StreamMessages),
+		graph.WithCallbacks(events.TokenCallbacks())) {
+		if err != nil {
+			return nil, err
+		}
+		switch c.Mode {
+		case graph.StreamCustom, graph.StreamMessages:
+			if ev, ok := eventOf(c); ok {
+				held(ev)
+			}
+		case graph.StreamEnd:
+			end = c.State
+		}
+	}
+	return end, nil
+}
+
+// eventOf is the turn event a chunk of the custom or messages stream
+// carries; a node of the caller's own may write other values there.
+func eventOf(c graph.Chunk[State]) (contracts.Event, bool) {
+	v := c.Custom
+	if c.Mode == graph.StreamMessages {
+		v = c.Message
+	}
+	ev, ok := v.(contracts.Event)
+	return ev, ok
 }
 
 // Run runs one turn and returns its structured result with personal data
@@ -108,4 +134,3 @@ func (a *Agent) Stream(ctx context.Context, t Turn) (events <-chan contracts.Eve
 		return res, err
 	}
 }
-

@@ -59,4 +59,3 @@ func NewState(t Turn) (*contracts.ChatState, error) {
 	s.Messages = append(append([]*schema.Message(nil), t.History...), schema.UserMessage(toModel))
 	return s, nil
 }
-
