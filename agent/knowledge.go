@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/sgrgraph/sgrgraph/config"
 	"github.com/sgrgraph/sgrgraph/docs"
 	"github.com/sgrgraph/sgrgraph/kb"
 )
@@ -25,7 +24,7 @@ type Knowledge struct {
 // when c.Dir is empty, and brings their index up to date. Files that fail
 // to load are reported in the stats and the others are indexed. Ending ctx
 // stops the loading and the indexing.
-func OpenKnowledge(ctx context.Context, c config.KB) (*Knowledge, error) {
+func OpenKnowledge(ctx context.Context, c kb.Config) (*Knowledge, error) {
 	var docsFound []kb.Doc
 	var loadErrs []error
 	k := &Knowledge{Source: c.Dir}

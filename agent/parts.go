@@ -19,8 +19,7 @@ import (
 
 func (a *Agent) parts(ctx context.Context, o Options) (Nodes, Tables, error) {
 	cfg := a.cfg
-	set, err := tables.Standard(tables.Config{SpamThreshold: cfg.Tables.SpamThreshold,
-		ConfidenceThreshold: cfg.Tables.ConfidenceThreshold, MaxRetries: cfg.Tables.MaxRetries})
+	set, err := tables.Standard(cfg.Tables)
 	if err != nil {
 		return Nodes{}, Tables{}, err
 	}

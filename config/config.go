@@ -12,6 +12,9 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/sgrgraph/sgrgraph/kb"
+	"github.com/sgrgraph/sgrgraph/tables"
 )
 
 //go:embed defaults.yaml
@@ -23,15 +26,15 @@ type Config struct {
 	Product string `yaml:"product"`
 	// Language is the answer language when neither the plan nor the
 	// request's own letters settle it.
-	Language string   `yaml:"language"`
-	Model    Model    `yaml:"model"`
-	Agent    Agent    `yaml:"agent"`
-	Tables   Tables   `yaml:"tables"`
-	Guard    Guard    `yaml:"guard"`
-	Guardian Guardian `yaml:"guardian"`
-	KB       KB       `yaml:"kb"`
-	Texts    Texts    `yaml:"texts"`
-	Output   Output   `yaml:"output"`
+	Language string        `yaml:"language"`
+	Model    Model         `yaml:"model"`
+	Agent    Agent         `yaml:"agent"`
+	Tables   tables.Config `yaml:"tables"`
+	Guard    Guard         `yaml:"guard"`
+	Guardian Guardian      `yaml:"guardian"`
+	KB       kb.Config     `yaml:"kb"`
+	Texts    Texts         `yaml:"texts"`
+	Output   Output        `yaml:"output"`
 }
 
 // Output says what the printed results carry. Personal data (e-mail
@@ -79,24 +82,6 @@ type Policy struct {
 type Texts struct {
 	Templates string `yaml:"templates"`
 	Catalogue string `yaml:"catalogue"`
-}
-
-// Tables holds the thresholds the decision tables are built from.
-type Tables struct {
-	SpamThreshold       float64 `yaml:"spam_threshold"`
-	ConfidenceThreshold float64 `yaml:"confidence_threshold"`
-	MaxRetries          int     `yaml:"max_retries"`
-}
-
-// KB configures the knowledge base.
-type KB struct {
-	Dir                string  `yaml:"dir"`
-	CacheDir           string  `yaml:"cache_dir"`
-	TopK               int     `yaml:"top_k"`
-	RelevanceThreshold float64 `yaml:"relevance_threshold"`
-	// FollowExternalLinks indexes files reached through symbolic links
-	// that point out of the folder; off, such links are skipped.
-	FollowExternalLinks bool `yaml:"follow_external_links"`
 }
 
 // Default returns the embedded defaults.
@@ -213,12 +198,13 @@ func (c Config) Validate() error {
 			bad("%s: %g is outside [0,1]", key, v)
 		}
 	}
-	unit("tables.spam_threshold", c.Tables.SpamThreshold)
-	unit("tables.confidence_threshold", c.Tables.ConfidenceThreshold)
-	unit("kb.relevance_threshold", c.KB.RelevanceThreshold)
-	if c.Tables.MaxRetries < 0 || c.Tables.MaxRetries > 10 {
-		bad("tables.max_retries: %d is outside 0..10", c.Tables.MaxRetries)
+	section := func(name string, err error) {
+		for _, e := range flatten(err) {
+			bad("%s.%v", name, e)
+		}
 	}
+	section("tables", c.Tables.Validate())
+	section("kb", c.KB.Validate())
 	if c.Guard.Mode != "enforce" && c.Guard.Mode != "report" {
 		bad("guard.mode: %q is not enforce or report", c.Guard.Mode)
 	}
@@ -263,8 +249,16 @@ func (c Config) Validate() error {
 			bad("guardian.policy.forbidden_expressions[%d]: %v", i, err)
 		}
 	}
-	if c.KB.TopK < 1 || c.KB.TopK > 50 {
-		bad("kb.top_k: %d is outside 1..50", c.KB.TopK)
-	}
 	return errors.Join(errs...)
+}
+
+// flatten lists the errors a section's Validate joined.
+func flatten(err error) []error {
+	if err == nil {
+		return nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
 }

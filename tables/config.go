@@ -5,14 +5,15 @@ import (
 	"fmt"
 )
 
-// Config holds the thresholds the standard tables are built from.
+// Config holds the thresholds the standard tables are built from: the
+// tables section of the configuration file.
 type Config struct {
 	// SpamThreshold: a spam_score at or above it blocks (DT-002).
-	SpamThreshold float64 `json:"spam_threshold"`
+	SpamThreshold float64 `json:"spam_threshold" yaml:"spam_threshold"`
 	// ConfidenceThreshold: an intent_confidence below it asks for clarification (DT-002).
-	ConfidenceThreshold float64 `json:"confidence_threshold"`
+	ConfidenceThreshold float64 `json:"confidence_threshold" yaml:"confidence_threshold"`
 	// MaxRetries: RETRY verdicts allowed before a failed check is FAIL (DT-005).
-	MaxRetries int `json:"max_retries"`
+	MaxRetries int `json:"max_retries" yaml:"max_retries"`
 }
 
 // DefaultConfig returns the thresholds of seed 000 and seed 004.

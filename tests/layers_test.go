@@ -21,7 +21,7 @@ var layers = map[string]struct {
 }{
 	"contracts":     {[]string{"tables"}, true}, // eino's schema.Message, and tables.Decisions
 	"tables":        {nil, false},
-	"config":        {nil, false},
+	"config":        {[]string{"kb", "tables"}, false}, // each package owns its section
 	"guards":        {[]string{"contracts"}, false},
 	"guards/safety": {[]string{"contracts"}, false},
 	"kb":            {[]string{"contracts"}, false},

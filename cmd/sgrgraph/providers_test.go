@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sgrgraph/sgrgraph/agent"
-	"github.com/sgrgraph/sgrgraph/config"
+	"github.com/sgrgraph/sgrgraph/kb"
 	"github.com/sgrgraph/sgrgraph/models/offline"
 	"github.com/sgrgraph/sgrgraph/sgrtest"
 	"github.com/sgrgraph/sgrgraph/sgrtest/openaitest"
@@ -22,7 +22,7 @@ import (
 // engineServer serves the offline engine over the OpenAI protocol.
 func engineServer(t *testing.T, opts ...openaitest.Option) *openaitest.Server {
 	t.Helper()
-	k, err := agent.OpenKnowledge(context.Background(), config.KB{CacheDir: t.TempDir(), TopK: 5, RelevanceThreshold: 0.5})
+	k, err := agent.OpenKnowledge(context.Background(), kb.Config{CacheDir: t.TempDir(), TopK: 5, RelevanceThreshold: 0.5})
 	require.NoError(t, err)
 	t.Cleanup(func() { k.Close() })
 	srv := openaitest.New(offline.New(offline.Options{Corpus: k.Corpus(), Product: "sgrgraph", Language: "en"}), opts...)

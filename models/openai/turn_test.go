@@ -12,6 +12,7 @@ import (
 	"github.com/sgrgraph/sgrgraph/agent"
 	"github.com/sgrgraph/sgrgraph/config"
 	"github.com/sgrgraph/sgrgraph/contracts"
+	"github.com/sgrgraph/sgrgraph/kb"
 	"github.com/sgrgraph/sgrgraph/models/offline"
 	"github.com/sgrgraph/sgrgraph/sgrtest/openaitest"
 )
@@ -75,7 +76,7 @@ func TestTurnOverAStreamClosedBeforeItsEnd(t *testing.T) {
 // the model behind the test server.
 func offlineEngine(t *testing.T) *offline.Engine {
 	t.Helper()
-	k, err := agent.OpenKnowledge(context.Background(), config.KB{CacheDir: t.TempDir(), TopK: 5, RelevanceThreshold: 0.5})
+	k, err := agent.OpenKnowledge(context.Background(), kb.Config{CacheDir: t.TempDir(), TopK: 5, RelevanceThreshold: 0.5})
 	require.NoError(t, err)
 	t.Cleanup(func() { k.Close() })
 	return offline.New(offline.Options{Corpus: k.Corpus(), Product: "sgrgraph", Language: "en"})
