@@ -12,8 +12,11 @@ import (
 )
 
 // Transcript renders a finished turn as text for a golden file: the nodes
-// in the order they ran, the decision-table rows that fired, every model call with the tools it offered and
-// its tool choice, the model context, the UI messages and the outcome.
+// in the order they ran, the decision-table rows that fired (a row with a
+// verdict output shows it), every model call with the tools it offered, its
+// tool choice and its error if any, the model context, the UI messages and
+// the outcome (action, request type and track, verdict, retries, evidence,
+// overrides, and the error that ended the turn if one did).
 // Timings are left out so the text is stable.
 func Transcript(s *contracts.ChatState) string {
 	var b strings.Builder
@@ -24,10 +27,17 @@ func Transcript(s *contracts.ChatState) string {
 	b.WriteString("\n\ndecisions:")
 	for _, d := range s.Made {
 		fmt.Fprintf(&b, " %s.R%d", d.Table, d.Rule)
+		if v := d.Outputs["verdict"]; v != "" { // DT-005's rows say PASS, RETRY or FAIL
+			fmt.Fprintf(&b, "(%s)", v)
+		}
 	}
 	b.WriteString("\n\nmodel calls:\n")
 	for _, c := range s.Diagnostics.ModelCalls {
-		fmt.Fprintf(&b, "- %s tools=[%s] tool_choice=%s\n", c.Node, strings.Join(c.Tools, ","), c.ToolChoice)
+		fmt.Fprintf(&b, "- %s tools=[%s] tool_choice=%s", c.Node, strings.Join(c.Tools, ","), c.ToolChoice)
+		if c.Error != "" {
+			fmt.Fprintf(&b, " error=%s", oneLine(c.Error))
+		}
+		b.WriteString("\n")
 	}
 	b.WriteString("\nmodel context:\n")
 	for _, m := range s.Messages {
@@ -45,9 +55,19 @@ func Transcript(s *contracts.ChatState) string {
 	if s.Verdict != nil {
 		verdict = fmt.Sprintf("%s %v %v", s.Verdict.Verdict, s.Verdict.Reasons, s.Verdict.RequiredActions)
 	}
-	fmt.Fprintf(&b, "\naction: %s\nverdict: %s\nretries: %d\nevidence: %d\noverrides: %d\n",
-		s.Action, verdict, s.RetryCount, len(s.Evidence), len(s.Diagnostics.Overrides))
+	fmt.Fprintf(&b, "\naction: %s\nrequest: %s track: %s\nverdict: %s\nretries: %d\nevidence: %d\noverrides: %d\n",
+		s.Action, orDash(string(s.RequestType)), orDash(string(s.Track)), verdict, s.RetryCount, len(s.Evidence), len(s.Diagnostics.Overrides))
+	if s.Error != "" {
+		fmt.Fprintf(&b, "error: %s\n", oneLine(s.Error))
+	}
 	return b.String()
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }
 
 // contextLine shows a search result by the articles it found, so a

@@ -125,15 +125,6 @@ func TestTraceShowsCleanInjection(t *testing.T) {
 	}
 }
 
-func TestGoldenTranscript(t *testing.T) {
-	a := newAgent(t, agent.Options{})
-	for name, q := range map[string]string{"normal_en": "How do I configure the safety guard?", "clarify_ru": "не работает"} {
-		s, err := a.RunState(context.Background(), agent.Turn{SessionID: "golden", Message: q})
-		require.NoError(t, err)
-		sgrtest.Golden(t, "testdata/"+name+".golden", sgrtest.Transcript(s), *update)
-	}
-}
-
 // planJSON is a valid plan for the scripted model to return.
 func planJSON(lang, question string) string {
 	p := contracts.SGRPlan{SpamScore: 0.05, SpamReason: "on topic", UserIntent: question, Topic: "safety guard",
