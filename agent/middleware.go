@@ -70,12 +70,16 @@ func instrument(name string, next graph.NodeFunc[*contracts.ChatState]) graph.No
 		if out == nil {
 			return nil, fmt.Errorf("node %q: returned a nil state", name)
 		}
+		attempt := 0
+		if n := graph.Attempt(ctx); n > 1 {
+			attempt = n
+		}
 		if own.inner.Load() > 0 { // its nodes counted the tokens and retries
-			out.Diagnostics.Nodes = append(out.Diagnostics.Nodes, contracts.NodeRun{Node: name, DurationMS: ms})
+			out.Diagnostics.Nodes = append(out.Diagnostics.Nodes, contracts.NodeRun{Node: name, DurationMS: ms, Attempt: attempt})
 			events.Emit(ctx, contracts.Event{Kind: contracts.EventNodeEnd, DurationMS: ms})
 			return out, nil
 		}
-		run := contracts.NodeRun{Node: name, DurationMS: ms}
+		run := contracts.NodeRun{Node: name, DurationMS: ms, Attempt: attempt}
 		if calls <= len(out.Diagnostics.ModelCalls) {
 			for _, c := range out.Diagnostics.ModelCalls[calls:] {
 				run.PromptTokens += c.PromptTokens

@@ -76,6 +76,9 @@ type NodeRun struct {
 	DurationMS       float64 `json:"duration_ms"`
 	PromptTokens     int     `json:"prompt_tokens,omitempty"`
 	CompletionTokens int     `json:"completion_tokens,omitempty"`
+	// Attempt is the node's attempt that finished it, when its retry
+	// policy ran it more than once.
+	Attempt int `json:"attempt,omitempty"`
 }
 
 // ModelCall is one call a node made to a chat model: what was offered and
