@@ -35,3 +35,19 @@ func BenchmarkClassifyLong(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkClassifySpacedOut: 16,000 characters spaced out with single
+// spaces, so every trigger is looked for inside one long run of letters.
+func BenchmarkClassifySpacedOut(b *testing.B) {
+	r, err := NewDefaultRules()
+	if err != nil {
+		b.Fatal(err)
+	}
+	msg := strings.Repeat("h o w d o i k i l l a h u n g p r o c e s s ", 364)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := r.Classify(context.Background(), msg); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

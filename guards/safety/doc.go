@@ -9,7 +9,9 @@
 // case, ё, control and invisible characters, Latin/Cyrillic look-alike
 // letters read per word, leetspeak, words spelled out or a whole message
 // spaced out letter by letter; where spaced letters read two ways, both
-// readings are checked), patterns match from word starts so a stem covers
+// readings are checked; where single spaces leave no word boundary at all,
+// the lexicon's terms are looked for inside the joined letters, see
+// flat.go), patterns match from word starts so a stem covers
 // Russian inflections, and each entry may require a second word nearby
 // ("kill" near "my neighbour") and name benign contexts that cancel it
 // ("kill" near "process"), so "how do I kill a hung process" stays Safe.

@@ -21,8 +21,10 @@ func normalize(text string) string { return readings(text)[0] }
 // "abomb" or "a bomb", "я и в" is three words or "яив". The first reading
 // takes the likelier way for every such run; a second reading, returned only
 // when it differs, takes the other way, and the classifier checks both.
-func readings(text string) []string {
-	pieces := split(text)
+func readings(text string) []string { return readPieces(split(text)) }
+
+// readPieces is readings over a message already split (see split).
+func readPieces(pieces []piece) []string {
 	runs := spelledRuns(pieces)
 	spaced := spacedOut(pieces, runs)
 	first := words(pieces, runs, spaced, false)
@@ -151,23 +153,30 @@ func words(pieces []piece, runs []run, spaced, second bool) []string {
 	for _, r := range runs {
 		r.join(glue, pieces, spaced, second)
 	}
-	var out []string
-	var cur []rune
-	for i, p := range pieces {
-		if i > 0 && !glue[i] {
-			out = appendWord(out, cur)
-			cur = nil
-		}
-		cur = append(cur, p.runes...)
-	}
-	return appendWord(out, cur)
+	out, _ := joinPieces(pieces, glue, nil)
+	return out
 }
 
-func appendWord(out []string, w []rune) []string {
-	if s := fixWord(w); s != "" {
-		return append(out, s)
+// joinPieces makes a word of each stretch of pieces that glue holds together
+// and reads it (fixWord); marked reports the words holding a piece of mark.
+func joinPieces(pieces []piece, glue, mark []bool) (out []string, marked []bool) {
+	var cur []rune
+	in := false
+	add := func() {
+		if s := fixWord(cur); s != "" {
+			out, marked = append(out, s), append(marked, in)
+		}
 	}
-	return out
+	for i, p := range pieces {
+		if i > 0 && !glue[i] {
+			add()
+			cur, in = nil, false
+		}
+		cur = append(cur, p.runes...)
+		in = in || i < len(mark) && mark[i]
+	}
+	add()
+	return out, marked
 }
 
 // isInvisible reports characters that take no room on screen, so a reader

@@ -26,6 +26,7 @@ const defaultWindow = 4
 // normalised message. It is safe for concurrent use.
 type Rules struct {
 	entries []rule
+	terms   *regexp.Regexp // see flatTerms
 }
 
 type rule struct {
@@ -33,6 +34,7 @@ type rule struct {
 	trigger *regexp.Regexp   // unanchored, finds candidate words anywhere
 	near    []*regexp.Regexp // one per group, anchored at a word start
 	unless  *regexp.Regexp   // anchored at a word start; nil when none
+	flat    flatRule         // the same, inside letters spaced out (flat.go)
 }
 
 var _ Classifier = (*Rules)(nil)
@@ -42,12 +44,12 @@ func NewRules(lex Lexicon) (*Rules, error) {
 	if err := lex.Validate(); err != nil {
 		return nil, fmt.Errorf("lexicon: %w", err)
 	}
-	r := &Rules{}
+	r := &Rules{terms: flatTerms(lex)}
 	for _, e := range lex.Entries {
 		if e.Window == 0 {
 			e.Window = defaultWindow
 		}
-		c := rule{Entry: e, trigger: regexp.MustCompile(` (?:` + alternation(e.Match) + `)`)}
+		c := rule{Entry: e, trigger: regexp.MustCompile(` (?:` + alternation(e.Match) + `)`), flat: compileFlat(e)}
 		for _, group := range e.Near {
 			c.near = append(c.near, regexp.MustCompile(`^(?:`+alternation(group)+`)`))
 		}
@@ -77,14 +79,17 @@ func alternation(patterns []string) string {
 }
 
 // Classify returns level Safe with category None when no entry fires in any
-// reading of the normalised message, else the highest level of the entries
-// that fired and their categories. Raw holds the verdict in Qwen3Guard's
-// text format; Reasons names each entry and the words that fired it.
+// reading of the normalised message nor inside its runs of spelled-out
+// letters (flat.go), else the highest level of the entries that fired and
+// their categories. Raw holds the verdict in Qwen3Guard's text format;
+// Reasons names each entry and the words that fired it.
 func (r *Rules) Classify(ctx context.Context, text string) (contracts.Moderation, error) {
 	if err := ctx.Err(); err != nil {
 		return contracts.Moderation{}, err
 	}
-	texts := readings(text)
+	pieces := split(text)
+	texts := readPieces(pieces)
+	flat, spelled := flatReading(pieces)
 	starts := make([][]int, len(texts))
 	for i, t := range texts {
 		starts[i] = wordStarts(t)
@@ -94,6 +99,9 @@ func (r *Rules) Classify(ctx context.Context, text string) (contracts.Moderation
 	var reasons []string
 	for _, e := range r.entries {
 		hit, ok := e.fireAny(texts, starts)
+		if !ok && spelled {
+			hit, ok = e.fireFlat(flat, r.terms)
+		}
 		if !ok {
 			continue
 		}

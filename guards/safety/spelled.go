@@ -137,7 +137,9 @@ func (r run) mostlyOneLetterWords(pieces []piece) bool {
 	return 2*n > r.len()
 }
 
-// isOneLetterWord reports the English and Russian words of one letter.
+// oneLetterWords are the English and Russian words of one letter.
+const oneLetterWords = "aiавикосуя"
+
 func isOneLetterWord(p piece) bool {
-	return isLetter(p) && strings.ContainsRune("aiавикосуя", p.runes[0])
+	return isLetter(p) && strings.ContainsRune(oneLetterWords, p.runes[0])
 }
