@@ -31,7 +31,7 @@ func TestFlatSource(t *testing.T) {
 // TestFlatWithAReplacedLexicon: the flat reading is driven by the lexicon,
 // its near and unless terms and the whole-word mark of a trailing space.
 func TestFlatWithAReplacedLexicon(t *testing.T) {
-	lex, err := ParseLexicon([]byte(`version: 1
+	r := rulesOf(t, `version: 1
 entries:
   - id: pii.cake
     category: PII
@@ -39,10 +39,7 @@ entries:
     match: ['cake ']
     near: [['recipe']]
     unless: ['cheese']
-`), "test")
-	require.NoError(t, err)
-	r, err := NewRules(lex)
-	require.NoError(t, err)
+`)
 	tests := []struct {
 		text  string
 		level contracts.SafetyLevel

@@ -61,7 +61,7 @@ func TestRulesReasonsNameEntryAndWords(t *testing.T) {
 }
 
 func TestRulesWithAReplacedLexicon(t *testing.T) {
-	lex, err := ParseLexicon([]byte(`version: 1
+	r := rulesOf(t, `version: 1
 entries:
   - id: pii.cake
     category: PII
@@ -70,10 +70,7 @@ entries:
     near: [['recipe']]
     unless: ['cheese']
     window: 2
-`), "test")
-	require.NoError(t, err)
-	r, err := NewRules(lex)
-	require.NoError(t, err)
+`)
 	tests := []struct {
 		text  string
 		level contracts.SafetyLevel
@@ -123,4 +120,14 @@ func TestRulesIsSafeForConcurrentUse(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// rulesOf builds rules from a lexicon written in the test.
+func rulesOf(t *testing.T, yaml string) *Rules {
+	t.Helper()
+	lex, err := ParseLexicon([]byte(yaml), "test")
+	require.NoError(t, err)
+	r, err := NewRules(lex)
+	require.NoError(t, err)
+	return r
 }
