@@ -171,29 +171,34 @@ func (r *Runnable[S]) build() (*compose.Graph[S, S], error) {
 // condition adapts a router to eino: its keys become nodes, and the states
 // of its Sends wait for their node in the run.
 func (r *Runnable[S]) condition(b *branch[S]) func(context.Context, S) (map[string]bool, error) {
+	only := map[string]map[string]bool{} // a target chosen alone; eino only reads the set
+	for _, to := range b.targets {
+		only[to] = map[string]bool{to: true}
+	}
 	return func(ctx context.Context, s S) (map[string]bool, error) {
-		keys, err := b.router.route(ctx, s)
+		rt, err := b.router.route(ctx, s)
 		if err != nil {
 			return nil, fmt.Errorf("route from %q: %w", b.from, err)
 		}
-		if len(keys) == 0 {
+		if len(rt.keys) == 0 {
 			return nil, fmt.Errorf("route from %q: the router chose no target", b.from)
 		}
-		next := make(map[string]bool, len(keys))
-		for _, k := range keys {
+		next := only[b.targets[rt.keys[0]]]
+		if len(rt.keys) > 1 {
+			next = make(map[string]bool, len(rt.keys))
+		}
+		for _, k := range rt.keys {
 			to, ok := b.targets[k]
 			if !ok {
 				return nil, fmt.Errorf("route from %q: no target for %q", b.from, k)
 			}
-			next[to] = true
-		}
-		if _, ok := b.router.(sendRouter[S]); ok {
-			sends, err := b.router.send(ctx, s)
-			if err != nil {
-				return nil, fmt.Errorf("route from %q: %w", b.from, err)
+			if len(rt.keys) > 1 {
+				next[to] = true
 			}
+		}
+		if len(rt.sends) > 0 {
 			inv := invocationOf[S](ctx)
-			for _, sd := range sends {
+			for _, sd := range rt.sends {
 				inv.queue(b.targets[sd.Key], sd.State)
 			}
 		}

@@ -331,3 +331,34 @@ func TestJoinsAndLoops(t *testing.T) {
 		assert.Equal(t, "f x y j f x y j", strings.Join(out.Path, " "))
 	})
 }
+
+func TestSendOfTheStateItself(t *testing.T) {
+	work := func(_ context.Context, s *state) (*state, error) {
+		s.Count++
+		s.Owner = "work"
+		s.Path = append(s.Path, "work")
+		return s, nil
+	}
+	for _, tc := range []struct {
+		name string
+		sent func(*state) *state
+	}{
+		{"the state itself runs as a plain step", func(s *state) *state { return s }},
+		{"a copy of it is merged to the same result", func(s *state) *state { return s.Clone() }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			send := func(_ context.Context, s *state) ([]Send[*state], error) {
+				return []Send[*state]{{Key: "work", State: tc.sent(s)}}, nil
+			}
+			g := New[*state]("self").AddNode("split", visit("split")).AddNode("work", work).AddNode("join", visit("join")).
+				AddEdge(START, "split").
+				AddConditionalEdges("split", BySend(send), map[string]string{"work": "work"}).
+				AddEdge("work", "join").AddEdge("join", END)
+			out, err := run(t, g)
+			require.NoError(t, err)
+			assert.Equal(t, []string{"split", "work", "join"}, out.Path)
+			assert.Equal(t, 1, out.Count)
+			assert.Equal(t, "work", out.Owner)
+		})
+	}
+}

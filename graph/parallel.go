@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"sync"
 )
 
@@ -19,7 +20,7 @@ type invocation[S any] struct {
 }
 
 func newInvocation[S any]() *invocation[S] {
-	return &invocation[S]{bases: map[string]S{}, arrived: map[string]map[string]S{}, queued: map[string][]S{}}
+	return &invocation[S]{bases: map[string]S{}}
 }
 
 func invocationOf[S any](ctx context.Context) *invocation[S] {
@@ -41,6 +42,9 @@ func (inv *invocation[S]) base(fork string) S {
 
 func (inv *invocation[S]) queue(node string, s S) {
 	inv.mu.Lock()
+	if inv.queued == nil {
+		inv.queued = map[string][]S{}
+	}
 	inv.queued[node] = append(inv.queued[node], s)
 	inv.mu.Unlock()
 }
@@ -57,6 +61,9 @@ func (inv *invocation[S]) take(node string) []S {
 func (inv *invocation[S]) arrive(join, from string, s S, need int) bool {
 	inv.mu.Lock()
 	defer inv.mu.Unlock()
+	if inv.arrived == nil {
+		inv.arrived = map[string]map[string]S{}
+	}
 	if inv.arrived[join] == nil {
 		inv.arrived[join] = map[string]S{}
 	}
@@ -100,14 +107,19 @@ func (r *Runnable[S]) join(ctx context.Context, name string, inv *invocation[S])
 // fanOut runs a node once per Sent state, in parallel, and merges the runs
 // in Send order over the state the router saw.
 func (r *Runnable[S]) fanOut(ctx context.Context, name string, call NodeFunc[S], policy bool, base S, ins []S) (S, error) {
+	if len(ins) == 1 && same(ins[0], base) { // one Send of the state itself is a plain step
+		return observe(ctx, name, call, base, true, policy)
+	}
 	outs := make([]S, len(ins))
 	errs := make([]error, len(ins))
-	var wg sync.WaitGroup
-	for i, in := range ins {
-		wg.Go(func() {
-			outs[i], errs[i] = observe(ctx, name, call, any(in).(Cloner[S]).Clone(), false, policy)
-		})
+	run := func(i int) {
+		outs[i], errs[i] = observe(ctx, name, call, any(ins[i]).(Cloner[S]).Clone(), false, policy)
 	}
+	var wg sync.WaitGroup
+	for i := range ins[1:] {
+		wg.Go(func() { run(i + 1) })
+	}
+	run(0) // this goroutine runs one send itself, so a single send starts none
 	wg.Wait()
 	var zero S
 	for i, err := range errs {
@@ -125,6 +137,13 @@ func (r *Runnable[S]) fanOut(ctx context.Context, name string, call NodeFunc[S],
 	}
 	emitValues(ctx, merged)
 	return merged, nil
+}
+
+// same says whether a and b are one pointer state: what a node does to
+// one, it does to the other.
+func same[S any](a, b S) bool {
+	va, vb := reflect.ValueOf(&a).Elem(), reflect.ValueOf(&b).Elem()
+	return va.Kind() == reflect.Pointer && !va.IsNil() && va.Pointer() == vb.Pointer()
 }
 
 // mergeBranches combines branch results: with WithMerge's function, or

@@ -49,7 +49,8 @@ func reduceMerge[S any]() (reducer[S], error) {
 	if st.Kind() != reflect.Struct {
 		return nil, fmt.Errorf("state type %s is not a struct, so it has no field reducers", t)
 	}
-	if err := checkTags(st, ""); err != nil {
+	fields, err := fieldsOf(st, "")
+	if err != nil {
 		return nil, err
 	}
 	return func(base S, ins, outs []S, names []string) (S, error) {
@@ -79,7 +80,7 @@ func reduceMerge[S any]() (reducer[S], error) {
 		}
 		res := reflect.New(st).Elem()
 		res.Set(b)
-		if err := mergeStruct(res, b, in, out, names, ""); err != nil {
+		if err := mergeStruct(fields, res, b, in, out, names); err != nil {
 			return zero, err
 		}
 		if ptr {
@@ -89,19 +90,38 @@ func reduceMerge[S any]() (reducer[S], error) {
 	}, nil
 }
 
-func checkTags(st reflect.Type, prefix string) error {
+// field is how the merge treats one exported field of a struct state,
+// worked out once at Compile: its reducer, or the fields of a nested struct
+// merged one by one.
+type field struct {
+	index  int
+	name   string // the path an error names, e.g. Diagnostics.Tokens.Prompt
+	tag    string
+	nested []field
+}
+
+// fieldsOf checks every reduce tag against its field's type and returns
+// the fields the merge walks.
+func fieldsOf(st reflect.Type, prefix string) ([]field, error) {
+	var fs []field
 	for i := range st.NumField() {
 		f := st.Field(i)
 		if !f.IsExported() {
 			continue
 		}
 		name, k := prefix+f.Name, f.Type.Kind()
+		fd := field{index: i, name: name, tag: f.Tag.Get("reduce")}
 		ok := true
-		switch tag := f.Tag.Get("reduce"); tag {
+		switch fd.tag {
 		case "":
-			if k == reflect.Struct {
-				if err := checkTags(f.Type, name+"."); err != nil {
-					return err
+			if k == reflect.Struct && allExported(f.Type) { // time.Time and the like are values
+				nested, err := fieldsOf(f.Type, name+".")
+				if err != nil {
+					return nil, err
+				}
+				fd.nested = nested
+				if fd.nested == nil {
+					fd.nested = []field{}
 				}
 			}
 		case ReduceAppend:
@@ -114,13 +134,23 @@ func checkTags(st reflect.Type, prefix string) error {
 			ok = isNumber(k) || k == reflect.String
 		case ReduceLast:
 		default:
-			return fmt.Errorf("field %s: unknown reducer %q (append, union, sum, max, min, last)", name, tag)
+			return nil, fmt.Errorf("field %s: unknown reducer %q (append, union, sum, max, min, last)", name, fd.tag)
 		}
 		if !ok {
-			return fmt.Errorf("field %s: reducer %q does not apply to %s", name, f.Tag.Get("reduce"), f.Type)
+			return nil, fmt.Errorf("field %s: reducer %q does not apply to %s", name, fd.tag, f.Type)
+		}
+		fs = append(fs, fd)
+	}
+	return fs, nil
+}
+
+func allExported(t reflect.Type) bool {
+	for i := range t.NumField() {
+		if !t.Field(i).IsExported() {
+			return false
 		}
 	}
-	return nil
+	return true
 }
 
 func isNumber(k reflect.Kind) bool {
@@ -128,34 +158,24 @@ func isNumber(k reflect.Kind) bool {
 }
 
 // mergeStruct writes into res (a copy of base) what the branches changed.
-func mergeStruct(res, base reflect.Value, ins, outs []reflect.Value, names []string, prefix string) error {
-	st := res.Type()
-	for i := range st.NumField() {
-		f := st.Field(i)
-		if !f.IsExported() {
-			continue
+func mergeStruct(fields []field, res, base reflect.Value, ins, outs []reflect.Value, names []string) error {
+	scratch := make([]reflect.Value, len(ins)+len(outs)) // a field's values, reused field by field
+	for _, f := range fields {
+		in, out := scratch[:len(ins)], scratch[len(ins):]
+		for j := range ins {
+			in[j], out[j] = ins[j].Field(f.index), outs[j].Field(f.index)
 		}
-		name := prefix + f.Name
-		field := func(vs []reflect.Value) []reflect.Value {
-			fs := make([]reflect.Value, len(vs))
-			for j, v := range vs {
-				fs[j] = v.Field(i)
-			}
-			return fs
-		}
-		in, out := field(ins), field(outs)
-		tag := f.Tag.Get("reduce")
-		if tag == "" && f.Type.Kind() == reflect.Struct {
-			if err := mergeStruct(res.Field(i), base.Field(i), in, out, names, name+"."); err != nil {
+		if f.nested != nil {
+			if err := mergeStruct(f.nested, res.Field(f.index), base.Field(f.index), in, out, names); err != nil {
 				return err
 			}
 			continue
 		}
-		v, err := reduceField(tag, name, base.Field(i), in, out, names)
+		v, err := reduceField(f.tag, f.name, base.Field(f.index), in, out, names)
 		if err != nil {
 			return err
 		}
-		res.Field(i).Set(v)
+		res.Field(f.index).Set(v)
 	}
 	return nil
 }
@@ -164,7 +184,7 @@ func mergeStruct(res, base reflect.Value, ins, outs []reflect.Value, names []str
 func reduceField(tag, name string, base reflect.Value, ins, outs []reflect.Value, names []string) (reflect.Value, error) {
 	var changed []int
 	for j := range outs {
-		if !reflect.DeepEqual(outs[j].Interface(), ins[j].Interface()) {
+		if !equal(outs[j], ins[j]) {
 			changed = append(changed, j)
 		}
 	}
@@ -185,7 +205,7 @@ func reduceField(tag, name string, base reflect.Value, ins, outs []reflect.Value
 	}
 	first := outs[changed[0]]
 	for _, j := range changed[1:] {
-		if !reflect.DeepEqual(outs[j].Interface(), first.Interface()) {
+		if !equal(outs[j], first) {
 			who := make([]string, len(changed))
 			for n, c := range changed {
 				who[n] = names[c]
@@ -197,6 +217,9 @@ func reduceField(tag, name string, base reflect.Value, ins, outs []reflect.Value
 }
 
 func appendNew(name string, base reflect.Value, ins, outs []reflect.Value, names []string) (reflect.Value, error) {
+	if len(outs) == 1 && ins[0].Len() == base.Len() && hasPrefix(outs[0], ins[0]) && hasPrefix(outs[0], base) {
+		return outs[0], nil // one branch that only appended to what it was given: its slice is the result
+	}
 	res := reflect.AppendSlice(reflect.MakeSlice(base.Type(), 0, base.Len()), base)
 	for j := range outs {
 		in, out := ins[j], outs[j]
@@ -213,8 +236,11 @@ func hasPrefix(s, prefix reflect.Value) bool {
 	if s.Len() < prefix.Len() {
 		return false
 	}
+	if prefix.Len() == 0 || s.UnsafePointer() == prefix.UnsafePointer() {
+		return true // the branch appended to the slice it was given
+	}
 	for i := range prefix.Len() {
-		if !reflect.DeepEqual(s.Index(i).Interface(), prefix.Index(i).Interface()) {
+		if !equal(s.Index(i), prefix.Index(i)) {
 			return false
 		}
 	}
@@ -232,7 +258,7 @@ func union(name string, base reflect.Value, outs []reflect.Value, names []string
 			}
 			for it := m.MapRange(); it.Next(); {
 				k, v := it.Key(), it.Value()
-				if old := res.MapIndex(k); old.IsValid() && !reflect.DeepEqual(old.Interface(), v.Interface()) && j > 0 && from[k.Interface()] != "the base" {
+				if old := res.MapIndex(k); old.IsValid() && !equal(old, v) && j > 0 && from[k.Interface()] != "the base" {
 					return base, &InvalidUpdateError{Field: fmt.Sprintf("%s[%v]", name, k), Branches: []string{from[k.Interface()], who}}
 				}
 				res.SetMapIndex(k, v)
@@ -247,7 +273,7 @@ func union(name string, base reflect.Value, outs []reflect.Value, names []string
 			e := s.Index(i)
 			dup := false
 			for k := range res.Len() {
-				if reflect.DeepEqual(res.Index(k).Interface(), e.Interface()) {
+				if equal(res.Index(k), e) {
 					dup = true
 					break
 				}

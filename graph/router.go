@@ -15,15 +15,18 @@ import (
 // several times, each with its own state) or ByTable (a decision the node
 // recorded). The router also labels the edges in diagrams.
 type Router[S any] interface {
-	route(ctx context.Context, s S) (route, error)
-	send(ctx context.Context, s S) ([]Send[S], error)
+	route(ctx context.Context, s S) (route[S], error)
 	check(targets map[string]string) error
 	label(key string) string
 	fansOut() bool
 }
 
-// route is what a router chose: keys of targets.
-type route []string
+// route is what a router chose: keys of targets, and the states Sent to
+// them when the router sends.
+type route[S any] struct {
+	keys  []string
+	sends []Send[S]
+}
 
 // Send runs the node of a key with a state of its own (LangGraph's Send):
 // a BySend router returns several, and the node runs once per Send, in
@@ -45,14 +48,13 @@ func ByFunc[S any](fn func(ctx context.Context, s S) (string, error)) Router[S] 
 	return funcRouter[S]{fn}
 }
 
-func (r funcRouter[S]) route(ctx context.Context, s S) (route, error) {
+func (r funcRouter[S]) route(ctx context.Context, s S) (route[S], error) {
 	k, err := r.fn(ctx, s)
-	return route{k}, err
+	return route[S]{keys: []string{k}}, err
 }
-func (funcRouter[S]) send(context.Context, S) ([]Send[S], error) { return nil, nil }
-func (funcRouter[S]) check(map[string]string) error              { return nil }
-func (funcRouter[S]) label(key string) string                    { return key }
-func (funcRouter[S]) fansOut() bool                              { return false }
+func (funcRouter[S]) check(map[string]string) error { return nil }
+func (funcRouter[S]) label(key string) string       { return key }
+func (funcRouter[S]) fansOut() bool                 { return false }
 
 type keysRouter[S any] struct {
 	fn func(context.Context, S) ([]string, error)
@@ -67,11 +69,13 @@ func ByKeys[S any](fn func(ctx context.Context, s S) ([]string, error)) Router[S
 	return keysRouter[S]{fn}
 }
 
-func (r keysRouter[S]) route(ctx context.Context, s S) (route, error) { return r.fn(ctx, s) }
-func (keysRouter[S]) send(context.Context, S) ([]Send[S], error)      { return nil, nil }
-func (keysRouter[S]) check(map[string]string) error                   { return nil }
-func (keysRouter[S]) label(key string) string                         { return key }
-func (keysRouter[S]) fansOut() bool                                   { return true }
+func (r keysRouter[S]) route(ctx context.Context, s S) (route[S], error) {
+	keys, err := r.fn(ctx, s)
+	return route[S]{keys: keys}, err
+}
+func (keysRouter[S]) check(map[string]string) error { return nil }
+func (keysRouter[S]) label(key string) string       { return key }
+func (keysRouter[S]) fansOut() bool                 { return true }
 
 type sendRouter[S any] struct {
 	fn func(context.Context, S) ([]Send[S], error)
@@ -79,7 +83,9 @@ type sendRouter[S any] struct {
 
 // BySend routes by a function that returns Sends: each runs its key's node
 // once with its own state (map-reduce). The node's runs are merged into one
-// state before the graph goes on from it.
+// state before the graph goes on from it. A single Send of the very state
+// the router was given (the same pointer) is a plain step: no copy, no
+// merge.
 func BySend[S any](fn func(ctx context.Context, s S) ([]Send[S], error)) Router[S] {
 	if fn == nil {
 		return nil
@@ -87,23 +93,22 @@ func BySend[S any](fn func(ctx context.Context, s S) ([]Send[S], error)) Router[
 	return sendRouter[S]{fn}
 }
 
-func (r sendRouter[S]) route(ctx context.Context, s S) (route, error) {
+func (r sendRouter[S]) route(ctx context.Context, s S) (route[S], error) {
 	sends, err := r.fn(ctx, s)
 	if err != nil {
-		return nil, err
+		return route[S]{}, err
 	}
-	var keys route
+	rt := route[S]{sends: sends}
 	for _, sd := range sends {
-		if !slices.Contains(keys, sd.Key) {
-			keys = append(keys, sd.Key)
+		if !slices.Contains(rt.keys, sd.Key) {
+			rt.keys = append(rt.keys, sd.Key)
 		}
 	}
-	return keys, nil
+	return rt, nil
 }
-func (r sendRouter[S]) send(ctx context.Context, s S) ([]Send[S], error) { return r.fn(ctx, s) }
-func (sendRouter[S]) check(map[string]string) error                      { return nil }
-func (sendRouter[S]) label(key string) string                            { return "send " + key }
-func (sendRouter[S]) fansOut() bool                                      { return true }
+func (sendRouter[S]) check(map[string]string) error { return nil }
+func (sendRouter[S]) label(key string) string       { return "send " + key }
+func (sendRouter[S]) fansOut() bool                 { return true }
 
 // DecisionReader is a state that records the decisions its nodes made;
 // embedding tables.Decisions makes a state one.
@@ -136,23 +141,22 @@ func ByTable[S any](t *tables.Table, output string) Router[S] {
 	return r
 }
 
-func (r *tableRouter[S]) route(_ context.Context, s S) (route, error) {
+func (r *tableRouter[S]) route(_ context.Context, s S) (route[S], error) {
 	dr, ok := any(s).(DecisionReader)
 	if !ok {
-		return nil, fmt.Errorf("%s: state %T records no decisions (embed tables.Decisions)", r.t.ID, s)
+		return route[S]{}, fmt.Errorf("%s: state %T records no decisions (embed tables.Decisions)", r.t.ID, s)
 	}
 	d, ok := dr.Decision(r.t.ID)
 	if !ok {
-		return nil, fmt.Errorf("%s: no decision recorded", r.t.ID)
+		return route[S]{}, fmt.Errorf("%s: no decision recorded", r.t.ID)
 	}
 	v, ok := d.Outputs[r.output]
 	if !ok {
-		return nil, fmt.Errorf("%s: the recorded decision (rule %d) has no output %q", r.t.ID, d.Rule, r.output)
+		return route[S]{}, fmt.Errorf("%s: the recorded decision (rule %d) has no output %q", r.t.ID, d.Rule, r.output)
 	}
-	return route{v}, nil
+	return route[S]{keys: []string{v}}, nil
 }
-func (*tableRouter[S]) send(context.Context, S) ([]Send[S], error) { return nil, nil }
-func (*tableRouter[S]) fansOut() bool                              { return false }
+func (*tableRouter[S]) fansOut() bool { return false }
 
 func (r *tableRouter[S]) check(targets map[string]string) error {
 	if r.t == nil {
