@@ -92,9 +92,15 @@ func toolCalls(ctx context.Context, s State) ([]graph.Send[State], error) {
 	if key, err := nodes.AfterAgentModel(ctx, s); err != nil || key != nodes.AgentToolsName {
 		return []graph.Send[State]{{Key: nodes.AnswerKey, State: s}}, err
 	}
-	var sends []graph.Send[State]
-	for _, b := range nodes.SplitToolCalls(s) {
-		sends = append(sends, graph.Send[State]{Key: nodes.CallToolName, State: b})
+	calls := s.Messages[len(s.Messages)-1].ToolCalls
+	if len(calls) == 1 { // call_tool runs the reply's one call on the state itself
+		return []graph.Send[State]{{Key: nodes.CallToolName, State: s}}, nil
+	}
+	sends := make([]graph.Send[State], len(calls))
+	for i := range calls {
+		c := *s // the graph gives each Send a clone of its own before call_tool runs
+		c.ToolCall = &calls[i]
+		sends[i] = graph.Send[State]{Key: nodes.CallToolName, State: &c}
 	}
 	return sends, nil
 }

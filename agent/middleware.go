@@ -15,56 +15,83 @@ import (
 	"github.com/sgrgraph/sgrgraph/outbound"
 )
 
-// scope is the node running in a context, so that a subgraph's node can
-// tell it that the work is being done, and counted, inside.
-type scope struct{ inner atomic.Int32 }
+// running is one run of a node: what a subgraph's nodes tell it (that
+// they count the work), and the outbound retries it saw.
+type running struct {
+	name    string
+	inner   atomic.Int32
+	mu      sync.Mutex
+	retries []contracts.Retry
+}
 
-type scopeKey struct{}
+type runningKey struct{}
+
+// nodeOf is the node running in ctx, or "".
+func nodeOf(ctx context.Context) string {
+	if r, ok := ctx.Value(runningKey{}).(*running); ok {
+		return r.name
+	}
+	return ""
+}
+
+// observeAttempt records an outbound attempt with the innermost node
+// running in the call's context, and reports it as an event. One observer,
+// installed by RunState, serves a whole turn: a context knows its node.
+func observeAttempt(ctx context.Context, a outbound.Attempt) {
+	r, ok := ctx.Value(runningKey{}).(*running)
+	if !ok {
+		return
+	}
+	rt := contracts.Retry{Node: r.name, Service: a.Service, Try: a.Try, Status: a.Status,
+		Error: a.Error, WaitMS: float64(a.Wait.Microseconds()) / 1000, Retried: a.Retried}
+	r.mu.Lock()
+	r.retries = append(r.retries, rt)
+	r.mu.Unlock()
+	// A live view must know: tokens of a cut stream are followed by the whole reply again.
+	events.Emit(ctx, contracts.Event{Kind: contracts.EventRetry, Error: fmt.Sprintf("%s try %d: %s", a.Service, a.Try, a.Error)})
+}
 
 // instrument is the middleware of the default graph: it logs each node with
 // the session, turn and node, reports its start and end as events, times
 // it and counts its tokens and outbound retries into the diagnostics. A
 // node whose work is done by nodes inside it (a subgraph) records only its
-// time, so no token or retry is counted twice.
+// time, so no token or retry is counted twice. A turn nobody logs or
+// watches pays only for the timing and the counts.
 func instrument(name string, next graph.NodeFunc[*contracts.ChatState]) graph.NodeFunc[*contracts.ChatState] {
 	return func(ctx context.Context, s *contracts.ChatState) (*contracts.ChatState, error) {
 		if s == nil {
 			return nil, fmt.Errorf("node %q: nil state", name)
 		}
-		if outer, ok := ctx.Value(scopeKey{}).(*scope); ok {
+		if outer, ok := ctx.Value(runningKey{}).(*running); ok {
 			outer.inner.Add(1)
 		}
-		own := &scope{}
-		ctx = context.WithValue(ctx, scopeKey{}, own)
-		log := zerolog.Ctx(ctx).With().Str("session", s.SessionID).Int("turn", s.Turn).Str("node", name).Logger()
-		ctx = events.WithNode(log.WithContext(ctx), name)
-		if graph.Path(ctx) != "" { // the run streams: the node's events join the graph's stream
-			ctx = events.WithSink(ctx, streamed(ctx))
+		run := &running{name: name}
+		ctx = context.WithValue(ctx, runningKey{}, run)
+		log := zerolog.Ctx(ctx)
+		if log.GetLevel() != zerolog.Disabled {
+			l := log.With().Str("session", s.SessionID).Int("turn", s.Turn).Str("node", name).Logger()
+			log, ctx = &l, l.WithContext(ctx)
 		}
-		events.Emit(ctx, contracts.Event{Kind: contracts.EventNodeStart})
+		watched := graph.Path(ctx) != ""
+		if watched { // the run streams: the node's events join the graph's stream
+			ctx = events.WithSink(ctx, streamed(ctx))
+		} else {
+			watched = events.Watched(ctx)
+		}
+		if watched {
+			ctx = events.WithNode(ctx, name)
+			events.Emit(ctx, contracts.Event{Kind: contracts.EventNodeStart})
+		}
 		calls, errs := len(s.Diagnostics.ModelCalls), len(s.Diagnostics.Errors)
-		var mu sync.Mutex
-		var retries []contracts.Retry
-		sink := ctx
-		ctx = outbound.WithObserver(ctx, func(a outbound.Attempt) {
-			if own.inner.Load() > 0 {
-				return // an inner node records it
-			}
-			r := contracts.Retry{Node: name, Service: a.Service, Try: a.Try, Status: a.Status,
-				Error: a.Error, WaitMS: float64(a.Wait.Microseconds()) / 1000, Retried: a.Retried}
-			mu.Lock()
-			retries = append(retries, r)
-			mu.Unlock()
-			// A live view must know: tokens of a cut stream are followed by the whole reply again.
-			events.Emit(sink, contracts.Event{Kind: contracts.EventRetry, Error: fmt.Sprintf("%s try %d: %s", a.Service, a.Try, a.Error)})
-		})
 		start := time.Now()
 		out, err := next(ctx, s)
 		took := time.Since(start)
 		ms := float64(took.Microseconds()) / 1000
 		if err != nil {
 			log.Error().Err(err).Dur("took", took).Int("attempt", graph.Attempt(ctx)).Msg("node failed")
-			events.Emit(ctx, contracts.Event{Kind: contracts.EventNodeEnd, DurationMS: ms, Error: err.Error()})
+			if watched {
+				events.Emit(ctx, contracts.Event{Kind: contracts.EventNodeEnd, DurationMS: ms, Error: err.Error()})
+			}
 			return nil, fmt.Errorf("node %q: %w", name, err)
 		}
 		if out == nil {
@@ -74,31 +101,35 @@ func instrument(name string, next graph.NodeFunc[*contracts.ChatState]) graph.No
 		if n := graph.Attempt(ctx); n > 1 {
 			attempt = n
 		}
-		if own.inner.Load() > 0 { // its nodes counted the tokens and retries
+		if run.inner.Load() > 0 { // its nodes counted the tokens and retries
 			out.Diagnostics.Nodes = append(out.Diagnostics.Nodes, contracts.NodeRun{Node: name, DurationMS: ms, Attempt: attempt})
-			events.Emit(ctx, contracts.Event{Kind: contracts.EventNodeEnd, DurationMS: ms})
+			if watched {
+				events.Emit(ctx, contracts.Event{Kind: contracts.EventNodeEnd, DurationMS: ms})
+			}
 			return out, nil
 		}
-		run := contracts.NodeRun{Node: name, DurationMS: ms, Attempt: attempt}
+		nr := contracts.NodeRun{Node: name, DurationMS: ms, Attempt: attempt}
 		if calls <= len(out.Diagnostics.ModelCalls) {
 			for _, c := range out.Diagnostics.ModelCalls[calls:] {
-				run.PromptTokens += c.PromptTokens
-				run.CompletionTokens += c.CompletionTokens
+				nr.PromptTokens += c.PromptTokens
+				nr.CompletionTokens += c.CompletionTokens
 				out.Diagnostics.Tokens.Estimated = out.Diagnostics.Tokens.Estimated || c.TokensEstimated
 			}
 		}
-		out.Diagnostics.Tokens.Prompt += run.PromptTokens
-		out.Diagnostics.Tokens.Completion += run.CompletionTokens
-		out.Diagnostics.Nodes = append(out.Diagnostics.Nodes, run)
-		mu.Lock()
-		out.Diagnostics.Retries = append(out.Diagnostics.Retries, retries...)
-		mu.Unlock()
+		out.Diagnostics.Tokens.Prompt += nr.PromptTokens
+		out.Diagnostics.Tokens.Completion += nr.CompletionTokens
+		out.Diagnostics.Nodes = append(out.Diagnostics.Nodes, nr)
+		run.mu.Lock()
+		out.Diagnostics.Retries = append(out.Diagnostics.Retries, run.retries...)
+		run.mu.Unlock()
 		if errs <= len(out.Diagnostics.Errors) {
 			for _, e := range out.Diagnostics.Errors[errs:] {
 				log.Warn().Str("recovered", e.Message).Msg("node recovered from an error")
 			}
 		}
-		events.Emit(ctx, contracts.Event{Kind: contracts.EventNodeEnd, DurationMS: ms})
+		if watched {
+			events.Emit(ctx, contracts.Event{Kind: contracts.EventNodeEnd, DurationMS: ms})
+		}
 		log.Debug().Dur("took", took).Msg("node done")
 		return out, nil
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/sgrgraph/sgrgraph/graph"
 	"github.com/sgrgraph/sgrgraph/guards"
 	"github.com/sgrgraph/sgrgraph/nodes"
+	"github.com/sgrgraph/sgrgraph/outbound"
 )
 
 // RunState runs one turn and returns its whole state, as the nodes left
@@ -25,6 +26,7 @@ func (a *Agent) RunState(ctx context.Context, t Turn) (*contracts.ChatState, err
 	if err != nil {
 		return nil, err
 	}
+	ctx = outbound.WithObserver(ctx, observeAttempt) // each node's retries reach its diagnostics
 	if t.Events == nil {
 		return a.graph.Turn.Invoke(ctx, s)
 	}

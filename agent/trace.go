@@ -10,7 +10,6 @@ import (
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
 
-	"github.com/sgrgraph/sgrgraph/events"
 	"github.com/sgrgraph/sgrgraph/guards"
 	"github.com/sgrgraph/sgrgraph/models"
 )
@@ -60,7 +59,7 @@ func (t *traced) Stream(ctx context.Context, in []*schema.Message, opts ...model
 
 func (t *traced) write(ctx context.Context, in []*schema.Message, opts []model.Option) {
 	o := model.GetCommonOptions(nil, opts...)
-	line := TraceLine{Node: events.Node(ctx), Tools: []string{}, ToolChoice: models.ChoiceName(o.ToolChoice), Allowed: o.AllowedToolNames}
+	line := TraceLine{Node: nodeOf(ctx), Tools: []string{}, ToolChoice: models.ChoiceName(o.ToolChoice), Allowed: o.AllowedToolNames}
 	for _, ti := range o.Tools {
 		line.Tools = append(line.Tools, ti.Name)
 	}

@@ -32,6 +32,12 @@ func Node(ctx context.Context) string {
 	return n
 }
 
+// Watched says whether events sent in ctx reach a sink.
+func Watched(ctx context.Context) bool {
+	sink, _ := ctx.Value(sinkKey{}).(Sink)
+	return sink != nil
+}
+
 // Emit sends ev to the sink of ctx, if there is one, naming the current
 // node when ev does not.
 func Emit(ctx context.Context, ev contracts.Event) {

@@ -47,32 +47,43 @@ func SplitToolCalls(s *contracts.ChatState) []*contracts.ChatState {
 	return out
 }
 
-// Call runs the state's one tool call and answers it with a tool message;
-// a failing or unknown tool is answered with its error, so the model can
-// recover. The result waits in ToolResults for Node to record.
+// Call runs the state's tool call (ToolCall, set by SplitToolCalls), or,
+// when it has none, every call of the last assistant message in order, and
+// answers each with a tool message; a failing or unknown tool is answered
+// with its error, so the model can recover. The results wait in
+// ToolResults for Node to record.
 func (c AgentTools) Call() Func {
 	return func(ctx context.Context, s *contracts.ChatState) (*contracts.ChatState, error) {
-		call := s.ToolCall
-		if call == nil {
+		if call := s.ToolCall; call != nil {
+			s.ToolCall = nil
+			c.call(ctx, s, *call)
 			return s, nil
 		}
-		s.ToolCall = nil
-		name, args := call.Function.Name, call.Function.Arguments
-		events.Emit(ctx, contracts.Event{Kind: contracts.EventToolCall, Tool: name, Text: args})
-		res := contracts.ToolResult{CallID: call.ID, Tool: name, Args: args}
-		out, err := c.run(ctx, name, args)
-		if err != nil {
-			res.Error = err.Error()
-			out = "error: " + err.Error()
-			events.Emit(ctx, contracts.Event{Kind: contracts.EventToolResult, Tool: name, Error: err.Error()})
-		} else {
-			events.Emit(ctx, contracts.Event{Kind: contracts.EventToolResult, Tool: name, Text: out})
+		if n := len(s.Messages); n > 0 && s.Messages[n-1].Role == schema.Assistant {
+			for _, call := range s.Messages[n-1].ToolCalls {
+				c.call(ctx, s, call)
+			}
 		}
-		res.Output = out
-		s.ToolResults = append(s.ToolResults, res)
-		s.Messages = append(s.Messages, schema.ToolMessage(out, call.ID, schema.WithToolName(name)))
 		return s, nil
 	}
+}
+
+// call runs one tool call and records its answer.
+func (c AgentTools) call(ctx context.Context, s *contracts.ChatState, call schema.ToolCall) {
+	name, args := call.Function.Name, call.Function.Arguments
+	events.Emit(ctx, contracts.Event{Kind: contracts.EventToolCall, Tool: name, Text: args})
+	res := contracts.ToolResult{CallID: call.ID, Tool: name, Args: args}
+	out, err := c.run(ctx, name, args)
+	if err != nil {
+		res.Error = err.Error()
+		out = "error: " + err.Error()
+		events.Emit(ctx, contracts.Event{Kind: contracts.EventToolResult, Tool: name, Error: err.Error()})
+	} else {
+		events.Emit(ctx, contracts.Event{Kind: contracts.EventToolResult, Tool: name, Text: out})
+	}
+	res.Output = out
+	s.ToolResults = append(s.ToolResults, res)
+	s.Messages = append(s.Messages, schema.ToolMessage(out, call.ID, schema.WithToolName(name)))
 }
 
 // Node records what the tool calls of a step returned, in call order: each

@@ -80,6 +80,9 @@ func TestAgentTools(t *testing.T) {
 			in := newState("q")
 			in.Messages = append(in.Messages, schema.AssistantMessage("", tc.calls))
 			s, evs := runTools(t, c, in)
+			whole, wholeEvs := runToolsInOrder(t, c, in.Clone())
+			assert.Equal(t, s, whole, "calls run one after another on the state itself give what the split gives")
+			assert.Equal(t, evs, wholeEvs)
 			var refs []string
 			for _, e := range s.Evidence {
 				refs = append(refs, e.Ref)
@@ -147,4 +150,15 @@ func TestAgentToolsEvidenceSource(t *testing.T) {
 	s, _ := runTools(t, c, in)
 	assert.Equal(t, contracts.SourceDB, s.Evidence[0].Source)
 	assert.Equal(t, 1.0, s.Evidence[0].Confidence)
+}
+
+// runToolsInOrder runs a tool step on the state itself: call_tool given no
+// ToolCall runs every call of the last reply, in order.
+func runToolsInOrder(t *testing.T, c AgentTools, in *contracts.ChatState) (*contracts.ChatState, []contracts.Event) {
+	t.Helper()
+	out, evs, err := sgrtest.RunNode(context.Background(), CallToolName, c.Call(), in)
+	require.NoError(t, err)
+	s, _, err := sgrtest.RunNode(context.Background(), AgentToolsName, c.Node(), out)
+	require.NoError(t, err)
+	return s, evs
 }

@@ -21,9 +21,9 @@ type Attempt struct {
 	Retried bool `json:"retried"`
 }
 
-// Observer hears of every failed attempt. It may be called from several
-// goroutines at once.
-type Observer func(Attempt)
+// Observer hears of every failed attempt, with the context of the call
+// that made it. It may be called from several goroutines at once.
+type Observer func(context.Context, Attempt)
 
 type observerKey struct{}
 
@@ -32,7 +32,7 @@ type observerKey struct{}
 func WithObserver(ctx context.Context, o Observer) context.Context {
 	if prev := observerOf(ctx); prev != nil {
 		next := o
-		o = func(a Attempt) { prev(a); next(a) }
+		o = func(ctx context.Context, a Attempt) { prev(ctx, a); next(ctx, a) }
 	}
 	return context.WithValue(ctx, observerKey{}, o)
 }
@@ -46,6 +46,6 @@ func observerOf(ctx context.Context) Observer {
 // at their own level (a stream cut after its headers).
 func Report(ctx context.Context, a Attempt) {
 	if o := observerOf(ctx); o != nil {
-		o(a)
+		o(ctx, a)
 	}
 }

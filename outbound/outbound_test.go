@@ -104,7 +104,7 @@ func TestTransport(t *testing.T) {
 			srv, calls := flaky(t, tc.statuses...)
 			var mu sync.Mutex
 			var seen []bool
-			ctx := WithObserver(context.Background(), func(a Attempt) {
+			ctx := WithObserver(context.Background(), func(_ context.Context, a Attempt) {
 				mu.Lock()
 				defer mu.Unlock()
 				seen = append(seen, a.Retried)
@@ -130,7 +130,7 @@ func TestTransportRetriesConnectionErrors(t *testing.T) {
 	addr := ln.Addr().String()
 	ln.Close() // nothing listens: connection refused
 	var tries []Attempt
-	ctx := WithObserver(context.Background(), func(a Attempt) { tries = append(tries, a) })
+	ctx := WithObserver(context.Background(), func(_ context.Context, a Attempt) { tries = append(tries, a) })
 	c := Client("guard", Policy{Attempts: 2, BaseDelay: time.Millisecond, MaxDelay: time.Millisecond}, nil, 0)
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+addr, nil)
 	_, err = c.Do(req)
@@ -145,7 +145,7 @@ func TestTransportDoesNotRetryWhatCannotSucceed(t *testing.T) {
 	srv := httptest.NewTLSServer(http.NotFoundHandler()) // a certificate the client does not trust
 	defer srv.Close()
 	var tries []Attempt
-	ctx := WithObserver(context.Background(), func(a Attempt) { tries = append(tries, a) })
+	ctx := WithObserver(context.Background(), func(_ context.Context, a Attempt) { tries = append(tries, a) })
 	c := Client("model", Policy{Attempts: 3, BaseDelay: time.Millisecond, MaxDelay: time.Millisecond}, nil, 0)
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL, nil)
 	_, err := c.Do(req)
@@ -161,7 +161,7 @@ func TestTransportWillNotWaitPastLimits(t *testing.T) {
 	}))
 	defer srv.Close()
 	var last Attempt
-	ctx := WithObserver(context.Background(), func(a Attempt) { last = a })
+	ctx := WithObserver(context.Background(), func(_ context.Context, a Attempt) { last = a })
 	c := Client("model", Policy{Attempts: 5, BaseDelay: time.Millisecond, MaxDelay: time.Second}, nil, 0)
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL, nil)
 	resp, err := c.Do(req)
@@ -170,7 +170,7 @@ func TestTransportWillNotWaitPastLimits(t *testing.T) {
 	assert.Equal(t, 429, resp.StatusCode, "the server's own answer reaches the caller")
 	assert.Contains(t, last.Error, "server asks to wait 2m0s, over max_delay 1s")
 
-	ctx, cancel := context.WithTimeout(WithObserver(context.Background(), func(a Attempt) { last = a }), 50*time.Millisecond)
+	ctx, cancel := context.WithTimeout(WithObserver(context.Background(), func(_ context.Context, a Attempt) { last = a }), 50*time.Millisecond)
 	defer cancel()
 	srv2, _ := flaky(t, 500, 500, 500)
 	c = Client("model", Policy{Attempts: 5, BaseDelay: time.Second, MaxDelay: time.Second}, http.Header{"Authorization": {"Bearer k"}}, 0)

@@ -14,7 +14,7 @@ func TestAgain(t *testing.T) {
 	cut := errors.New("stream cut before finish_reason")
 	p := Policy{Attempts: 3, BaseDelay: 20 * time.Millisecond, MaxDelay: 40 * time.Millisecond}
 	var seen []Attempt
-	ctx := WithObserver(context.Background(), func(a Attempt) { seen = append(seen, a) })
+	ctx := WithObserver(context.Background(), func(_ context.Context, a Attempt) { seen = append(seen, a) })
 
 	start := time.Now()
 	require.True(t, p.Again(ctx, "model", 1, cut))

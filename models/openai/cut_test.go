@@ -48,7 +48,7 @@ func TestStreamClosedBeforeItsEnd(t *testing.T) {
 					}))
 				defer srv.Close()
 				var attempts []outbound.Attempt
-				ctx := outbound.WithObserver(context.Background(), func(a outbound.Attempt) { attempts = append(attempts, a) })
+				ctx := outbound.WithObserver(context.Background(), func(_ context.Context, a outbound.Attempt) { attempts = append(attempts, a) })
 				sr, err := newModel(t, srv, "").Stream(ctx, []*schema.Message{schema.UserMessage("q")})
 				require.NotEmpty(t, attempts)
 				assert.Contains(t, attempts[0].Error, "stream cut before finish_reason")

@@ -147,7 +147,7 @@ func TestFaults(t *testing.T) {
 				openaitest.WithFaults(func(openaitest.Request) openaitest.Fault { return tc.fault(int(n.Add(1))) }))
 			defer srv.Close()
 			var attempts []outbound.Attempt
-			ctx := outbound.WithObserver(context.Background(), func(a outbound.Attempt) { attempts = append(attempts, a) })
+			ctx := outbound.WithObserver(context.Background(), func(_ context.Context, a outbound.Attempt) { attempts = append(attempts, a) })
 			m := newModel(t, srv, "")
 			var msg *schema.Message
 			var err error

@@ -172,7 +172,7 @@ func (r reply) retried() string {
 func call(ctx context.Context, client *http.Client, method, url string, body []byte) (reply, error) {
 	var r reply
 	var mu sync.Mutex
-	ctx = outbound.WithObserver(ctx, func(a outbound.Attempt) {
+	ctx = outbound.WithObserver(ctx, func(_ context.Context, a outbound.Attempt) {
 		mu.Lock()
 		defer mu.Unlock()
 		r.retries = append(r.retries, fmt.Sprintf("try %d: %s", a.Try, a.Error))
