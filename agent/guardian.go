@@ -16,16 +16,15 @@ func NewGuardian(cfg config.Config) (nodes.Func, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	classifier, err := NewClassifier(cfg.Guard)
+	classifier, err := newClassifier(cfg)
 	if err != nil {
 		return nil, err
 	}
-	policy, err := CompilePolicy(cfg.Guardian.Policy)
+	policy, err := cfg.Guardian.CompiledPolicy()
 	if err != nil {
 		return nil, err
 	}
-	set, err := tables.Standard(tables.Config{SpamThreshold: cfg.Tables.SpamThreshold,
-		ConfidenceThreshold: cfg.Tables.ConfidenceThreshold, MaxRetries: cfg.Tables.MaxRetries})
+	set, err := tables.Standard(cfg.Tables)
 	if err != nil {
 		return nil, err
 	}
@@ -33,7 +32,7 @@ func NewGuardian(cfg config.Config) (nodes.Func, error) {
 	if err != nil {
 		return nil, err
 	}
-	texts, err := loadTexts(cfg.Texts)
+	texts, err := templates.Open(cfg.Texts)
 	if err != nil {
 		return nil, err
 	}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/cloudwego/eino/components/tool"
 
-	"github.com/sgrgraph/sgrgraph/config"
 	"github.com/sgrgraph/sgrgraph/contracts"
 	"github.com/sgrgraph/sgrgraph/guards"
 	"github.com/sgrgraph/sgrgraph/nodes"
@@ -35,13 +34,13 @@ func (a *Agent) parts(ctx context.Context, o Options) (Nodes, Tables, error) {
 		return Nodes{}, Tables{}, err
 	}
 	a.outputs = dt004
-	texts, err := loadTexts(cfg.Texts)
+	texts, err := templates.Open(cfg.Texts)
 	if err != nil {
 		return Nodes{}, Tables{}, err
 	}
 	classifier := o.Classifier
 	if classifier == nil {
-		if classifier, err = NewClassifier(cfg.Guard); err != nil {
+		if classifier, err = newClassifier(cfg); err != nil {
 			return Nodes{}, Tables{}, err
 		}
 	}
@@ -80,14 +79,10 @@ func (a *Agent) parts(ctx context.Context, o Options) (Nodes, Tables, error) {
 		toolStep.Tools, toolStep.Sources[info.Name] = append(toolStep.Tools, t.InvokableTool), source
 		offered, have = append(offered, t.InvokableTool), append(have, source)
 	}
-	rules := guards.DefaultEvidenceRules()
-	g := cfg.Guardian
-	rules.QualityMinItems, rules.QualityMinSources, rules.MinAvgConfidence, rules.FastMinItems =
-		g.QualityMinItems, g.QualityMinSources, g.MinAvgConfidence, g.FastMinItems
+	rules := cfg.Guardian.EvidenceRules()
 	reachable(&rules, have...)
-	contract := contracts.ArchitectSpec{ResponseFormat: "markdown", RequiredSections: g.RequiredSections,
-		ForbiddenContent: g.ForbiddenContent, DomainTerms: g.DomainTerms}
-	policy, err := CompilePolicy(g.Policy)
+	contract := cfg.Guardian.Contract()
+	policy, err := cfg.Guardian.CompiledPolicy()
 	if err != nil {
 		return Nodes{}, Tables{}, err
 	}
@@ -109,33 +104,6 @@ func (a *Agent) parts(ctx context.Context, o Options) (Nodes, Tables, error) {
 		SafeExit:      nodes.SafeExit{Texts: texts, Product: product, Language: lang}.Node(),
 	}
 	return n, Tables{Enforcement: dt001, Routing: dt002, Verdicts: dt005}, nil
-}
-
-// CompilePolicy turns the configured query policy into a checker; an empty
-// one is nil, so a turn without a policy pays nothing for it.
-func CompilePolicy(p config.Policy) (*guards.QueryPolicy, error) {
-	if len(p.ForbiddenTopics) == 0 && len(p.ForbiddenExpressions) == 0 && len(p.DeniedRequestTypes) == 0 {
-		return nil, nil
-	}
-	gp := guards.Policy{ForbiddenTopics: p.ForbiddenTopics, ForbiddenExpressions: p.ForbiddenExpressions,
-		DeniedRequestTypes: map[string][]contracts.RequestType{}}
-	for role, types := range p.DeniedRequestTypes {
-		for _, t := range types {
-			gp.DeniedRequestTypes[role] = append(gp.DeniedRequestTypes[role], contracts.RequestType(t))
-		}
-	}
-	q, err := guards.CompilePolicy(gp)
-	if err != nil {
-		return nil, fmt.Errorf("config: guardian.policy.%w", err)
-	}
-	return q, nil
-}
-
-func loadTexts(t config.Texts) (*templates.Set, error) {
-	if t.Templates == "" && t.Catalogue == "" {
-		return templates.Default()
-	}
-	return templates.Load(t.Templates, t.Catalogue)
 }
 
 // reachable rewrites "any of" source rules that name only sources the

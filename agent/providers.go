@@ -9,9 +9,9 @@ import (
 
 	"github.com/sgrgraph/sgrgraph/config"
 	"github.com/sgrgraph/sgrgraph/guards/safety"
+	"github.com/sgrgraph/sgrgraph/models"
 	"github.com/sgrgraph/sgrgraph/models/offline"
 	"github.com/sgrgraph/sgrgraph/models/openai"
-	"github.com/sgrgraph/sgrgraph/outbound"
 )
 
 // newModels makes the configured planner and answerer; one model serves
@@ -33,16 +33,16 @@ func (a *Agent) newModels(ctx context.Context) (planner, answerer model.BaseChat
 	return planner, answerer, err
 }
 
-func newOpenAI(ctx context.Context, e config.Endpoint, m config.Model) (model.BaseChatModel, error) {
+func newOpenAI(ctx context.Context, e models.Endpoint, m models.Config) (model.BaseChatModel, error) {
 	return openai.New(ctx, OpenAIConfig(e, m))
 }
 
 // OpenAIConfig is the provider configuration of one endpoint of the model.
-func OpenAIConfig(e config.Endpoint, m config.Model) openai.Config {
+func OpenAIConfig(e models.Endpoint, m models.Config) openai.Config {
 	c := openai.Config{BaseURL: e.BaseURL, APIKey: e.APIKey, Model: e.Name, MaxTokens: e.MaxTokens,
-		Headers: e.Headers, ForcedToolChoice: e.ForcedToolChoice, Retry: policy(m.Retry)}
+		Headers: e.Headers, ForcedToolChoice: e.ForcedToolChoice, Retry: m.Retry}
 	if c.BaseURL == "" {
-		c.BaseURL = config.DefaultOpenAIBaseURL
+		c.BaseURL = models.DefaultOpenAIBaseURL
 	}
 	if e.Temperature != nil {
 		t := float32(*e.Temperature)
@@ -51,26 +51,12 @@ func OpenAIConfig(e config.Endpoint, m config.Model) openai.Config {
 	return c
 }
 
-func policy(r config.Retry) outbound.Policy {
-	return outbound.Policy{Attempts: r.Attempts, BaseDelay: r.BaseDelay, MaxDelay: r.MaxDelay}
-}
-
-// NewClassifier makes the configured safety classifier. A remote guard's
-// client carries the guard's timeout and retry policy.
-func NewClassifier(g config.Guard) (safety.Classifier, error) {
-	switch g.Provider {
-	case safety.ProviderMosec:
-		return safety.Mosec{Endpoint: g.URL, Client: outbound.Client("guard", policy(g.Retry), nil, g.Timeout)}, nil
-	case safety.ProviderOpenAI:
-		return safety.OpenAIGuard{BaseURL: g.URL, Model: g.Model, APIKey: g.APIKey,
-			Client: outbound.Client("guard", policy(g.Retry), nil, g.Timeout)}, nil
+// newClassifier is the guard the configuration names; its faults name the
+// guard section's key.
+func newClassifier(cfg config.Config) (safety.Classifier, error) {
+	c, err := safety.New(cfg.Guard)
+	if err != nil {
+		return nil, fmt.Errorf("config: guard.%w", err)
 	}
-	if g.Lexicon != "" {
-		c, err := safety.NewRulesFromFile(g.Lexicon)
-		if err != nil {
-			return nil, fmt.Errorf("guard.lexicon: %w", err)
-		}
-		return c, nil
-	}
-	return safety.NewDefaultRules()
+	return c, nil
 }

@@ -7,34 +7,38 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"strconv"
-	"strings"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/sgrgraph/sgrgraph/guards"
+	"github.com/sgrgraph/sgrgraph/guards/safety"
 	"github.com/sgrgraph/sgrgraph/kb"
+	"github.com/sgrgraph/sgrgraph/models"
 	"github.com/sgrgraph/sgrgraph/tables"
+	"github.com/sgrgraph/sgrgraph/templates"
 )
 
 //go:embed defaults.yaml
 var defaultsYAML []byte
 
-// Config is the whole configuration.
+// Config is the whole configuration. Each section is the type of the
+// package it configures, with that package's own checks; the top-level
+// keys, the agent section and the output section are the turn's own.
 type Config struct {
 	// Product is what the assistant supports; texts and prompts name it.
 	Product string `yaml:"product"`
 	// Language is the answer language when neither the plan nor the
 	// request's own letters settle it.
-	Language string        `yaml:"language"`
-	Model    Model         `yaml:"model"`
-	Agent    Agent         `yaml:"agent"`
-	Tables   tables.Config `yaml:"tables"`
-	Guard    Guard         `yaml:"guard"`
-	Guardian Guardian      `yaml:"guardian"`
-	KB       kb.Config     `yaml:"kb"`
-	Texts    Texts         `yaml:"texts"`
-	Output   Output        `yaml:"output"`
+	Language string           `yaml:"language"`
+	Model    models.Config    `yaml:"model"`
+	Agent    Agent            `yaml:"agent"`
+	Tables   tables.Config    `yaml:"tables"`
+	Guard    safety.Config    `yaml:"guard"`
+	Guardian guards.Config    `yaml:"guardian"`
+	KB       kb.Config        `yaml:"kb"`
+	Texts    templates.Config `yaml:"texts"`
+	Output   Output           `yaml:"output"`
 }
 
 // Output says what the printed results carry. Personal data (e-mail
@@ -54,34 +58,6 @@ type Agent struct {
 	MaxIterations    int    `yaml:"max_iterations"`
 	ForceFirstSearch bool   `yaml:"force_first_search"`
 	MaxSteps         int    `yaml:"max_steps"`
-}
-
-// Guardian holds the judge's evidence rules and the answer contract.
-type Guardian struct {
-	QualityMinItems   int      `yaml:"quality_min_items"`
-	QualityMinSources int      `yaml:"quality_min_sources"`
-	MinAvgConfidence  float64  `yaml:"min_avg_confidence"`
-	FastMinItems      int      `yaml:"fast_min_items"`
-	RequiredSections  []string `yaml:"required_sections"`
-	ForbiddenContent  []string `yaml:"forbidden_content"`
-	DomainTerms       []string `yaml:"domain_terms"`
-	// Policy is the query policy (L0), checked at the door and again with
-	// the request type before the verdict.
-	Policy Policy `yaml:"policy"`
-}
-
-// Policy lists what may not be asked: phrases (matched on word boundaries,
-// any case), regular expressions (RE2), and request types per user role.
-type Policy struct {
-	ForbiddenTopics      []string            `yaml:"forbidden_topics"`
-	ForbiddenExpressions []string            `yaml:"forbidden_expressions"`
-	DeniedRequestTypes   map[string][]string `yaml:"denied_request_types"`
-}
-
-// Texts replaces the embedded templates or catalogue with files.
-type Texts struct {
-	Templates string `yaml:"templates"`
-	Catalogue string `yaml:"catalogue"`
 }
 
 // Default returns the embedded defaults.
@@ -193,26 +169,19 @@ func (c Config) StepsNeeded() int {
 func (c Config) Validate() error {
 	var errs []error
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf("config: "+format, args...)) }
-	unit := func(key string, v float64) {
-		if v < 0 || v > 1 {
-			bad("%s: %g is outside [0,1]", key, v)
-		}
-	}
 	section := func(name string, err error) {
 		for _, e := range flatten(err) {
 			bad("%s.%v", name, e)
 		}
 	}
+	section("model", c.Model.Validate())
 	section("tables", c.Tables.Validate())
+	section("guard", c.Guard.Validate())
+	section("guardian", c.Guardian.Validate())
 	section("kb", c.KB.Validate())
-	if c.Guard.Mode != "enforce" && c.Guard.Mode != "report" {
-		bad("guard.mode: %q is not enforce or report", c.Guard.Mode)
-	}
-	errs = append(errs, c.Guard.validate()...)
 	if c.Language != "ru" && c.Language != "en" {
 		bad("language: %q is not ru or en", c.Language)
 	}
-	errs = append(errs, c.Model.validate()...)
 	switch c.Agent.Injection {
 	case "synthetic", "directive", "trace":
 	default:
@@ -228,26 +197,6 @@ func (c Config) Validate() error {
 	} else if need := c.StepsNeeded(); c.Agent.MaxSteps < need {
 		bad("agent.max_steps: %d is below the %d steps a turn may take with tables.max_retries %d and agent.max_iterations %d",
 			c.Agent.MaxSteps, need, c.Tables.MaxRetries, c.Agent.MaxIterations)
-	}
-	unit("guardian.min_avg_confidence", c.Guardian.MinAvgConfidence)
-	if c.Guardian.QualityMinItems < 0 || c.Guardian.QualityMinItems > 20 {
-		bad("guardian.quality_min_items: %d is outside 0..20", c.Guardian.QualityMinItems)
-	}
-	if c.Guardian.QualityMinSources < 0 || c.Guardian.QualityMinSources > 4 {
-		bad("guardian.quality_min_sources: %d is outside 0..4", c.Guardian.QualityMinSources)
-	}
-	if c.Guardian.FastMinItems < 0 || c.Guardian.FastMinItems > 20 {
-		bad("guardian.fast_min_items: %d is outside 0..20", c.Guardian.FastMinItems)
-	}
-	for i, t := range c.Guardian.Policy.ForbiddenTopics {
-		if strings.TrimSpace(t) == "" {
-			bad("guardian.policy.forbidden_topics[%d]: must not be empty", i)
-		}
-	}
-	for i, e := range c.Guardian.Policy.ForbiddenExpressions {
-		if _, err := regexp.Compile(e); err != nil {
-			bad("guardian.policy.forbidden_expressions[%d]: %v", i, err)
-		}
 	}
 	return errors.Join(errs...)
 }

@@ -21,13 +21,13 @@ var layers = map[string]struct {
 }{
 	"contracts":     {[]string{"tables"}, true}, // eino's schema.Message, and tables.Decisions
 	"tables":        {nil, false},
-	"config":        {[]string{"kb", "tables"}, false}, // each package owns its section
+	"config":        {[]string{"guards", "guards/safety", "kb", "models", "tables", "templates"}, false}, // each package owns its section
 	"guards":        {[]string{"contracts"}, false},
-	"guards/safety": {[]string{"contracts"}, false},
+	"guards/safety": {[]string{"contracts", "outbound"}, false},
 	"kb":            {[]string{"contracts"}, false},
 	"tools":         {[]string{"contracts", "kb"}, true},
 	"events":        {[]string{"contracts"}, true},
-	"models":        {nil, true},
+	"models":        {[]string{"outbound"}, true},
 	"graph":         {[]string{"contracts", "tables", "events", "outbound"}, true},
 	"nodes":         {[]string{"contracts", "events", "guards", "guards/safety", "kb", "models", "tables", "templates", "tools"}, true}, // plain functions: no graph
 	// Examples use the public framework only, as a program outside the module would.

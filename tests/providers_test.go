@@ -18,6 +18,7 @@ import (
 	"github.com/sgrgraph/sgrgraph/contracts"
 	"github.com/sgrgraph/sgrgraph/kb"
 	"github.com/sgrgraph/sgrgraph/models/offline"
+	"github.com/sgrgraph/sgrgraph/outbound"
 	"github.com/sgrgraph/sgrgraph/sgrtest"
 	"github.com/sgrgraph/sgrgraph/sgrtest/openaitest"
 )
@@ -49,7 +50,7 @@ func remote(srv *openaitest.Server) func(*config.Config) {
 	return func(c *config.Config) {
 		c.Model.Provider, c.Model.BaseURL, c.Model.Name, c.Model.APIKey = "openai", srv.URL, "m", "test-key"
 		c.Model.Timeout = 20 * time.Second
-		c.Model.Retry = config.Retry{Attempts: 3, BaseDelay: time.Millisecond, MaxDelay: 2 * time.Second}
+		c.Model.Retry = outbound.Policy{Attempts: 3, BaseDelay: time.Millisecond, MaxDelay: 2 * time.Second}
 	}
 }
 
@@ -269,7 +270,7 @@ func TestGuardThatIsDown(t *testing.T) {
 	down := func(mode string) func(*config.Config) {
 		return func(c *config.Config) {
 			c.Guard.Provider, c.Guard.URL, c.Guard.Mode, c.Guard.Timeout = "mosec", url, mode, 5*time.Second
-			c.Guard.Retry = config.Retry{Attempts: 2, BaseDelay: time.Millisecond, MaxDelay: time.Millisecond}
+			c.Guard.Retry = outbound.Policy{Attempts: 2, BaseDelay: time.Millisecond, MaxDelay: time.Millisecond}
 		}
 	}
 	t.Run("enforce: DT-001's Unknown row blocks", func(t *testing.T) {

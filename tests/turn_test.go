@@ -191,7 +191,7 @@ func TestModelThatNeverStopsSearchingEndsSafely(t *testing.T) {
 func TestQueryPolicy(t *testing.T) {
 	policy := func(c *config.Config) {
 		c.Guardian.Policy.ForbiddenTopics = []string{"salary"}
-		c.Guardian.Policy.DeniedRequestTypes = map[string][]string{"guest": {"KNOWLEDGE_QA"}}
+		c.Guardian.Policy.DeniedRequestTypes = map[string][]contracts.RequestType{"guest": {contracts.RequestKnowledgeQA}}
 	}
 	t.Run("a forbidden topic is refused before any model call", func(t *testing.T) {
 		m := sgrtest.NewScriptedModel() // any call would fail the turn's checks below

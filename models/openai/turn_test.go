@@ -14,6 +14,7 @@ import (
 	"github.com/sgrgraph/sgrgraph/contracts"
 	"github.com/sgrgraph/sgrgraph/kb"
 	"github.com/sgrgraph/sgrgraph/models/offline"
+	"github.com/sgrgraph/sgrgraph/outbound"
 	"github.com/sgrgraph/sgrgraph/sgrtest/openaitest"
 )
 
@@ -88,7 +89,7 @@ func runTurn(t *testing.T, srv *openaitest.Server, cache, question string) *cont
 	cfg.KB.CacheDir = cache
 	cfg.Model.Provider, cfg.Model.BaseURL, cfg.Model.Name, cfg.Model.APIKey = "openai", srv.URL, "m", "test-key"
 	cfg.Model.Timeout = 20 * time.Second
-	cfg.Model.Retry = config.Retry{Attempts: 3, BaseDelay: time.Millisecond, MaxDelay: 50 * time.Millisecond}
+	cfg.Model.Retry = outbound.Policy{Attempts: 3, BaseDelay: time.Millisecond, MaxDelay: 50 * time.Millisecond}
 	a, err := agent.New(context.Background(), cfg, agent.Options{})
 	require.NoError(t, err)
 	defer a.Close()
