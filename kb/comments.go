@@ -1,0 +1,90 @@
+package kb
+
+import "strings"
+
+// Text is what the article says: its body without the HTML comments, which
+// a rendered article does not show. It is what is indexed, quoted and
+// answered from.
+func (d Doc) Text() string { return withoutComments(d.Body) }
+
+// withoutComments drops the HTML comments of a Markdown body, outside code
+// fences: a comment is a note to the writers that a rendered article does
+// not show, so it is neither indexed nor quoted as evidence. A comment
+// left open runs to the end, as a browser reads it.
+func withoutComments(body string) string {
+	if !strings.Contains(body, "<!--") {
+		return body
+	}
+	var b strings.Builder
+	fence, inComment := "", false
+	for _, line := range strings.SplitAfter(body, "\n") {
+		if !inComment {
+			if marker := fenceMarker(line); marker != "" && (fence == "" || strings.HasPrefix(marker, fence)) {
+				if fence == "" {
+					fence = marker
+				} else {
+					fence = ""
+				}
+				b.WriteString(line)
+				continue
+			}
+			if fence != "" {
+				b.WriteString(line)
+				continue
+			}
+		}
+		kept, open := stripComments(line, inComment)
+		inComment = open
+		if strings.TrimSpace(kept) == "" && strings.TrimSpace(line) != "" {
+			continue // a line that was only a comment goes whole
+		}
+		b.WriteString(kept)
+	}
+	return b.String()
+}
+
+// stripComments removes the comment spans of one line; inside says whether
+// the line starts within a comment, and the result whether it ends in one.
+func stripComments(line string, inside bool) (string, bool) {
+	var b strings.Builder
+	for line != "" {
+		if inside {
+			end := strings.Index(line, "-->")
+			if end < 0 {
+				if strings.HasSuffix(line, "\n") {
+					b.WriteString("\n")
+				}
+				return b.String(), true
+			}
+			line, inside = line[end+3:], false
+			continue
+		}
+		start := strings.Index(line, "<!--")
+		if start < 0 {
+			b.WriteString(line)
+			break
+		}
+		b.WriteString(line[:start])
+		line, inside = line[start+4:], true
+	}
+	return b.String(), inside
+}
+
+// fenceMarker is the ``` or ~~~ run that opens or closes a code fence on
+// this line, or "".
+func fenceMarker(line string) string {
+	t := strings.TrimLeft(line, " ")
+	if len(line)-len(t) > 3 {
+		return ""
+	}
+	for _, c := range []byte{'`', '~'} {
+		n := 0
+		for n < len(t) && t[n] == c {
+			n++
+		}
+		if n >= 3 {
+			return t[:n]
+		}
+	}
+	return ""
+}
