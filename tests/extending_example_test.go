@@ -33,8 +33,11 @@ func Example_extendTheDefaultTurn() {
 		sgrtest.Text("Order 42 has shipped [1]."),
 	)
 
+	type order struct {
+		ID string `json:"id"`
+	}
 	lookup, _ := utils.InferTool("order_status", "Looks up an order's status.",
-		func(ctx context.Context, a struct{ ID string `json:"id"` }) (string, error) { return status(a.ID), nil })
+		func(ctx context.Context, o order) (string, error) { return status(o.ID), nil })
 	o := agent.Options{
 		Tools:   []agent.Tool{{InvokableTool: lookup, Source: contracts.SourceDB}},
 		Replace: agent.Nodes{Finalize: myFinalize},
