@@ -79,7 +79,7 @@ func (k *Knowledge) Close() error { return k.Index.Close() }
 func (k *Knowledge) Corpus() []string {
 	out := make([]string, len(k.Docs))
 	for i, d := range k.Docs {
-		out[i] = d.Title + "\n" + d.Body
+		out[i] = d.Title + "\n" + d.Text()
 	}
 	return out
 }

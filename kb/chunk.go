@@ -56,7 +56,7 @@ type section struct {
 // chunkDoc cuts an article into chunks at its headings.
 func chunkDoc(d Doc) []chunk {
 	var chunks []chunk
-	for _, s := range sections(d.Body) {
+	for _, s := range sections(d.Text()) {
 		heading := strings.Join(s.path, " > ")
 		for _, text := range pack(s.blocks) {
 			if heading != "" {

@@ -297,7 +297,7 @@ func parseDoc(p string, data []byte) (Doc, error) {
 		doc.KBID = name
 	}
 	if doc.Title == "" {
-		doc.Title = firstHeading(doc.Body)
+		doc.Title = firstHeading(doc.Text())
 	}
 	if doc.Title == "" {
 		doc.Title = name

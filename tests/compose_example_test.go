@@ -8,7 +8,7 @@ import (
 	"github.com/sgrgraph/sgrgraph/graph"
 )
 
-// Example_composeYourOwnGraph is the README's example; TestReadmeExample
+// Example_composeYourOwnGraph is the README's example; TestDocSnippets
 // keeps the two the same.
 func Example_composeYourOwnGraph() {
 	type Greeting struct{ Name, Text string }
