@@ -1,0 +1,203 @@
+package checkpoint
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/sgrgraph/sgrgraph/checkpoint/internal/rules"
+)
+
+// memory keeps checkpoints in maps under one mutex. It copies every value in
+// and out, so callers can never change what it stores.
+type memory struct {
+	mu      sync.Mutex
+	threads map[string]*memThread
+	closed  bool
+}
+
+// memThread holds one thread's checkpoints in Put order.
+type memThread struct {
+	seq  int64            // the sequence number of the last Put
+	list []memEntry       // ascending seq
+	seqs map[string]int64 // ID to seq, to find an entry by binary search
+}
+
+type memEntry struct {
+	seq int64
+	cp  Checkpoint
+}
+
+// NewMemory returns a Store that lives in this process only: for tests and
+// single-process programs that need no durability.
+func NewMemory() Store {
+	return &memory{threads: map[string]*memThread{}}
+}
+
+func memErr(op string, err error) error {
+	return fmt.Errorf("checkpoint/memory: %s: %w", op, err)
+}
+
+var errClosed = errors.New("store is closed")
+
+// lock takes the mutex unless the store is closed; callers unlock on nil.
+func (m *memory) lock(op string) error {
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return memErr(op, errClosed)
+	}
+	return nil
+}
+
+func (m *memory) Put(_ context.Context, cp Checkpoint) (Checkpoint, error) {
+	if err := rules.Put(cp.Thread, cp.ID, cp.Parent, len(cp.State), cp.Metadata.Time); err != nil {
+		return Checkpoint{}, memErr("put", err)
+	}
+	for i, in := range cp.Interrupts {
+		if err := rules.Interrupt(i, in.Payload, in.Value); err != nil {
+			return Checkpoint{}, memErr("put", err)
+		}
+	}
+	if cp.Metadata.Time.IsZero() {
+		cp.Metadata.Time = time.Now()
+	}
+	cp.Metadata.Time = cp.Metadata.Time.UTC()
+	if err := m.lock("put"); err != nil {
+		return Checkpoint{}, err
+	}
+	defer m.mu.Unlock()
+	th := m.threads[cp.Thread]
+	if th == nil {
+		th = &memThread{seqs: map[string]int64{}}
+		m.threads[cp.Thread] = th
+	}
+	if cp.ID == "" {
+		cp.ID = rules.NewID(th.seq + 1)
+	} else if th.find(cp.ID) >= 0 {
+		return Checkpoint{}, memErr("put", fmt.Errorf("thread %q already has checkpoint %q", cp.Thread, cp.ID))
+	}
+	th.seq++
+	th.list = append(th.list, memEntry{seq: th.seq, cp: clone(cp)})
+	th.seqs[cp.ID] = th.seq
+	return clone(cp), nil
+}
+
+func (m *memory) Get(_ context.Context, thread, id string) (Checkpoint, error) {
+	if err := errors.Join(rules.Key("thread", thread), rules.Key("id", id)); err != nil {
+		return Checkpoint{}, memErr("get", err)
+	}
+	if err := m.lock("get"); err != nil {
+		return Checkpoint{}, err
+	}
+	defer m.mu.Unlock()
+	if th := m.threads[thread]; th != nil {
+		if i := th.find(id); i >= 0 {
+			return clone(th.list[i].cp), nil
+		}
+	}
+	return Checkpoint{}, memErr("get", fmt.Errorf("thread %q checkpoint %q: %w", thread, id, ErrNotFound))
+}
+
+func (m *memory) Latest(_ context.Context, thread string) (Checkpoint, error) {
+	if err := rules.Key("thread", thread); err != nil {
+		return Checkpoint{}, memErr("latest", err)
+	}
+	if err := m.lock("latest"); err != nil {
+		return Checkpoint{}, err
+	}
+	defer m.mu.Unlock()
+	if th := m.threads[thread]; th != nil && len(th.list) > 0 {
+		return clone(th.list[len(th.list)-1].cp), nil
+	}
+	return Checkpoint{}, memErr("latest", fmt.Errorf("thread %q: %w", thread, ErrNotFound))
+}
+
+func (m *memory) List(_ context.Context, thread string, o ListOptions) ([]Checkpoint, error) {
+	if err := rules.List(thread, o.Limit, o.Before); err != nil {
+		return nil, memErr("list", err)
+	}
+	if err := m.lock("list"); err != nil {
+		return nil, err
+	}
+	defer m.mu.Unlock()
+	th := m.threads[thread]
+	if th == nil {
+		th = &memThread{}
+	}
+	end := len(th.list)
+	if o.Before != "" {
+		if end = th.find(o.Before); end < 0 {
+			return nil, memErr("list", fmt.Errorf("thread %q before %q: %w", thread, o.Before, ErrNotFound))
+		}
+	}
+	var out []Checkpoint
+	for i := end - 1; i >= 0 && (o.Limit == 0 || len(out) < o.Limit); i-- {
+		out = append(out, clone(th.list[i].cp))
+	}
+	return out, nil
+}
+
+func (m *memory) Threads(context.Context) ([]ThreadInfo, error) {
+	if err := m.lock("threads"); err != nil {
+		return nil, err
+	}
+	defer m.mu.Unlock()
+	out := make([]ThreadInfo, 0, len(m.threads))
+	for name, th := range m.threads {
+		last := th.list[len(th.list)-1].cp
+		out = append(out, ThreadInfo{Thread: name, Checkpoints: len(th.list), Latest: last.Metadata.Time})
+	}
+	// The most recently written first, as the SQL stores order them.
+	slices.SortFunc(out, func(a, b ThreadInfo) int {
+		if c := b.Latest.Compare(a.Latest); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Thread, b.Thread)
+	})
+	return out, nil
+}
+
+func (m *memory) Prune(_ context.Context, thread string, r Retention) (int, error) {
+	if err := rules.Retention(thread, r.KeepLast, r.MaxAge); err != nil {
+		return 0, memErr("prune", err)
+	}
+	if err := m.lock("prune"); err != nil {
+		return 0, err
+	}
+	defer m.mu.Unlock()
+	now, removed := time.Now(), 0
+	for name, th := range m.threads {
+		if thread != "" && name != thread {
+			continue
+		}
+		removed += th.prune(r, now)
+		if len(th.list) == 0 {
+			delete(m.threads, name)
+		}
+	}
+	return removed, nil
+}
+
+func (m *memory) Delete(_ context.Context, thread string) error {
+	if err := rules.Key("thread", thread); err != nil {
+		return memErr("delete", err)
+	}
+	if err := m.lock("delete"); err != nil {
+		return err
+	}
+	defer m.mu.Unlock()
+	delete(m.threads, thread)
+	return nil
+}
+
+func (m *memory) Close() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.closed, m.threads = true, nil
+	return nil
+}

@@ -1,0 +1,92 @@
+// Package postgres is a checkpoint.Store in a Postgres table, on pgx's
+// connection pool: durable threads shared by many processes.
+//
+// Each checkpoint is one row holding that step's state (bytea, stored byte for
+// byte); history is never rewritten. Writers of one thread queue on a
+// transaction-scoped advisory lock, so the sequence that orders a thread's
+// checkpoints has no gaps or duplicates even across processes.
+package postgres
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/sgrgraph/sgrgraph/checkpoint"
+	"github.com/sgrgraph/sgrgraph/checkpoint/internal/rules"
+)
+
+// schema is one table keyed by (thread, id), its name prefixed because the
+// database is usually shared with other programs; seq orders a thread's rows
+// in Put order and its unique index serves Latest and List.
+const schema = `
+CREATE TABLE IF NOT EXISTS sgrgraph_checkpoints (
+	thread  text   NOT NULL,
+	id      text   NOT NULL,
+	seq     bigint NOT NULL, -- Put order within the thread
+	created bigint NOT NULL, -- Metadata.Time in Unix nanoseconds, for MaxAge
+	header  bytea  NOT NULL, -- JSON: parent, next, interrupts, metadata
+	state   bytea  NOT NULL,
+	PRIMARY KEY (thread, id)
+);
+CREATE UNIQUE INDEX IF NOT EXISTS sgrgraph_checkpoints_order ON sgrgraph_checkpoints (thread, seq);
+`
+
+// lockClass is the first key of every advisory lock this package takes, so
+// its locks do not collide with another program's; the second key is the
+// hash of the thread (or 0 while creating the table).
+const lockClass = 0x53475247 // "SGRG"
+
+type store struct {
+	pool *pgxpool.Pool
+}
+
+// Open connects to the database at url (a postgres:// URL or a key=value
+// connection string) and creates the table if it is missing. ctx bounds the
+// connection and the creation; pass one with a timeout.
+func Open(ctx context.Context, url string) (checkpoint.Store, error) {
+	ctx, cancel := rules.Context(ctx)
+	defer cancel()
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint/postgres: open: %w", err)
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint/postgres: open: %w", err)
+	}
+	if err := createTable(ctx, pool); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("checkpoint/postgres: open: create table: %w", err)
+	}
+	return &store{pool: pool}, nil
+}
+
+// createTable creates the table under a lock: two processes running CREATE
+// TABLE IF NOT EXISTS at once can otherwise fail on the catalog's unique index.
+func createTable(ctx context.Context, pool *pgxpool.Pool) error {
+	tx, err := pool.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = tx.Rollback(ctx) }()
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, 0)`, lockClass); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, schema); err != nil {
+		return err
+	}
+	return tx.Commit(ctx)
+}
+
+// Close closes the pool, waiting for connections in use to be returned.
+func (s *store) Close() error {
+	s.pool.Close()
+	return nil
+}
+
+// wrap names the store and the operation in err.
+func wrap(op string, err error) error {
+	return fmt.Errorf("checkpoint/postgres: %s: %w", op, err)
+}

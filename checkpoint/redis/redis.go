@@ -1,0 +1,81 @@
+// Package redis is a checkpoint.Store in Redis, on go-redis: fast shared
+// threads for programs that already run Redis (with persistence configured
+// as durable as they need).
+//
+// Each checkpoint is one hash (header, state, time) that is never rewritten;
+// a sorted set per thread orders its checkpoint IDs by their sequence number,
+// and one set lists the threads. Writes run as Lua scripts, so a Put, a prune
+// and a delete are atomic. The keys of one store are not in one hash slot, so
+// Redis Cluster is not supported.
+package redis
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"sync"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/sgrgraph/sgrgraph/checkpoint"
+	"github.com/sgrgraph/sgrgraph/checkpoint/internal/rules"
+)
+
+// prefix starts every key of the store.
+const prefix = "sgrgraph:checkpoint:"
+
+type store struct {
+	client    *redis.Client
+	scripts   scripts
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// Open connects to the server at url (redis://[user:password@]host:port/db,
+// or rediss:// for TLS) and checks that it answers. The store honours the
+// deadlines of the contexts it is given; pass ones with a timeout.
+func Open(ctx context.Context, url string) (checkpoint.Store, error) {
+	opt, err := redis.ParseURL(url)
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint/redis: open: %w", err)
+	}
+	opt.ContextTimeoutEnabled = true // without it go-redis ignores ctx deadlines on the socket
+	client := redis.NewClient(opt)
+	ctx, cancel := rules.Context(ctx)
+	defer cancel()
+	if err := client.Ping(ctx).Err(); err != nil {
+		_ = client.Close()
+		return nil, fmt.Errorf("checkpoint/redis: open %s: %w", opt.Addr, err)
+	}
+	return &store{client: client, scripts: newScripts()}, nil
+}
+
+// Close closes the connections; closing again is no error.
+func (s *store) Close() error {
+	s.closeOnce.Do(func() {
+		if err := s.client.Close(); err != nil {
+			s.closeErr = fmt.Errorf("checkpoint/redis: close: %w", err)
+		}
+	})
+	return s.closeErr
+}
+
+// keys names the keys of one thread. The thread's length goes first, so no
+// thread name (which may contain ":") can reach into another thread's keys.
+type keys struct {
+	threads string // the set of all threads
+	order   string // the thread's IDs, scored by sequence number
+	cp      string // the prefix of the thread's checkpoint hashes, then the ID
+}
+
+func keysOf(thread string) keys {
+	t := prefix + "t:" + strconv.Itoa(len(thread)) + ":" + thread
+	return keys{threads: prefix + "threads", order: t + ":order", cp: t + ":cp:"}
+}
+
+func (k keys) list() []string { return []string{k.threads, k.order, k.cp} }
+
+// wrap names the store and the operation in err.
+func wrap(op string, err error) error {
+	return fmt.Errorf("checkpoint/redis: %s: %w", op, err)
+}

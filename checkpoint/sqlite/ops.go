@@ -1,0 +1,147 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/sgrgraph/sgrgraph/checkpoint"
+	"github.com/sgrgraph/sgrgraph/checkpoint/internal/record"
+	"github.com/sgrgraph/sgrgraph/checkpoint/internal/rules"
+)
+
+func (s *store) Put(ctx context.Context, cp checkpoint.Checkpoint) (checkpoint.Checkpoint, error) {
+	cp, err := record.Prepare(cp, time.Now())
+	if err != nil {
+		return checkpoint.Checkpoint{}, wrap("put", err)
+	}
+	header, err := record.Header(cp)
+	if err != nil {
+		return checkpoint.Checkpoint{}, wrap("put", err)
+	}
+	ctx, cancel := rules.Context(ctx)
+	defer cancel()
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	tx, err := s.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE: no other writer until commit
+	if err != nil {
+		return checkpoint.Checkpoint{}, wrap("put", err)
+	}
+	defer func() { _ = tx.Rollback() }()
+	var seq int64
+	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) + 1 FROM checkpoints WHERE thread = ?`, cp.Thread).Scan(&seq); err != nil {
+		return checkpoint.Checkpoint{}, wrap("put", err)
+	}
+	if cp.ID == "" {
+		cp.ID = rules.NewID(seq)
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO checkpoints (thread, id, seq, created, header, state) VALUES (?, ?, ?, ?, ?, ?)`,
+		cp.Thread, cp.ID, seq, cp.Metadata.Time.UnixNano(), header, nonNil(cp.State))
+	if err != nil {
+		if se := (*sqlite.Error)(nil); errors.As(err, &se) && se.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY {
+			err = fmt.Errorf("thread %q already has checkpoint %q", cp.Thread, cp.ID)
+		}
+		return checkpoint.Checkpoint{}, wrap("put", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return checkpoint.Checkpoint{}, wrap("put", err)
+	}
+	return cp, nil
+}
+
+// nonNil keeps an empty state from being stored as NULL.
+func nonNil(b []byte) []byte {
+	if b == nil {
+		return []byte{}
+	}
+	return b
+}
+
+func (s *store) Get(ctx context.Context, thread, id string) (checkpoint.Checkpoint, error) {
+	if err := errors.Join(rules.Key("thread", thread), rules.Key("id", id)); err != nil {
+		return checkpoint.Checkpoint{}, wrap("get", err)
+	}
+	ctx, cancel := rules.Context(ctx)
+	defer cancel()
+	row := s.db.QueryRowContext(ctx, `SELECT id, header, state FROM checkpoints WHERE thread = ? AND id = ?`, thread, id)
+	cp, err := scan(thread, row)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = fmt.Errorf("thread %q checkpoint %q: %w", thread, id, checkpoint.ErrNotFound)
+	}
+	if err != nil {
+		return checkpoint.Checkpoint{}, wrap("get", err)
+	}
+	return cp, nil
+}
+
+func (s *store) Latest(ctx context.Context, thread string) (checkpoint.Checkpoint, error) {
+	if err := rules.Key("thread", thread); err != nil {
+		return checkpoint.Checkpoint{}, wrap("latest", err)
+	}
+	ctx, cancel := rules.Context(ctx)
+	defer cancel()
+	row := s.db.QueryRowContext(ctx, `SELECT id, header, state FROM checkpoints WHERE thread = ? ORDER BY seq DESC LIMIT 1`, thread)
+	cp, err := scan(thread, row)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = fmt.Errorf("thread %q: %w", thread, checkpoint.ErrNotFound)
+	}
+	if err != nil {
+		return checkpoint.Checkpoint{}, wrap("latest", err)
+	}
+	return cp, nil
+}
+
+func (s *store) List(ctx context.Context, thread string, o checkpoint.ListOptions) ([]checkpoint.Checkpoint, error) {
+	if err := rules.List(thread, o.Limit, o.Before); err != nil {
+		return nil, wrap("list", err)
+	}
+	ctx, cancel := rules.Context(ctx)
+	defer cancel()
+	before := int64(1<<63 - 1)
+	if o.Before != "" {
+		err := s.db.QueryRowContext(ctx, `SELECT seq FROM checkpoints WHERE thread = ? AND id = ?`, thread, o.Before).Scan(&before)
+		if errors.Is(err, sql.ErrNoRows) {
+			err = fmt.Errorf("thread %q before %q: %w", thread, o.Before, checkpoint.ErrNotFound)
+		}
+		if err != nil {
+			return nil, wrap("list", err)
+		}
+	}
+	limit := int64(o.Limit)
+	if limit == 0 {
+		limit = -1 // SQLite: no limit
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT id, header, state FROM checkpoints WHERE thread = ? AND seq < ? ORDER BY seq DESC LIMIT ?`,
+		thread, before, limit)
+	if err != nil {
+		return nil, wrap("list", err)
+	}
+	defer func() { _ = rows.Close() }()
+	var out []checkpoint.Checkpoint
+	for rows.Next() {
+		cp, err := scan(thread, rows)
+		if err != nil {
+			return nil, wrap("list", err)
+		}
+		out = append(out, cp)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, wrap("list", err)
+	}
+	return out, nil
+}
+
+// scan reads a row of (id, header, state) of thread.
+func scan(thread string, row interface{ Scan(...any) error }) (checkpoint.Checkpoint, error) {
+	var id string
+	var header, state []byte
+	if err := row.Scan(&id, &header, &state); err != nil {
+		return checkpoint.Checkpoint{}, err
+	}
+	return record.Decode(thread, id, header, state)
+}
