@@ -2,10 +2,13 @@ package graph
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 
 	"github.com/cloudwego/eino/compose"
+
+	"github.com/sgrgraph/sgrgraph/checkpoint"
 )
 
 // DefaultMaxSteps is the superstep limit when Compile is given none: enough
@@ -38,6 +41,9 @@ type compileOptions struct {
 	merge      any // MergeFunc[S]
 	middleware []any
 	defaults   []NodeOption
+	store      checkpoint.Store
+	version    int
+	migrate    func(from int, data json.RawMessage) (json.RawMessage, error)
 }
 
 // WithMaxSteps sets the superstep limit of a run.
@@ -88,7 +94,7 @@ func (g *StateGraph[S]) compile(ctx context.Context, o compileOptions) (*Runnabl
 	if err != nil {
 		return nil, err
 	}
-	r := &Runnable[S]{g: g, plan: p}
+	r := &Runnable[S]{g: g, plan: p, store: o.store, codec: checkpoint.Codec[S]{Version: max(o.version, 1), Migrate: o.migrate}}
 	if err := r.setOptions(o); err != nil {
 		return nil, err
 	}
@@ -145,8 +151,13 @@ func (r *Runnable[S]) build() (*compose.Graph[S, S], error) {
 			return nil, fmt.Errorf("node %q: %w", name, err)
 		}
 	}
+	var entries []string
 	for _, e := range g.edges {
 		var err error
+		if e.from == START {
+			entries = append(entries, e.to)
+			continue
+		}
 		if slices.Contains(p.joins[e.to], e.from) {
 			err = cg.AddBranch(e.from, compose.NewGraphMultiBranch(r.arrive(e.from, e.to), map[string]bool{e.to: true}))
 		} else {
@@ -165,7 +176,37 @@ func (r *Runnable[S]) build() (*compose.Graph[S, S], error) {
 			return nil, fmt.Errorf("conditional edges from %q: %w", b.from, err)
 		}
 	}
+	ends := map[string]bool{}
+	for _, name := range g.order {
+		if !p.inBranch[name] && p.sends[name] == "" {
+			ends[name] = true // a resumed run may enter here
+		}
+	}
+	for _, to := range entries {
+		ends[to] = true
+	}
+	if err := cg.AddBranch(START, compose.NewGraphMultiBranch(r.entry(entries), ends)); err != nil {
+		return nil, fmt.Errorf("edges from START: %w", err)
+	}
 	return cg, nil
+}
+
+// entry routes START: to the graph's entries, or, in a resumed run, to the
+// node the run resumes at (or the subgraph on the way to it); the other
+// routes from START then lead nowhere.
+func (r *Runnable[S]) entry(entries []string) func(context.Context, S) (map[string]bool, error) {
+	all := map[string]bool{}
+	for _, to := range entries {
+		all[to] = true
+	}
+	return func(ctx context.Context, _ S) (map[string]bool, error) {
+		if tr := threadOf[S](ctx); tr != nil {
+			if to := tr.startTarget(); to != "" {
+				return map[string]bool{to: true}, nil
+			}
+		}
+		return all, nil
+	}
 }
 
 // condition adapts a router to eino: its keys become nodes, and the states
@@ -176,6 +217,11 @@ func (r *Runnable[S]) condition(b *branch[S]) func(context.Context, S) (map[stri
 		only[to] = map[string]bool{to: true}
 	}
 	return func(ctx context.Context, s S) (map[string]bool, error) {
+		if b.from == START {
+			if tr := threadOf[S](ctx); tr != nil && tr.startTarget() != "" {
+				return map[string]bool{}, nil // the resumed run enters at its node
+			}
+		}
 		rt, err := b.router.route(ctx, s)
 		if err != nil {
 			return nil, fmt.Errorf("route from %q: %w", b.from, err)

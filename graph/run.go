@@ -7,6 +7,8 @@ import (
 
 	"github.com/cloudwego/eino/callbacks"
 	"github.com/cloudwego/eino/compose"
+
+	"github.com/sgrgraph/sgrgraph/checkpoint"
 )
 
 // Runnable is a compiled graph. It is safe for concurrent use: each run has
@@ -19,15 +21,19 @@ type Runnable[S any] struct {
 	defaults   nodeOptions
 	merge      MergeFunc[S] // WithMerge, or nil
 	reduce     reducer[S]   // the field reducers when there is no WithMerge
+	store      checkpoint.Store
+	codec      checkpoint.Codec[S]
 }
 
 // RunOption tunes one run.
 type RunOption func(*runOptions)
 
 type runOptions struct {
-	modes      []StreamMode
-	callbacks  []callbacks.Handler
-	stopBefore string
+	modes         []StreamMode
+	callbacks     []callbacks.Handler
+	stopBefore    string
+	thread, from  string
+	before, after []string
 }
 
 // StopBefore ends the run, without error, when it reaches the named node
@@ -48,7 +54,9 @@ type stopped[S any] struct{ s S }
 
 func (stopped[S]) Error() string { return "stopped before node" }
 
-// Invoke runs the graph on s and returns the state it ends with.
+// Invoke runs the graph on s and returns the state it ends with. With
+// WithThread the run continues the thread: its checkpoints follow the
+// thread's latest, and a pause for input returns an *InterruptError.
 func (r *Runnable[S]) Invoke(ctx context.Context, s S, opts ...RunOption) (S, error) {
 	var o runOptions
 	for _, opt := range opts {
@@ -58,6 +66,25 @@ func (r *Runnable[S]) Invoke(ctx context.Context, s S, opts ...RunOption) (S, er
 }
 
 func (r *Runnable[S]) invoke(ctx context.Context, s S, o runOptions) (S, error) {
+	if o.thread == "" {
+		return r.run(ctx, s, o, nil)
+	}
+	var zero S
+	if err := r.threaded(o.thread); err != nil {
+		return zero, err
+	}
+	if o.from != "" {
+		return zero, fmt.Errorf("graph %s: FromCheckpoint is an option of Resume", r.g.name)
+	}
+	latest, err := r.load(ctx, o.thread, "")
+	if err != nil && !errors.Is(err, checkpoint.ErrNotFound) {
+		return zero, err
+	}
+	return r.run(ctx, s, o, r.newThreadRun(o.thread, latest, o))
+}
+
+// run runs the eino graph; tr, when not nil, records the run in a thread.
+func (r *Runnable[S]) run(ctx context.Context, s S, o runOptions, tr *threadRun[S]) (S, error) {
 	if r.plan.parallel() {
 		inv := newInvocation[S]()
 		inv.setBase(START, s)
@@ -65,6 +92,9 @@ func (r *Runnable[S]) invoke(ctx context.Context, s S, o runOptions) (S, error) 
 	}
 	if o.stopBefore != "" {
 		ctx = context.WithValue(ctx, stopKey{}, o.stopBefore)
+	}
+	if tr != nil {
+		ctx = context.WithValue(ctx, threadKey{}, tr)
 	}
 	var eo []compose.Option
 	if len(o.callbacks) > 0 {
@@ -75,8 +105,17 @@ func (r *Runnable[S]) invoke(ctx context.Context, s S, o runOptions) (S, error) 
 	if errors.As(err, &stop) && o.stopBefore != "" {
 		return stop.s, nil
 	}
+	var paused *InterruptError
+	if errors.As(err, &paused) {
+		return out, paused
+	}
 	if err != nil {
 		return out, fmt.Errorf("graph %s: %w", r.g.name, err)
+	}
+	if tr != nil {
+		if err := tr.end(ctx, out); err != nil {
+			return out, fmt.Errorf("graph %s: %w", r.g.name, err)
+		}
 	}
 	return out, nil
 }
@@ -101,6 +140,7 @@ func (r *Runnable[S]) lambda(name string) func(context.Context, S) (S, error) {
 	clone, fork, join := p.clones[name], p.forks[name], p.joins[name] != nil
 	sendFork, sends := p.sends[name]
 	branch := p.inBranch[name]
+	durable := !branch && !sends // a node a thread can be resumed at
 	return func(ctx context.Context, s S) (S, error) {
 		if stop, _ := ctx.Value(stopKey{}).(string); stop == name {
 			return s, stopped[S]{s}
@@ -127,12 +167,36 @@ func (r *Runnable[S]) lambda(name string) func(context.Context, S) (S, error) {
 		if clone {
 			s = any(s).(Cloner[S]).Clone()
 		}
+		var tr *threadRun[S]
+		if durable {
+			tr = threadOf[S](ctx)
+		}
+		path := name
+		if tr != nil {
+			path = joinPath(nodePath(ctx), name)
+			var err error
+			if ctx, err = tr.enter(context.WithValue(ctx, nodePathKey{}, path), path, name, s); err != nil {
+				return s, err
+			}
+		}
 		out, err := observe(ctx, name, call, s, !branch, policy)
+		if tr != nil {
+			err = tr.left(ctx, path, err)
+		}
 		if err == nil && fork {
 			inv.setBase(name, out)
 		}
 		return out, err
 	}
+}
+
+type nodePathKey struct{}
+
+// nodePath is the path of the node running in ctx in a thread's run
+// ("react_agent/agent_tools"), or "".
+func nodePath(ctx context.Context) string {
+	p, _ := ctx.Value(nodePathKey{}).(string)
+	return p
 }
 
 // list returns the options as setters, to lay them over the defaults.

@@ -28,13 +28,23 @@ var layers = map[string]struct {
 	"tools":         {[]string{"contracts", "kb"}, true},
 	"events":        {[]string{"contracts"}, true},
 	"models":        {[]string{"outbound"}, true},
-	"graph":         {[]string{"contracts", "tables", "events", "outbound"}, true},
-	"nodes":         {[]string{"contracts", "events", "guards", "guards/safety", "kb", "models", "tables", "templates", "tools"}, true}, // plain functions: no graph
+	"graph":         {[]string{"checkpoint", "contracts", "tables", "events", "outbound"}, true},
+	// Checkpoint stores know nothing of graphs: any program may keep its threads there.
+	"checkpoint":                 {[]string{"checkpoint/internal/rules"}, false},
+	"checkpoint/internal/rules":  {nil, false},
+	"checkpoint/internal/record": {[]string{"checkpoint", "checkpoint/internal/rules"}, false},
+	"checkpoint/checkpointtest":  {[]string{"checkpoint"}, false},
+	"checkpoint/sqlite":          {[]string{"checkpoint", "checkpoint/internal/record", "checkpoint/internal/rules"}, false},
+	"checkpoint/postgres":        {[]string{"checkpoint", "checkpoint/internal/record", "checkpoint/internal/rules"}, false},
+	"checkpoint/redis":           {[]string{"checkpoint", "checkpoint/internal/record", "checkpoint/internal/rules"}, false},
+	"sgrtest/servers":            {nil, false},
+	"nodes":                      {[]string{"contracts", "events", "guards", "guards/safety", "kb", "models", "tables", "templates", "tools"}, true}, // plain functions: no graph
 	// Examples use the public framework only, as a program outside the module would.
 	"examples/custom-state":         {[]string{"graph", "tables", "examples/internal/exampletest"}, true},
 	"examples/map-reduce":           {[]string{"graph", "examples/internal/exampletest"}, true},
 	"examples/parallel":             {[]string{"graph", "examples/internal/exampletest"}, true},
 	"examples/retry":                {[]string{"graph", "examples/internal/exampletest"}, true},
+	"examples/interrupt":            {[]string{"graph", "checkpoint/sqlite", "examples/internal/exampletest"}, true},
 	"examples/stream":               {[]string{"graph", "examples/internal/exampletest"}, true},
 	"examples/internal/exampletest": {nil, false},
 	"sgrtest":                       {[]string{"contracts", "events", "graph", "models"}, true},

@@ -1,0 +1,343 @@
+package graph
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/sgrgraph/sgrgraph/checkpoint"
+)
+
+// WithCheckpointer makes the graph's runs durable: a run given a thread
+// (WithThread) writes a checkpoint before each node outside parallel
+// branches and one at its end, so it can be read back (State, History),
+// resumed after a crash or an interrupt (Resume), or forked from an earlier
+// checkpoint (FromCheckpoint).
+func WithCheckpointer(store checkpoint.Store) CompileOption {
+	return func(o *compileOptions) { o.store = store }
+}
+
+// WithStateVersion sets the version written with each checkpoint's state
+// (1 when not set) and how to read the states of older versions: migrate
+// turns the JSON of version from into the current one.
+func WithStateVersion(version int, migrate func(from int, data json.RawMessage) (json.RawMessage, error)) CompileOption {
+	return func(o *compileOptions) { o.version, o.migrate = version, migrate }
+}
+
+// WithThread records the run in a thread of the checkpointer: its
+// checkpoints continue the thread's latest one.
+func WithThread(id string) RunOption { return func(o *runOptions) { o.thread = id } }
+
+// FromCheckpoint makes Resume continue from an earlier checkpoint of the
+// thread instead of its latest: the run forks the thread there (time
+// travel), and the checkpoints after it stay as they were.
+func FromCheckpoint(id string) RunOption { return func(o *runOptions) { o.from = id } }
+
+// WithInterruptBefore pauses the run before the named nodes (static
+// breakpoints; a subgraph's node by its path, "react_agent/agent_tools").
+// Resume runs the node.
+func WithInterruptBefore(nodes ...string) RunOption {
+	return func(o *runOptions) { o.before = append(o.before, nodes...) }
+}
+
+// WithInterruptAfter pauses the run after the named nodes, before whatever
+// runs next. A run that ends with such a node ends as usual.
+func WithInterruptAfter(nodes ...string) RunOption {
+	return func(o *runOptions) { o.after = append(o.after, nodes...) }
+}
+
+// storeTimeout bounds one call to the checkpointer.
+const storeTimeout = 30 * time.Second
+
+// Snapshot is a checkpoint of a thread with its state decoded.
+type Snapshot[S any] struct {
+	checkpoint.Checkpoint
+	State S
+}
+
+// State is the thread's latest checkpoint.
+func (r *Runnable[S]) State(ctx context.Context, thread string) (Snapshot[S], error) {
+	if err := r.threaded(thread); err != nil {
+		return Snapshot[S]{}, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
+	defer cancel()
+	cp, err := r.store.Latest(ctx, thread)
+	if err != nil {
+		return Snapshot[S]{}, fmt.Errorf("graph %s: thread %q: %w", r.g.name, thread, err)
+	}
+	return r.snapshot(cp)
+}
+
+// History lists the thread's checkpoints, newest first; limit 0 lists all.
+func (r *Runnable[S]) History(ctx context.Context, thread string, limit int) ([]Snapshot[S], error) {
+	if err := r.threaded(thread); err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
+	defer cancel()
+	cps, err := r.store.List(ctx, thread, checkpoint.ListOptions{Limit: limit})
+	if err != nil {
+		return nil, fmt.Errorf("graph %s: thread %q: %w", r.g.name, thread, err)
+	}
+	out := make([]Snapshot[S], 0, len(cps))
+	for _, cp := range cps {
+		s, err := r.snapshot(cp)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func (r *Runnable[S]) snapshot(cp checkpoint.Checkpoint) (Snapshot[S], error) {
+	s, err := r.codec.Decode(cp)
+	if err != nil {
+		return Snapshot[S]{}, err
+	}
+	cp.State = nil // decoded into State
+	return Snapshot[S]{Checkpoint: cp, State: s}, nil
+}
+
+func (r *Runnable[S]) threaded(thread string) error {
+	if r.store == nil {
+		return fmt.Errorf("graph %s: no checkpointer (compile it WithCheckpointer)", r.g.name)
+	}
+	if thread == "" {
+		return fmt.Errorf("graph %s: thread: empty", r.g.name)
+	}
+	return nil
+}
+
+// Resume continues the thread's latest checkpoint (or FromCheckpoint's): a
+// run that was interrupted, stopped at a breakpoint, or cut off by a crash
+// or an error. value answers the pending Interrupt; the node that asked
+// runs again from its start, and its Interrupt call returns value.
+func (r *Runnable[S]) Resume(ctx context.Context, thread string, value any, opts ...RunOption) (S, error) {
+	var zero S
+	o := runOptions{thread: thread}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if err := r.threaded(thread); err != nil {
+		return zero, err
+	}
+	cp, err := r.load(ctx, thread, o.from)
+	if err != nil {
+		return zero, err
+	}
+	if len(cp.Next) == 0 {
+		return zero, fmt.Errorf("graph %s: thread %q checkpoint %s: the run ended; nothing to resume (Invoke starts a new one)", r.g.name, thread, cp.ID)
+	}
+	s, err := r.codec.Decode(cp)
+	if err != nil {
+		return zero, err
+	}
+	answers, err := answered(cp.Interrupts, value)
+	if err != nil {
+		return zero, fmt.Errorf("graph %s: thread %q: %w", r.g.name, thread, err)
+	}
+	tr := r.newThreadRun(thread, cp, o)
+	tr.resume, tr.answered, tr.input = strings.Split(cp.Next[0], "/"), answers, cp.State
+	return r.run(ctx, s, o, tr)
+}
+
+func (r *Runnable[S]) load(ctx context.Context, thread, id string) (checkpoint.Checkpoint, error) {
+	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
+	defer cancel()
+	var cp checkpoint.Checkpoint
+	var err error
+	if id == "" {
+		cp, err = r.store.Latest(ctx, thread)
+	} else {
+		cp, err = r.store.Get(ctx, thread, id)
+	}
+	if err != nil {
+		return cp, fmt.Errorf("graph %s: thread %q: %w", r.g.name, thread, err)
+	}
+	return cp, nil
+}
+
+// answered are the resumed node's questions with their answers: those
+// given before, and value for the one pending. A breakpoint asks nothing,
+// so it takes no value.
+func answered(pending []checkpoint.Interrupt, value any) ([]checkpoint.Interrupt, error) {
+	var out []checkpoint.Interrupt
+	for _, in := range pending {
+		if in.Index < 0 { // a breakpoint
+			continue
+		}
+		if in.Value == nil {
+			data, err := json.Marshal(value)
+			if err != nil {
+				return nil, fmt.Errorf("resume value: %w", err)
+			}
+			in.Value = data
+		}
+		out = append(out, in)
+	}
+	return out, nil
+}
+
+type threadKey struct{}
+
+// threadRun is one run's writing of a thread, shared with its subgraphs.
+type threadRun[S any] struct {
+	store         checkpoint.Store
+	codec         checkpoint.Codec[S]
+	thread        string
+	before, after []string
+	mu            sync.Mutex
+	parent        string // the checkpoint the next one continues
+	step          int
+	last          string                 // the node that completed last
+	input         json.RawMessage        // the running node's input, as its checkpoint holds it
+	resume        []string               // the path still to descend to the resumed node
+	answered      []checkpoint.Interrupt // the resumed node's questions and their answers
+	pauseNext     string                 // a node with a breakpoint after it just completed
+}
+
+func (r *Runnable[S]) newThreadRun(thread string, from checkpoint.Checkpoint, o runOptions) *threadRun[S] {
+	tr := &threadRun[S]{store: r.store, codec: r.codec, thread: thread, before: o.before, after: o.after}
+	if from.ID != "" {
+		tr.parent, tr.step, tr.last = from.ID, from.Metadata.Step+1, from.Metadata.Node
+	}
+	return tr
+}
+
+func threadOf[S any](ctx context.Context) *threadRun[S] {
+	tr, _ := ctx.Value(threadKey{}).(*threadRun[S])
+	return tr
+}
+
+// startTarget is the node a resumed graph enters first, or "".
+func (tr *threadRun[S]) startTarget() string {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	if len(tr.resume) == 0 {
+		return ""
+	}
+	return tr.resume[0]
+}
+
+// enter is called as a node outside parallel branches starts: it writes the
+// checkpoint the node can be resumed from, or pauses at a breakpoint. The
+// node being resumed writes none: its checkpoint is the one resumed.
+func (tr *threadRun[S]) enter(ctx context.Context, path, name string, s S) (context.Context, error) {
+	tr.mu.Lock()
+	resumed := len(tr.resume) > 0 && tr.resume[0] == name
+	if resumed {
+		tr.resume = tr.resume[1:]
+	}
+	landed := resumed && len(tr.resume) == 0 // the node itself, not a subgraph on the way to it
+	answers := tr.answered
+	if landed {
+		tr.answered = nil
+	}
+	pause := tr.pauseNext
+	tr.pauseNext = ""
+	tr.mu.Unlock()
+	if resumed {
+		if landed {
+			ctx = context.WithValue(ctx, askKey{}, &asking{answered: answers})
+		}
+		return ctx, nil
+	}
+	data, version, err := tr.codec.Encode(s)
+	if err != nil {
+		return ctx, err
+	}
+	cp := checkpoint.Checkpoint{Next: []string{path}, State: data,
+		Metadata: checkpoint.Metadata{Node: tr.last, Source: "loop", Version: version}}
+	if tr.step == 0 && tr.last == "" {
+		cp.Metadata.Source = "input"
+	}
+	switch {
+	case pause != "":
+		cp.Interrupts = []checkpoint.Interrupt{breakpoint("after", pause)}
+	case slices.Contains(tr.before, path) || slices.Contains(tr.before, name):
+		cp.Interrupts = []checkpoint.Interrupt{breakpoint("before", path)}
+	}
+	saved, err := tr.put(ctx, cp)
+	if err != nil {
+		return ctx, err
+	}
+	if len(cp.Interrupts) > 0 {
+		return ctx, &InterruptError{Thread: tr.thread, Checkpoint: saved.ID, Interrupts: cp.Interrupts}
+	}
+	tr.mu.Lock()
+	tr.input = data
+	tr.mu.Unlock()
+	return context.WithValue(ctx, askKey{}, &asking{}), nil
+}
+
+// left is called as the node ends. An Interrupt the node asked pauses the
+// run: the checkpoint holds the node's input, so the node runs again from
+// its start when resumed, and every question it asked so far.
+func (tr *threadRun[S]) left(ctx context.Context, path string, err error) error {
+	var ask *interrupted
+	if !errors.As(err, &ask) {
+		if err == nil {
+			tr.mu.Lock()
+			tr.last = path
+			if slices.Contains(tr.after, path) || slices.Contains(tr.after, lastSegment(path)) {
+				tr.pauseNext = path
+			}
+			tr.mu.Unlock()
+		}
+		return err
+	}
+	if ask.saved != nil { // a node inside this one paused the run
+		return ask.saved
+	}
+	tr.mu.Lock()
+	input := tr.input
+	tr.mu.Unlock()
+	pending := append(slices.Clone(ask.answered), checkpoint.Interrupt{Node: path, Index: ask.index, Payload: ask.payload})
+	version := tr.codec.Version
+	saved, perr := tr.put(ctx, checkpoint.Checkpoint{Next: []string{path}, State: input, Interrupts: pending,
+		Metadata: checkpoint.Metadata{Node: tr.last, Source: "interrupt", Version: version}})
+	if perr != nil {
+		return perr
+	}
+	ask.saved = &InterruptError{Thread: tr.thread, Checkpoint: saved.ID, Interrupts: pending}
+	return ask.saved
+}
+
+// end writes the checkpoint of a run that reached END.
+func (tr *threadRun[S]) end(ctx context.Context, s S) error {
+	data, version, err := tr.codec.Encode(s)
+	if err != nil {
+		return err
+	}
+	_, err = tr.put(ctx, checkpoint.Checkpoint{State: data,
+		Metadata: checkpoint.Metadata{Node: tr.last, Source: "loop", Version: version}})
+	return err
+}
+
+func (tr *threadRun[S]) put(ctx context.Context, cp checkpoint.Checkpoint) (checkpoint.Checkpoint, error) {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	cp.Thread, cp.Parent, cp.Metadata.Step = tr.thread, tr.parent, tr.step
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout) // a cancelled run still records where it was
+	defer cancel()
+	saved, err := tr.store.Put(ctx, cp)
+	if err != nil {
+		return saved, fmt.Errorf("thread %q: checkpoint before %v: %w", tr.thread, cp.Next, err)
+	}
+	tr.parent, tr.step = saved.ID, tr.step+1
+	return saved, nil
+}
+
+func breakpoint(when, node string) checkpoint.Interrupt {
+	payload, _ := json.Marshal(map[string]string{when: node})
+	return checkpoint.Interrupt{Node: node, Index: -1, Payload: payload}
+}
+
+func lastSegment(path string) string { return path[strings.LastIndex(path, "/")+1:] }
