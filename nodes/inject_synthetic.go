@@ -129,7 +129,7 @@ func (c InjectSynthetic) inject(s *contracts.ChatState, r templates.Rendered, pl
 	text := r.Sections(ch.Analysis, ch.Response)
 	if !ch.ToolTrace && (c.Mode == InjectSyntheticMessage || c.Mode == "") {
 		if text != "" {
-			s.Messages = append(s.Messages, schema.AssistantMessage(text, nil))
+			s.Messages = append(s.Messages, contracts.MarkSynthetic(schema.AssistantMessage(text, nil), plan.Action, s.Turn))
 		}
 		return nil
 	}
@@ -142,8 +142,8 @@ func (c InjectSynthetic) inject(s *contracts.ChatState, r templates.Rendered, pl
 	if ch.StructuredData || c.Mode == InjectTrace {
 		text = string(args)
 	}
-	s.Messages = append(s.Messages, schema.AssistantMessage("", []schema.ToolCall{call}),
-		schema.ToolMessage(text, id, schema.WithToolName(tools.SGRToolName)))
+	s.Messages = append(s.Messages, contracts.MarkSynthetic(schema.AssistantMessage("", []schema.ToolCall{call}), plan.Action, s.Turn),
+		contracts.MarkSynthetic(schema.ToolMessage(text, id, schema.WithToolName(tools.SGRToolName)), plan.Action, s.Turn))
 	return nil
 }
 
