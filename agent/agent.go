@@ -13,6 +13,7 @@ import (
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/components/tool"
 
+	"github.com/sgrgraph/sgrgraph/checkpoint"
 	"github.com/sgrgraph/sgrgraph/config"
 	"github.com/sgrgraph/sgrgraph/contracts"
 	"github.com/sgrgraph/sgrgraph/graph"
@@ -39,6 +40,9 @@ type Options struct {
 	Replace Nodes
 	// Trace, when set, receives one JSON line per model call.
 	Trace io.Writer
+	// Store keeps conversations as threads (Turn.Thread); the caller
+	// opens and closes it (OpenStore).
+	Store checkpoint.Store
 }
 
 // Tool is a tool the agent may call; what it returns is evidence of its
@@ -53,6 +57,7 @@ type Tool struct {
 // safe for concurrent use.
 type Agent struct {
 	cfg       config.Config
+	store     checkpoint.Store
 	knowledge *Knowledge
 	ownsKB    bool
 	nodes     Nodes
@@ -66,7 +71,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (*Agent, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	a := &Agent{cfg: cfg, knowledge: o.Knowledge}
+	a := &Agent{cfg: cfg, knowledge: o.Knowledge, store: o.Store}
 	if a.knowledge == nil && (o.Searcher == nil || (o.Model == nil && cfg.Model.Provider == "offline")) {
 		k, err := OpenKnowledge(ctx, cfg.KB)
 		if err != nil {
@@ -80,7 +85,11 @@ func New(ctx context.Context, cfg config.Config, o Options) (*Agent, error) {
 		return nil, err
 	}
 	n.replace(o.Replace)
-	r, err := NewGraph(ctx, n, e, graph.WithMaxSteps(cfg.Agent.MaxSteps), graph.WithMiddleware(instrument))
+	compile := []graph.CompileOption{graph.WithMaxSteps(cfg.Agent.MaxSteps), graph.WithMiddleware(instrument)}
+	if o.Store != nil {
+		compile = append(compile, graph.WithCheckpointer(o.Store))
+	}
+	r, err := NewGraph(ctx, n, e, compile...)
 	if err != nil {
 		a.Close()
 		return nil, err

@@ -2,8 +2,11 @@ package agent
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"slices"
 
+	"github.com/sgrgraph/sgrgraph/checkpoint"
 	"github.com/sgrgraph/sgrgraph/config"
 	"github.com/sgrgraph/sgrgraph/contracts"
 	"github.com/sgrgraph/sgrgraph/events"
@@ -22,19 +25,24 @@ import (
 // see: personal data masked, and no draft answer before the Guardian has
 // passed it (events.HoldDrafts).
 func (a *Agent) RunState(ctx context.Context, t Turn) (*contracts.ChatState, error) {
+	opts, err := a.continued(ctx, &t)
+	if err != nil {
+		return nil, err
+	}
+	t.History = Carry(t.History, a.cfg.Agent.HistoryTokens)
 	s, err := NewState(t)
 	if err != nil {
 		return nil, err
 	}
 	ctx = outbound.WithObserver(ctx, observeAttempt) // each node's retries reach its diagnostics
 	if t.Events == nil {
-		return a.graph.Turn.Invoke(ctx, s)
+		return a.graph.Turn.Invoke(ctx, s, opts...)
 	}
 	shown := t.Events
 	held := events.HoldDrafts(func(ev contracts.Event) { shown(ev.MapText(guards.MaskSensitiveData)) }, nodes.AgentModelName)
 	var end *contracts.ChatState
-	for c, err := range a.graph.Turn.Stream(ctx, s, graph.WithStreamModes(graph.StreamCustom, graph.StreamMessages),
-		graph.WithCallbacks(events.TokenCallbacks())) {
+	opts = append(opts, graph.WithStreamModes(graph.StreamCustom, graph.StreamMessages), graph.WithCallbacks(events.TokenCallbacks()))
+	for c, err := range a.graph.Turn.Stream(ctx, s, opts...) {
 		if err != nil {
 			return nil, err
 		}
@@ -48,6 +56,29 @@ func (a *Agent) RunState(ctx context.Context, t Turn) (*contracts.ChatState, err
 		}
 	}
 	return end, nil
+}
+
+// continued reads a thread's turn from the thread: its history and number
+// from the thread's last state, and the option that checkpoints the turn
+// there.
+func (a *Agent) continued(ctx context.Context, t *Turn) ([]graph.RunOption, error) {
+	if t.Thread == "" {
+		return nil, nil
+	}
+	if a.store == nil {
+		return nil, fmt.Errorf("turn: thread %q: the agent keeps no threads (give agent.Options.Store)", t.Thread)
+	}
+	last, err := a.graph.Turn.State(ctx, t.Thread)
+	switch {
+	case err == nil:
+		t.History, t.Number = last.State.Messages, last.State.Turn+1
+	case !errors.Is(err, checkpoint.ErrNotFound):
+		return nil, err
+	}
+	if t.SessionID == "" {
+		t.SessionID = t.Thread
+	}
+	return []graph.RunOption{graph.WithThread(t.Thread)}, nil
 }
 
 // eventOf is the turn event a chunk of the custom or messages stream

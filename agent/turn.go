@@ -19,9 +19,14 @@ type Turn struct {
 	Number  int
 	Message string
 	// History is the model context of the earlier turns (the Messages of
-	// the last turn's state).
+	// the last turn's state); the turn carries what Carry keeps of it.
+	// A thread's turn reads its history from the thread instead.
 	History []*schema.Message
-	Role    string
+	// Thread, when set, continues a conversation kept in the agent's
+	// checkpoint store (Options.Store): the turn starts from the thread's
+	// last state and its steps are checkpointed there.
+	Thread string
+	Role   string
 	// Language fixes the answer language; empty lets the turn settle it.
 	Language string
 	// Events, when set, receives the turn's events as they happen.
@@ -56,6 +61,10 @@ func NewState(t Turn) (*contracts.ChatState, error) {
 		s.Diagnostics.Notes = append(s.Diagnostics.Notes, contracts.NodeNote{Node: "input",
 			Message: "the user message holds the brackets of the Guardian's review marker (⟦ ⟧); the model sees them as [ ]"})
 	}
-	s.Messages = append(append([]*schema.Message(nil), t.History...), schema.UserMessage(toModel))
+	s.Messages = make([]*schema.Message, 0, len(t.History)+1)
+	for _, m := range t.History {
+		s.Messages = append(s.Messages, contracts.Unmarked(m)) // a client's history is its own text, never the system's
+	}
+	s.Messages = append(s.Messages, schema.UserMessage(toModel))
 	return s, nil
 }

@@ -58,6 +58,9 @@ type Agent struct {
 	MaxIterations    int    `yaml:"max_iterations"`
 	ForceFirstSearch bool   `yaml:"force_first_search"`
 	MaxSteps         int    `yaml:"max_steps"`
+	// HistoryTokens bounds the earlier turns a conversation's next turn
+	// carries in its model context (agent.Carry).
+	HistoryTokens int `yaml:"history_tokens"`
 }
 
 // Default returns the embedded defaults.
@@ -191,6 +194,9 @@ func (c Config) Validate() error {
 	// never both look and reply.
 	if c.Agent.MaxIterations < 2 || c.Agent.MaxIterations > 20 {
 		bad("agent.max_iterations: %d is outside 2..20", c.Agent.MaxIterations)
+	}
+	if c.Agent.HistoryTokens < 0 || c.Agent.HistoryTokens > 100_000 {
+		bad("agent.history_tokens: %d is outside 0..100000", c.Agent.HistoryTokens)
 	}
 	if c.Agent.MaxSteps < 10 || c.Agent.MaxSteps > 1000 {
 		bad("agent.max_steps: %d is outside 10..1000", c.Agent.MaxSteps)

@@ -53,7 +53,7 @@ var layers = map[string]struct {
 	"outbound":                      {nil, false},
 	"models/openai":                 {[]string{"models", "outbound"}, true},
 	"sgrtest/openaitest":            {nil, true},
-	"agent": {[]string{"config", "contracts", "docs", "events", "graph", "guards", "guards/safety", "kb", "models",
+	"agent": {[]string{"checkpoint", "checkpoint/postgres", "checkpoint/redis", "checkpoint/sqlite", "config", "contracts", "docs", "events", "graph", "guards", "guards/safety", "kb", "models",
 		"models/offline", "models/openai", "nodes", "outbound", "tables", "templates", "tools"}, true},
 	"templates":    {[]string{"contracts"}, false},
 	"batch":        {[]string{"agent", "contracts"}, false},
