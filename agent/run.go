@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/rs/zerolog"
+
 	"github.com/sgrgraph/sgrgraph/checkpoint"
 	"github.com/sgrgraph/sgrgraph/config"
 	"github.com/sgrgraph/sgrgraph/contracts"
@@ -35,6 +37,7 @@ func (a *Agent) RunState(ctx context.Context, t Turn) (*contracts.ChatState, err
 		return nil, err
 	}
 	ctx = outbound.WithObserver(ctx, observeAttempt) // each node's retries reach its diagnostics
+	defer a.retain(ctx, t.Thread)
 	if t.Events == nil {
 		return a.graph.Turn.Invoke(ctx, s, opts...)
 	}
@@ -79,6 +82,18 @@ func (a *Agent) continued(ctx context.Context, t *Turn) ([]graph.RunOption, erro
 		t.SessionID = t.Thread
 	}
 	return []graph.RunOption{graph.WithThread(t.Thread)}, nil
+}
+
+// retain applies the configured retention to a thread after its turn; a
+// failure costs only the tidying, so it is logged, not returned.
+func (a *Agent) retain(ctx context.Context, thread string) {
+	r := a.cfg.Threads.Retention()
+	if thread == "" || (r.KeepLast == 0 && r.MaxAge == 0) {
+		return
+	}
+	if _, err := a.store.Prune(context.WithoutCancel(ctx), thread, r); err != nil {
+		zerolog.Ctx(ctx).Warn().Err(err).Str("thread", thread).Msg("thread retention")
+	}
 }
 
 // eventOf is the turn event a chunk of the custom or messages stream

@@ -11,6 +11,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/sgrgraph/sgrgraph/checkpoint"
 	"github.com/sgrgraph/sgrgraph/guards"
 	"github.com/sgrgraph/sgrgraph/guards/safety"
 	"github.com/sgrgraph/sgrgraph/kb"
@@ -30,15 +31,16 @@ type Config struct {
 	Product string `yaml:"product"`
 	// Language is the answer language when neither the plan nor the
 	// request's own letters settle it.
-	Language string           `yaml:"language"`
-	Model    models.Config    `yaml:"model"`
-	Agent    Agent            `yaml:"agent"`
-	Tables   tables.Config    `yaml:"tables"`
-	Guard    safety.Config    `yaml:"guard"`
-	Guardian guards.Config    `yaml:"guardian"`
-	KB       kb.Config        `yaml:"kb"`
-	Texts    templates.Config `yaml:"texts"`
-	Output   Output           `yaml:"output"`
+	Language string            `yaml:"language"`
+	Model    models.Config     `yaml:"model"`
+	Agent    Agent             `yaml:"agent"`
+	Tables   tables.Config     `yaml:"tables"`
+	Guard    safety.Config     `yaml:"guard"`
+	Guardian guards.Config     `yaml:"guardian"`
+	KB       kb.Config         `yaml:"kb"`
+	Threads  checkpoint.Config `yaml:"threads"`
+	Texts    templates.Config  `yaml:"texts"`
+	Output   Output            `yaml:"output"`
 }
 
 // Output says what the printed results carry. Personal data (e-mail
@@ -123,6 +125,7 @@ func applyEnv(c *Config, lookup func(string) (string, bool)) error {
 		"SGRGRAPH_PRODUCT": &c.Product, "SGRGRAPH_LANGUAGE": &c.Language, "SGRGRAPH_MODEL_PROVIDER": &c.Model.Provider,
 		"SGRGRAPH_INJECTION": &c.Agent.Injection, "SGRGRAPH_GUARD_MODE": &c.Guard.Mode, "SGRGRAPH_GUARD_PROVIDER": &c.Guard.Provider,
 		"SGRGRAPH_GUARD_LEXICON": &c.Guard.Lexicon, "SGRGRAPH_KB_DIR": &c.KB.Dir, "SGRGRAPH_KB_CACHE_DIR": &c.KB.CacheDir,
+		"SGRGRAPH_STORE":          &c.Threads.Store,
 		"SGRGRAPH_MODEL_BASE_URL": &c.Model.BaseURL, "SGRGRAPH_MODEL_NAME": &c.Model.Name, "SGRGRAPH_MODEL_API_KEY": &c.Model.APIKey,
 		"SGRGRAPH_GUARD_URL": &c.Guard.URL, "SGRGRAPH_GUARD_MODEL": &c.Guard.Model, "SGRGRAPH_GUARD_API_KEY": &c.Guard.APIKey,
 	}
@@ -182,6 +185,7 @@ func (c Config) Validate() error {
 	section("guard", c.Guard.Validate())
 	section("guardian", c.Guardian.Validate())
 	section("kb", c.KB.Validate())
+	section("threads", c.Threads.Validate())
 	if c.Language != "ru" && c.Language != "en" {
 		bad("language: %q is not ru or en", c.Language)
 	}

@@ -21,7 +21,7 @@ var layers = map[string]struct {
 }{
 	"contracts":     {[]string{"tables"}, true}, // eino's schema.Message, and tables.Decisions
 	"tables":        {nil, false},
-	"config":        {[]string{"guards", "guards/safety", "kb", "models", "tables", "templates"}, false}, // each package owns its section
+	"config":        {[]string{"checkpoint", "guards", "guards/safety", "kb", "models", "tables", "templates"}, false}, // each package owns its section
 	"guards":        {[]string{"contracts"}, false},
 	"guards/safety": {[]string{"contracts", "outbound"}, false},
 	"kb":            {[]string{"contracts"}, false},

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"cmp"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -20,6 +22,7 @@ import (
 type turnFlags struct {
 	kbDir, cacheDir, lang, trace string
 	provider, baseURL, model     string
+	thread, store                string
 	asJSON                       bool
 }
 
@@ -29,6 +32,8 @@ func (f *turnFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.lang, "lang", "", "answer language, ru or en (default: the language of the question)")
 	cmd.Flags().StringVar(&f.trace, "trace", "", "write one JSON line per model call to this file")
 	cmd.Flags().BoolVar(&f.asJSON, "json", false, "print the structured result as JSON")
+	cmd.Flags().StringVar(&f.thread, "thread", "", "keep the conversation in this thread and continue it if it exists")
+	cmd.Flags().StringVar(&f.store, "store", "", "where threads are kept: postgres://..., redis://... or a SQLite file (default: threads.store, else threads.db in the user cache dir)")
 }
 
 // registerKB adds the flags that choose the knowledge base.
@@ -82,14 +87,27 @@ func (f *turnFlags) build(cmd *cobra.Command, a *app) (*agent.Agent, func(), err
 		closeTrace = func() { file.Close() }
 	}
 	cmd.SetContext(a.log.WithContext(cmd.Context()))
+	closeStore := func() {}
+	if f.thread != "" {
+		store, err := agent.OpenStore(cmd.Context(), cmp.Or(f.store, cfg.Threads.Store))
+		if err != nil {
+			closeTrace()
+			return nil, nil, fmt.Errorf("--store: %w", err)
+		}
+		opts.Store, closeStore = store, func() { store.Close() }
+	} else if f.store != "" {
+		closeTrace()
+		return nil, nil, errors.New("--store: given without --thread; a turn keeps no thread unless --thread names one")
+	}
 	ag, err := agent.New(cmd.Context(), cfg, opts)
 	if err != nil {
 		closeTrace()
+		closeStore()
 		return nil, nil, err
 	}
 	k := ag.Knowledge()
 	a.log.Info().Str("kb", k.Source).Int("files", k.Stats.Files).Int("chunks", k.Stats.Chunks).Msg("knowledge base ready")
-	return ag, func() { ag.Close(); closeTrace() }, nil
+	return ag, func() { ag.Close(); closeStore(); closeTrace() }, nil
 }
 
 func newAskCmd(a *app) *cobra.Command {
@@ -104,7 +122,7 @@ func newAskCmd(a *app) *cobra.Command {
 				return err
 			}
 			defer done()
-			turn := agent.Turn{SessionID: newSessionID(), Number: 1, Message: args[0], Language: f.lang}
+			turn := agent.Turn{SessionID: cmp.Or(f.thread, newSessionID()), Number: 1, Message: args[0], Language: f.lang, Thread: f.thread}
 			var p *printer
 			if !f.asJSON {
 				p = &printer{out: a.out}

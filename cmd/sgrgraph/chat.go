@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -27,7 +28,7 @@ func newChatCmd(a *app) *cobra.Command {
 			}
 			defer done()
 			ctx := cmd.Context()
-			session := newSessionID()
+			session := cmp.Or(f.thread, newSessionID())
 			var history []*schema.Message
 			stdin := cmd.InOrStdin()
 			prompt := promptTo(isTerminal(stdin), f.asJSON, a.out, a.errOut)
@@ -50,7 +51,7 @@ func newChatCmd(a *app) *cobra.Command {
 					fmt.Fprintf(a.errOut, "sgrgraph: message: over the limit of %d characters\n", agent.MaxMessageRunes)
 					continue
 				}
-				t := agent.Turn{SessionID: session, Number: turn, Message: in.text, History: history, Language: f.lang}
+				t := agent.Turn{SessionID: session, Number: turn, Message: in.text, History: history, Language: f.lang, Thread: f.thread}
 				if _, err := agent.NewState(t); err != nil {
 					fmt.Fprintln(a.errOut, "sgrgraph:", err)
 					continue
