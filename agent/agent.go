@@ -72,6 +72,9 @@ func New(ctx context.Context, cfg config.Config, o Options) (*Agent, error) {
 		return nil, err
 	}
 	a := &Agent{cfg: cfg, knowledge: o.Knowledge, store: o.Store}
+	if a.store == nil && len(cfg.Guardian.HumanReview) > 0 {
+		a.store = checkpoint.NewMemory() // a turn held for review waits here, in this process
+	}
 	if a.knowledge == nil && (o.Searcher == nil || (o.Model == nil && cfg.Model.Provider == "offline")) {
 		k, err := OpenKnowledge(ctx, cfg.KB)
 		if err != nil {
@@ -86,8 +89,8 @@ func New(ctx context.Context, cfg config.Config, o Options) (*Agent, error) {
 	}
 	n.replace(o.Replace)
 	compile := []graph.CompileOption{graph.WithMaxSteps(cfg.Agent.MaxSteps), graph.WithMiddleware(instrument)}
-	if o.Store != nil {
-		compile = append(compile, graph.WithCheckpointer(o.Store))
+	if a.store != nil {
+		compile = append(compile, graph.WithCheckpointer(a.store))
 	}
 	r, err := NewGraph(ctx, n, e, compile...)
 	if err != nil {

@@ -19,6 +19,9 @@ type Nodes struct {
 	AgentModel, CallTool, AgentTools         nodes.Func
 	EvidenceCheck, ContractCheck, RetryBump  nodes.Func
 	Finalize, SafeExit                       nodes.Func
+	// HumanReview, when set, holds a draft for a person between the
+	// Guardian's verdict and the way out (guardian.human_review).
+	HumanReview nodes.Func
 }
 
 // Tables are the decision tables the default graph's edges route on: the
@@ -59,7 +62,15 @@ func NewGraph(ctx context.Context, n Nodes, t Tables, opts ...graph.CompileOptio
 	if err != nil {
 		return Graph{}, err
 	}
-	turn, err := graph.New[State]("sgrgraph").
+	out := map[string]string{"finalize": final, "retry_bump": retry, "safe_exit": exit}
+	g := graph.New[State]("sgrgraph")
+	if n.HumanReview != nil {
+		review := nodes.HumanReviewName
+		out["finalize"], out["safe_exit"] = review, review
+		g.AddNode(review, n.HumanReview).
+			AddConditionalEdges(review, graph.ByFunc(nodes.HumanReview{Verdicts: t.Verdicts}.Route()), map[string]string{final: final, exit: exit})
+	}
+	turn, err := g.
 		AddNode(guardian, n.GuardianVerify).
 		AddNode(plan, n.SGRPlan).
 		AddNode(inject, n.InjectSynthetic).
@@ -77,8 +88,7 @@ func NewGraph(ctx context.Context, n Nodes, t Tables, opts ...graph.CompileOptio
 			map[string]string{"normal": react, "clarify": graph.END, "block": graph.END, "guardian_block": graph.END}).
 		AddConditionalEdges(react, graph.ByFunc(nodes.AfterReactAgent), map[string]string{evidence: evidence, exit: exit}).
 		AddEdge(evidence, contract).
-		AddConditionalEdges(contract, graph.ByTable[State](t.Verdicts, "next"),
-			map[string]string{"finalize": final, "retry_bump": retry, "safe_exit": exit}).
+		AddConditionalEdges(contract, graph.ByTable[State](t.Verdicts, "next"), out).
 		AddEdge(retry, react).
 		AddEdge(final, graph.END).
 		AddEdge(exit, graph.END).
@@ -114,7 +124,7 @@ func (n *Nodes) replace(with Nodes) {
 		{&n.GuardianVerify, with.GuardianVerify}, {&n.SGRPlan, with.SGRPlan}, {&n.InjectSynthetic, with.InjectSynthetic},
 		{&n.AgentModel, with.AgentModel}, {&n.CallTool, with.CallTool}, {&n.AgentTools, with.AgentTools},
 		{&n.EvidenceCheck, with.EvidenceCheck}, {&n.ContractCheck, with.ContractCheck}, {&n.RetryBump, with.RetryBump},
-		{&n.Finalize, with.Finalize}, {&n.SafeExit, with.SafeExit},
+		{&n.Finalize, with.Finalize}, {&n.SafeExit, with.SafeExit}, {&n.HumanReview, with.HumanReview},
 	} {
 		if p.with != nil {
 			*p.node = p.with

@@ -87,6 +87,10 @@ func instrument(name string, next graph.NodeFunc[*contracts.ChatState]) graph.No
 		out, err := next(ctx, s)
 		took := time.Since(start)
 		ms := float64(took.Microseconds()) / 1000
+		if err != nil && graph.IsInterrupt(err) {
+			log.Info().Dur("took", took).Msg("node paused for input")
+			return nil, err
+		}
 		if err != nil {
 			log.Error().Err(err).Dur("took", took).Int("attempt", graph.Attempt(ctx)).Msg("node failed")
 			if watched {

@@ -9,6 +9,7 @@ import (
 	"github.com/cloudwego/eino/components/tool"
 
 	"github.com/sgrgraph/sgrgraph/contracts"
+	"github.com/sgrgraph/sgrgraph/graph"
 	"github.com/sgrgraph/sgrgraph/guards"
 	"github.com/sgrgraph/sgrgraph/nodes"
 	"github.com/sgrgraph/sgrgraph/tables"
@@ -103,7 +104,16 @@ func (a *Agent) parts(ctx context.Context, o Options) (Nodes, Tables, error) {
 		Finalize:      nodes.Finalize{Texts: texts, Product: product, Language: lang}.Node(),
 		SafeExit:      nodes.SafeExit{Texts: texts, Product: product, Language: lang}.Node(),
 	}
+	if len(cfg.Guardian.HumanReview) > 0 {
+		n.HumanReview = nodes.HumanReview{On: cfg.Guardian.HumanReview, Verdicts: dt005, Ask: askPerson}.Node()
+	}
 	return n, Tables{Enforcement: dt001, Routing: dt002, Verdicts: dt005}, nil
+}
+
+// askPerson pauses the turn until a person answers the review request
+// (Agent.Resume).
+func askPerson(ctx context.Context, r contracts.ReviewRequest) (contracts.ReviewAnswer, error) {
+	return graph.Interrupt[contracts.ReviewAnswer](ctx, r)
 }
 
 // reachable rewrites "any of" source rules that name only sources the

@@ -27,6 +27,9 @@ import (
 // see: personal data masked, and no draft answer before the Guardian has
 // passed it (events.HoldDrafts).
 func (a *Agent) RunState(ctx context.Context, t Turn) (*contracts.ChatState, error) {
+	if t.Thread == "" && len(a.cfg.Guardian.HumanReview) > 0 {
+		t.Thread = newReviewThread() // a draft held for review must be resumable
+	}
 	opts, err := a.continued(ctx, &t)
 	if err != nil {
 		return nil, err
@@ -37,16 +40,22 @@ func (a *Agent) RunState(ctx context.Context, t Turn) (*contracts.ChatState, err
 		return nil, err
 	}
 	ctx = outbound.WithObserver(ctx, observeAttempt) // each node's retries reach its diagnostics
-	defer a.retain(ctx, t.Thread)
 	if t.Events == nil {
-		return a.graph.Turn.Invoke(ctx, s, opts...)
+		s, err := a.graph.Turn.Invoke(ctx, s, opts...)
+		a.done(ctx, t.Thread, err)
+		return s, err
 	}
 	shown := t.Events
-	held := events.HoldDrafts(func(ev contracts.Event) { shown(ev.MapText(guards.MaskSensitiveData)) }, nodes.AgentModelName)
+	answerNode := nodes.AgentModelName
+	if len(a.cfg.Guardian.HumanReview) > 0 {
+		answerNode = "" // a passed draft may still go to a person: no token is shown, the answer comes whole
+	}
+	held := events.HoldDrafts(func(ev contracts.Event) { shown(ev.MapText(guards.MaskSensitiveData)) }, answerNode)
 	var end *contracts.ChatState
 	opts = append(opts, graph.WithStreamModes(graph.StreamCustom, graph.StreamMessages), graph.WithCallbacks(events.TokenCallbacks()))
 	for c, err := range a.graph.Turn.Stream(ctx, s, opts...) {
 		if err != nil {
+			a.done(ctx, t.Thread, err)
 			return nil, err
 		}
 		switch c.Mode {
@@ -58,7 +67,16 @@ func (a *Agent) RunState(ctx context.Context, t Turn) (*contracts.ChatState, err
 			end = c.State
 		}
 	}
+	a.done(ctx, t.Thread, nil)
 	return end, nil
+}
+
+// done tidies a thread after a turn, unless the turn waits for a person.
+func (a *Agent) done(ctx context.Context, thread string, err error) {
+	if _, _, paused := Paused(err); thread == "" || paused {
+		return
+	}
+	a.finished(ctx, thread)
 }
 
 // continued reads a thread's turn from the thread: its history and number
@@ -88,7 +106,7 @@ func (a *Agent) continued(ctx context.Context, t *Turn) ([]graph.RunOption, erro
 // failure costs only the tidying, so it is logged, not returned.
 func (a *Agent) retain(ctx context.Context, thread string) {
 	r := a.cfg.Threads.Retention()
-	if thread == "" || (r.KeepLast == 0 && r.MaxAge == 0) {
+	if r.KeepLast == 0 && r.MaxAge == 0 {
 		return
 	}
 	if _, err := a.store.Prune(context.WithoutCancel(ctx), thread, r); err != nil {
@@ -136,7 +154,7 @@ func Masked(r contracts.StructuredResult, o config.Output) contracts.StructuredR
 // and the planning call as DT-004's metadata row says.
 func (a *Agent) Result(s *contracts.ChatState) contracts.StructuredResult {
 	r := contracts.StructuredResult{SessionID: s.SessionID, Turn: s.Turn, Action: s.Action, Answer: s.Answer, UI: s.UI,
-		Moderation: s.Moderation, Plan: s.Plan, Verdict: s.Verdict, RetryCount: s.RetryCount, Evidence: s.Evidence,
+		Moderation: s.Moderation, Plan: s.Plan, Verdict: s.Verdict, Review: s.Review, RetryCount: s.RetryCount, Evidence: s.Evidence,
 		QueryTraces: s.QueryTraces, Articles: s.Articles, Diagnostics: s.Diagnostics, Decisions: s.Made, Error: s.Error, Context: s.Messages}
 	meta := nodes.MetadataChannel(s, a.outputs)
 	if !meta.StructuredData {

@@ -27,6 +27,11 @@ func (r StructuredResult) MapText(f func(string) string) StructuredResult {
 		v := r.Verdict.MapText(f)
 		r.Verdict = &v
 	}
+	if r.Review != nil {
+		rv := *r.Review
+		rv.Text = f(rv.Text)
+		r.Review = &rv
+	}
 	r.Evidence = mapSlice(r.Evidence, func(e EvidenceItem) EvidenceItem { return e.MapText(f) })
 	r.QueryTraces = mapSlice(r.QueryTraces, func(q QueryTrace) QueryTrace { return q.MapText(f) })
 	r.Articles = mapSlice(r.Articles, func(a Article) Article { return a.MapText(f) })

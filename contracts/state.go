@@ -44,6 +44,9 @@ type ChatState struct {
 	EvidenceCheck *CheckResult `json:"evidence_check,omitempty"`
 	ContractCheck *CheckResult `json:"contract_check,omitempty"`
 	Verdict       *Verdict     `json:"verdict,omitempty"`
+	// Review is a person's decision on the draft, when one was asked
+	// (guardian.human_review).
+	Review *ReviewAnswer `json:"review,omitempty"`
 	// ToolCall is the one tool call a parallel branch of the agent's tool
 	// step runs; ToolResults are what the calls returned, in call order,
 	// until agent_tools records them as evidence.
@@ -141,6 +144,7 @@ type StructuredResult struct {
 	Moderation  *Moderation    `json:"moderation,omitempty"`
 	Plan        *SGRPlan       `json:"plan,omitempty"`
 	Verdict     *Verdict       `json:"verdict,omitempty"`
+	Review      *ReviewAnswer  `json:"review,omitempty"`
 	RetryCount  int            `json:"retry_count"`
 	Evidence    []EvidenceItem `json:"evidence" reduce:"append"`
 	QueryTraces []QueryTrace   `json:"query_traces"`

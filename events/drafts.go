@@ -20,6 +20,9 @@ import (
 // answerNode (its previous reply called tools) or a retried call (a cut
 // stream is asked again from the start) starts it afresh.
 //
+// With answerNode empty no token is ever released: the answer reaches
+// the reader whole, in its UI message (a draft a person may still edit).
+//
 // Every other event passes at once. The returned sink is safe for
 // concurrent use and keeps the order it is called in.
 func HoldDrafts(sink Sink, answerNode string) Sink {

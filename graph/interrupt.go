@@ -67,6 +67,14 @@ func (e *interrupted) Error() string {
 	return fmt.Sprintf("interrupt %d (the run has not saved it yet)", e.index)
 }
 
+// IsInterrupt says whether err is a node's pause for input (Interrupt)
+// rather than a failure: middleware that logs failures leaves it alone.
+func IsInterrupt(err error) bool {
+	var asked *interrupted
+	var paused *InterruptError
+	return errors.As(err, &asked) || errors.As(err, &paused)
+}
+
 // InterruptError is what Invoke and Resume return when the run paused: at
 // an Interrupt or a breakpoint. The last interrupt is the one waiting; the
 // ones before it in the same node were answered.

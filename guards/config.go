@@ -20,6 +20,10 @@ type Config struct {
 	// Policy is the query policy (L0), checked at the door and again with
 	// the request type before the verdict.
 	Policy Policy `yaml:"policy"`
+	// HumanReview sends a draft to a person before it goes out: "fail" (the
+	// Guardian failed it) and/or "controversial" (the guard found the
+	// request Controversial). Empty: no one is asked.
+	HumanReview []string `yaml:"human_review"`
 }
 
 // Validate names each key outside its limits.
@@ -27,6 +31,11 @@ func (c Config) Validate() error {
 	errs := unjoin(c.EvidenceRules().Validate())
 	if _, err := CompilePolicy(c.Policy); err != nil {
 		errs = append(errs, fmt.Errorf("policy.%w", err))
+	}
+	for i, on := range c.HumanReview {
+		if on != contracts.ReviewOnFail && on != contracts.ReviewOnControversial {
+			errs = append(errs, fmt.Errorf("human_review[%d]: %q is not fail or controversial", i, on))
+		}
 	}
 	return errors.Join(errs...)
 }

@@ -30,6 +30,7 @@ const (
 	RetryBumpName       = "retry_bump"
 	FinalizeName        = "finalize"
 	SafeExitName        = "safe_exit"
+	HumanReviewName     = "human_review"
 )
 
 func noteError(s *contracts.ChatState, node, msg string) {

@@ -57,7 +57,7 @@ var layers = map[string]struct {
 		"models/offline", "models/openai", "nodes", "outbound", "tables", "templates", "tools"}, true},
 	"templates":    {[]string{"contracts"}, false},
 	"batch":        {[]string{"agent", "contracts"}, false},
-	"cmd/sgrgraph": {[]string{"agent", "batch", "contracts", "tables", "config", "guards", "guards/safety", "kb", "models/openai", "tools"}, true},
+	"cmd/sgrgraph": {[]string{"agent", "batch", "checkpoint", "contracts", "tables", "config", "guards", "guards/safety", "kb", "models/openai", "tools"}, true},
 }
 
 func TestLayers(t *testing.T) {

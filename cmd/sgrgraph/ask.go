@@ -129,6 +129,14 @@ func newAskCmd(a *app) *cobra.Command {
 				turn.Events = p.event
 			}
 			res, err := ag.Run(cmd.Context(), turn)
+			var lines <-chan line
+			input := func() <-chan line {
+				if lines == nil {
+					lines = readLines(cmd.Context(), cmd.InOrStdin(), 4*agent.MaxMessageRunes)
+				}
+				return lines
+			}
+			res, err = reviewed(cmd.Context(), ag, res, err, input, promptTo(isTerminal(cmd.InOrStdin()), f.asJSON, a.out, a.errOut), a.out, f.asJSON)
 			if err != nil {
 				return err
 			}
@@ -154,6 +162,7 @@ type printer struct {
 	mu       sync.Mutex
 	out      io.Writer
 	streamed bool // answer tokens were printed: the answer message repeats them
+	answered bool // the answer is on screen (a turn resumed after a review sends no events)
 }
 
 func (p *printer) event(ev contracts.Event) {
@@ -161,11 +170,12 @@ func (p *printer) event(ev contracts.Event) {
 	defer p.mu.Unlock()
 	switch {
 	case ev.Kind == contracts.EventToken && ev.Node == "agent_model":
-		p.streamed = true
+		p.streamed, p.answered = true, true
 		fmt.Fprint(p.out, ev.Text)
 	case ev.Kind == contracts.EventUI && ev.UI.Type == contracts.UIAnswer && p.streamed:
 		// Already on screen, token by token.
 	case ev.Kind == contracts.EventUI:
+		p.answered = p.answered || ev.UI.Type == contracts.UIAnswer
 		if p.streamed {
 			fmt.Fprint(p.out, "\n\n")
 			p.streamed = false
@@ -186,6 +196,10 @@ func (p *printer) finish(res contracts.StructuredResult) {
 	if p.streamed { // an answer without sources
 		fmt.Fprint(p.out, "\n\n")
 		p.streamed = false
+	}
+	if !p.answered && res.Answer != "" {
+		fmt.Fprintln(p.out, strings.TrimSpace(res.Answer))
+		fmt.Fprintln(p.out)
 	}
 	verdict := "-"
 	if res.Verdict != nil {

@@ -61,6 +61,7 @@ func newChatCmd(a *app) *cobra.Command {
 					t.Events = p.event
 				}
 				res, err := ag.Run(ctx, t)
+				res, err = reviewed(ctx, ag, res, err, func() <-chan line { return lines }, prompt, a.out, f.asJSON)
 				if err != nil {
 					if ctx.Err() != nil {
 						fmt.Fprintln(prompt)
