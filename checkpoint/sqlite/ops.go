@@ -26,29 +26,19 @@ func (s *store) Put(ctx context.Context, cp checkpoint.Checkpoint) (checkpoint.C
 	}
 	ctx, cancel := rules.Context(ctx)
 	defer cancel()
+	var id any // NULL: the statement makes the ID from the thread's next seq
+	if cp.ID != "" {
+		id = cp.ID
+	}
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
-	tx, err := s.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE: no other writer until commit
+	// One statement: the next seq, the ID made from it and the row, in
+	// SQLite's own transaction, compiled once when the store opened.
+	err = s.put.QueryRowContext(ctx, cp.Thread, id, rules.Suffix(), cp.Metadata.Time.UnixNano(), header, nonNil(cp.State)).Scan(&cp.ID)
 	if err != nil {
-		return checkpoint.Checkpoint{}, wrap("put", err)
-	}
-	defer func() { _ = tx.Rollback() }()
-	var seq int64
-	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) + 1 FROM checkpoints WHERE thread = ?`, cp.Thread).Scan(&seq); err != nil {
-		return checkpoint.Checkpoint{}, wrap("put", err)
-	}
-	if cp.ID == "" {
-		cp.ID = rules.NewID(seq)
-	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO checkpoints (thread, id, seq, created, header, state) VALUES (?, ?, ?, ?, ?, ?)`,
-		cp.Thread, cp.ID, seq, cp.Metadata.Time.UnixNano(), header, nonNil(cp.State))
-	if err != nil {
-		if se := (*sqlite.Error)(nil); errors.As(err, &se) && se.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY {
+		if se := (*sqlite.Error)(nil); errors.As(err, &se) && (se.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY || se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE) {
 			err = fmt.Errorf("thread %q already has checkpoint %q", cp.Thread, cp.ID)
 		}
-		return checkpoint.Checkpoint{}, wrap("put", err)
-	}
-	if err := tx.Commit(); err != nil {
 		return checkpoint.Checkpoint{}, wrap("put", err)
 	}
 	return cp, nil
@@ -68,7 +58,7 @@ func (s *store) Get(ctx context.Context, thread, id string) (checkpoint.Checkpoi
 	}
 	ctx, cancel := rules.Context(ctx)
 	defer cancel()
-	row := s.db.QueryRowContext(ctx, `SELECT id, header, state FROM checkpoints WHERE thread = ? AND id = ?`, thread, id)
+	row := s.byID.QueryRowContext(ctx, thread, id)
 	cp, err := scan(thread, row)
 	if errors.Is(err, sql.ErrNoRows) {
 		err = fmt.Errorf("thread %q checkpoint %q: %w", thread, id, checkpoint.ErrNotFound)
@@ -85,7 +75,7 @@ func (s *store) Latest(ctx context.Context, thread string) (checkpoint.Checkpoin
 	}
 	ctx, cancel := rules.Context(ctx)
 	defer cancel()
-	row := s.db.QueryRowContext(ctx, `SELECT id, header, state FROM checkpoints WHERE thread = ? ORDER BY seq DESC LIMIT 1`, thread)
+	row := s.latest.QueryRowContext(ctx, thread)
 	cp, err := scan(thread, row)
 	if errors.Is(err, sql.ErrNoRows) {
 		err = fmt.Errorf("thread %q: %w", thread, checkpoint.ErrNotFound)

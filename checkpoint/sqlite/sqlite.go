@@ -42,8 +42,17 @@ CREATE UNIQUE INDEX IF NOT EXISTS checkpoints_order ON checkpoints (thread, seq)
 // busyTimeoutMS is how long a writer waits for another process's write.
 const busyTimeoutMS = 10000
 
+// putSQL inserts a checkpoint as the thread's next one; its ID is the
+// given one (?2) or one made from the next seq (rules.IDFormat) and ?3.
+const putSQL = `
+INSERT INTO checkpoints (thread, id, seq, created, header, state)
+SELECT ?1, COALESCE(?2, printf('` + rules.IDFormat + `', next, ?3)), next, ?4, ?5, ?6
+FROM (SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM checkpoints WHERE thread = ?1)
+RETURNING id`
+
 type store struct {
-	db *sql.DB
+	db                *sql.DB
+	put, latest, byID *sql.Stmt // compiled once: SQLite compiling a statement costs as much as running it
 	// writeMu queues this process's writers in Go rather than in SQLite's
 	// busy handler, which sleeps in steps of up to 100 ms.
 	writeMu sync.Mutex
@@ -85,11 +94,31 @@ func Open(path string) (checkpoint.Store, error) {
 		_ = db.Close()
 		return nil, fmt.Errorf("checkpoint/sqlite: open %s: create table: %w", path, err)
 	}
-	return &store{db: db}, nil
+	s := &store{db: db}
+	for _, p := range []struct {
+		stmt **sql.Stmt
+		sql  string
+	}{
+		{&s.put, putSQL},
+		{&s.latest, `SELECT id, header, state FROM checkpoints WHERE thread = ? ORDER BY seq DESC LIMIT 1`},
+		{&s.byID, `SELECT id, header, state FROM checkpoints WHERE thread = ? AND id = ?`},
+	} {
+		if *p.stmt, err = db.PrepareContext(ctx, p.sql); err != nil {
+			_ = s.Close()
+			return nil, fmt.Errorf("checkpoint/sqlite: open %s: %w", path, err)
+		}
+	}
+	return s, nil
 }
 
 func (s *store) Close() error {
-	if err := s.db.Close(); err != nil {
+	var errs []error
+	for _, st := range []*sql.Stmt{s.put, s.latest, s.byID} {
+		if st != nil {
+			errs = append(errs, st.Close())
+		}
+	}
+	if err := errors.Join(append(errs, s.db.Close())...); err != nil {
 		return fmt.Errorf("checkpoint/sqlite: close: %w", err)
 	}
 	return nil
