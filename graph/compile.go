@@ -154,7 +154,7 @@ func (r *Runnable[S]) build() (*compose.Graph[S, S], error) {
 	var entries []string
 	for _, e := range g.edges {
 		var err error
-		if e.from == START {
+		if e.from == START && r.store != nil {
 			entries = append(entries, e.to)
 			continue
 		}
@@ -175,6 +175,9 @@ func (r *Runnable[S]) build() (*compose.Graph[S, S], error) {
 		if err := cg.AddBranch(b.from, compose.NewGraphMultiBranch(r.condition(b), ends)); err != nil {
 			return nil, fmt.Errorf("conditional edges from %q: %w", b.from, err)
 		}
+	}
+	if r.store == nil {
+		return cg, nil
 	}
 	ends := map[string]bool{}
 	for _, name := range g.order {
@@ -217,7 +220,7 @@ func (r *Runnable[S]) condition(b *branch[S]) func(context.Context, S) (map[stri
 		only[to] = map[string]bool{to: true}
 	}
 	return func(ctx context.Context, s S) (map[string]bool, error) {
-		if b.from == START {
+		if b.from == START && r.store != nil {
 			if tr := threadOf[S](ctx); tr != nil && tr.startTarget() != "" {
 				return map[string]bool{}, nil // the resumed run enters at its node
 			}

@@ -140,7 +140,7 @@ func (r *Runnable[S]) lambda(name string) func(context.Context, S) (S, error) {
 	clone, fork, join := p.clones[name], p.forks[name], p.joins[name] != nil
 	sendFork, sends := p.sends[name]
 	branch := p.inBranch[name]
-	durable := !branch && !sends // a node a thread can be resumed at
+	durable := r.store != nil && !branch && !sends // a node a thread can be resumed at
 	return func(ctx context.Context, s S) (S, error) {
 		if stop, _ := ctx.Value(stopKey{}).(string); stop == name {
 			return s, stopped[S]{s}

@@ -17,7 +17,10 @@ import (
 // (WithThread) writes a checkpoint before each node outside parallel
 // branches and one at its end, so it can be read back (State, History),
 // resumed after a crash or an interrupt (Resume), or forked from an earlier
-// checkpoint (FromCheckpoint).
+// checkpoint (FromCheckpoint). Compile a subgraph with it too: its nodes
+// then write checkpoints into the running thread and may Interrupt, and a
+// resumed run enters it at the node it stopped in. A graph compiled
+// without it pays nothing for any of this.
 func WithCheckpointer(store checkpoint.Store) CompileOption {
 	return func(o *compileOptions) { o.store = store }
 }

@@ -148,12 +148,13 @@ func TestInterruptInsideASubgraph(t *testing.T) {
 		s.Count += v
 		return s, nil
 	}
+	store := checkpoint.NewMemory()
 	sub, err := New[*state]("sub").AddNode("x", counted("x", runs)).AddNode("ask", ask).
-		AddEdge(START, "x").AddEdge("x", "ask").AddEdge("ask", END).Compile(ctx)
+		AddEdge(START, "x").AddEdge("x", "ask").AddEdge("ask", END).Compile(ctx, WithCheckpointer(store))
 	require.NoError(t, err)
 	r, err := New[*state]("outer").AddNode("a", counted("a", runs)).AddNode("sub", Subgraph(sub)).AddNode("c", counted("c", runs)).
 		AddEdge(START, "a").AddEdge("a", "sub").AddEdge("sub", "c").AddEdge("c", END).
-		Compile(ctx, WithCheckpointer(checkpoint.NewMemory()))
+		Compile(ctx, WithCheckpointer(store))
 	require.NoError(t, err)
 
 	_, err = r.Invoke(ctx, &state{}, WithThread("t"))
