@@ -1,6 +1,11 @@
 package batch
 
-import "strconv"
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
 
 // exampleRows are the kinds of ticket a support desk exports: HTML and
 // plain descriptions, Russian and English, a subject alone, spam, unsafe,
@@ -30,6 +35,10 @@ func CheckExampleRows(n int) error {
 func WriteExample(path string, n int) error {
 	if err := CheckExampleRows(n); err != nil {
 		return err
+	}
+	if strings.EqualFold(filepath.Ext(path), ".xlsx") && n > MaxExampleXLSXRows {
+		return fmt.Errorf("--rows: %d is over %d, the most an .xlsx example holds (an .xlsx table is read up to %d MiB unzipped); write a .csv or .jsonl example for more",
+			n, MaxExampleXLSXRows, xlsxMaxUnzipped>>20)
 	}
 	c := DefaultColumns()
 	w, err := createTable(path, []string{c.ID, c.Subject, c.Description}, false)

@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -282,8 +284,12 @@ func FuzzJSONLTable(f *testing.F) { fuzzText(f, "jsonl") }
 // FuzzXLSXTable reads any bytes as a workbook; the seeds are small
 // workbooks, made by excelize, by this package's writer and by hand.
 func FuzzXLSXTable(f *testing.F) {
+	keepInputsWhole(f)
 	dir := f.TempDir()
 	for _, seed := range xlsxSeeds(f, dir) {
+		f.Add(seed)
+	}
+	for _, seed := range xlsxHostileSeeds(f) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -346,4 +352,36 @@ func xlsxSeeds(f *testing.F, dir string) [][]byte {
 		seeds = append(seeds, b)
 	}
 	return append(seeds, []byte("PK\x03\x04not a zip"), []byte{})
+}
+
+// keepInputsWhole turns off the minimizing of new inputs while this target
+// fuzzes, unless -fuzzminimizetime is given. The minimizer deletes an
+// input's bytes one by one, then every range of them: millions of reads
+// for a 6 KB workbook, none of them a zip any more. Go spends up to
+// -fuzzminimizetime (60 s by default) on each input that finds new code,
+// reporting no execs meanwhile: the fuzzer seemed to hang at 0 execs/sec.
+func keepInputsWhole(f *testing.F) {
+	const name = "test.fuzzminimizetime"
+	given := false
+	flag.Visit(func(fl *flag.Flag) { given = given || fl.Name == name })
+	fl := flag.Lookup(name)
+	if given || fl == nil {
+		return
+	}
+	was := fl.Value.String()
+	require.NoError(f, fl.Value.Set("0"))
+	f.Cleanup(func() { _ = fl.Value.Set(was) })
+}
+
+// xlsxHostileSeeds are small workbooks past the reader's limits (see
+// TestBatchXLSXRefusesWorkbooksPastTheLimits): sizes declared wrong, rows
+// padded far to the right, tags in the styles, a compound file.
+func xlsxHostileSeeds(f *testing.F) [][]byte {
+	return [][]byte{
+		zipParts(f, xlsxParts(f), map[string]uint64{"docProps/app.xml": 1<<63 + 256}),
+		zipParts(f, xlsxParts(f), map[string]uint64{"xl/workbook.xml": 4026532352}),
+		zipParts(f, withSheetRows(f, xlsxParts(f), inlineRow(1, "ID", "x")+wideBlankRows(2, 8)+inlineRow(10, "1", "a")), nil),
+		zipParts(f, insertInto(f, xlsxParts(f), "xl/styles.xml", "</cellXfs>", strings.Repeat("<xf/>", 1000)), nil),
+		append(slices.Clone(oleSignature), make([]byte, 512)...),
+	}
 }

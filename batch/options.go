@@ -33,6 +33,9 @@ type Options struct {
 const (
 	MaxConcurrency = 64
 	MaxExampleRows = 1_000_000
+	// MaxExampleXLSXRows keeps an .xlsx example within what the reader
+	// takes (xlsxMaxUnzipped): its rows unzip to about 300 bytes each.
+	MaxExampleXLSXRows = 200_000
 )
 
 // numberRange is the values a numeric option takes, named by the flag that
