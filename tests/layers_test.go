@@ -57,7 +57,8 @@ var layers = map[string]struct {
 		"models/offline", "models/openai", "nodes", "outbound", "tables", "templates", "tools"}, true},
 	"templates":    {[]string{"contracts"}, false},
 	"batch":        {[]string{"agent", "contracts"}, false},
-	"cmd/sgrgraph": {[]string{"agent", "batch", "checkpoint", "contracts", "tables", "config", "guards", "guards/safety", "kb", "models/openai", "tools"}, true},
+	"server":       {[]string{"agent", "checkpoint", "contracts", "guards", "nodes"}, true}, // the default turn over HTTP
+	"cmd/sgrgraph": {[]string{"agent", "batch", "checkpoint", "contracts", "server", "tables", "config", "guards", "guards/safety", "kb", "models/openai", "tools"}, true},
 }
 
 func TestLayers(t *testing.T) {

@@ -20,10 +20,18 @@ import (
 // context does not reach (reading a FIFO, a long index build).
 const interruptGrace = time.Second
 
+// serveGrace is serve's: it stops taking requests at once, and the turns in
+// flight may take up to shutdownGrace to finish.
+const serveGrace = shutdownGrace + 5*time.Second
+
 func main() {
 	signals := make(chan os.Signal, 2)
 	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
-	os.Exit(execute(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, signals, interruptGrace))
+	grace := interruptGrace
+	if len(os.Args) > 1 && os.Args[1] == "serve" {
+		grace = serveGrace
+	}
+	os.Exit(execute(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, signals, grace))
 }
 
 // execute runs one command line and returns the exit code: 0, 1 for an

@@ -1,0 +1,148 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/sgrgraph/sgrgraph/agent"
+	"github.com/sgrgraph/sgrgraph/server"
+)
+
+// shutdownGrace bounds how long serve waits for turns in flight after a
+// signal before it drops their connections.
+const shutdownGrace = 30 * time.Second
+
+// serveFlags are serve's own flags, beside the knowledge base and model
+// flags it shares with ask.
+type serveFlags struct {
+	turnFlags
+	addr            string
+	apiKeys         []string
+	maxTurnsPerKey  int
+	turnTimeout     time.Duration
+	trustClientRole bool
+}
+
+func newServeCmd(a *app) *cobra.Command {
+	var f serveFlags
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the default turn over an OpenAI-compatible HTTP API (/v1/chat/completions)",
+		Long: `Serve the default turn over HTTP: POST /v1/chat/completions (OpenAI's format, streaming
+or not), GET /v1/models, POST /v1/turns (the structured result), GET /v1/threads/{id},
+GET /healthz and GET /readyz.
+
+Threads are always kept: serve opens the store of --store, threads.store, or else
+threads.db in the user cache directory, so that a client's X-Session-Id continues its
+conversation. API keys come from --api-key and $SGRGRAPH_API_KEYS (comma-separated);
+without keys every request is let in, which is meant for a loopback address.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return f.serve(cmd, a)
+		},
+	}
+	f.registerKB(cmd)
+	f.registerModel(cmd)
+	cmd.Flags().StringVar(&f.store, "store", "", "where threads are kept: postgres://..., redis://... or a SQLite file (default: threads.store, else threads.db in the user cache dir)")
+	cmd.Flags().StringVar(&f.addr, "addr", "127.0.0.1:8080", "address to listen on; port 0 picks a free one")
+	cmd.Flags().StringArrayVar(&f.apiKeys, "api-key", nil, "an API key clients must send as a bearer token (repeatable; also $SGRGRAPH_API_KEYS, comma-separated)")
+	cmd.Flags().IntVar(&f.maxTurnsPerKey, "max-turns-per-key", 8, "turns one API key may run at once")
+	cmd.Flags().DurationVar(&f.turnTimeout, "turn-timeout", 5*time.Minute, "longest a turn may take")
+	cmd.Flags().BoolVar(&f.trustClientRole, "trust-client-role", false, "let /v1/turns requests choose the query policy's role (only behind a gateway that sets it)")
+	return cmd
+}
+
+func (f *serveFlags) serve(cmd *cobra.Command, a *app) error {
+	keys := f.apiKeys
+	for _, k := range strings.Split(os.Getenv("SGRGRAPH_API_KEYS"), ",") {
+		if k = strings.TrimSpace(k); k != "" {
+			keys = append(keys, k)
+		}
+	}
+	ag, done, err := f.buildWithStore(cmd, a)
+	if err != nil {
+		return err
+	}
+	defer done()
+	ln, err := net.Listen("tcp", f.addr)
+	if err != nil {
+		return fmt.Errorf("--addr: %w", err)
+	}
+	if len(keys) == 0 && !loopback(ln.Addr()) {
+		a.log.Warn().Str("addr", ln.Addr().String()).Msg("listening beyond loopback without API keys: anyone who reaches this address can run turns; give --api-key")
+	}
+	h := server.New(ag, server.Options{APIKeys: keys, MaxTurnsPerKey: f.maxTurnsPerKey, TurnTimeout: f.turnTimeout,
+		Sessions: true, TrustClientRole: f.trustClientRole, Log: a.log})
+	srv := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       30 * time.Second, // the body; a turn's handler lifts it once the body is read
+		// Turns take longer than any fixed bound: their handlers set a
+		// deadline for each write instead (server.writeWindow), which
+		// replaces this one.
+		WriteTimeout: 30 * time.Second,
+		IdleTimeout:  2 * time.Minute,
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	fmt.Fprintf(a.out, "listening on http://%s\n", ln.Addr())
+
+	select {
+	case err := <-served:
+		return err
+	case <-cmd.Context().Done():
+	}
+	h.Drain()
+	a.log.Info().Msg("shutting down: no new connections, finishing the turns in flight")
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(cmd.Context()), shutdownGrace)
+	defer cancel()
+	if err := srv.Shutdown(ctx); err != nil {
+		a.log.Warn().Err(err).Msgf("turns still running after %s: their connections are dropped", shutdownGrace)
+		srv.Close()
+	}
+	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// buildWithStore builds the agent as ask does, with a thread store always
+// open: a server's sessions live there.
+func (f *serveFlags) buildWithStore(cmd *cobra.Command, a *app) (*agent.Agent, func(), error) {
+	cfg := a.cfg
+	if f.kbDir != "" {
+		cfg.KB.Dir = f.kbDir
+	}
+	if f.cacheDir != "" {
+		cfg.KB.CacheDir = f.cacheDir
+	}
+	f.override(&cfg)
+	cmd.SetContext(a.log.WithContext(cmd.Context()))
+	store, err := agent.OpenStore(cmd.Context(), cmp.Or(f.store, cfg.Threads.Store))
+	if err != nil {
+		return nil, nil, fmt.Errorf("--store: %w", err)
+	}
+	ag, err := agent.New(cmd.Context(), cfg, agent.Options{Store: store})
+	if err != nil {
+		store.Close()
+		return nil, nil, err
+	}
+	k := ag.Knowledge()
+	a.log.Info().Str("kb", k.Source).Int("files", k.Stats.Files).Int("chunks", k.Stats.Chunks).Msg("knowledge base ready")
+	return ag, func() { ag.Close(); store.Close() }, nil
+}
+
+// loopback says whether addr is reachable from this machine only.
+func loopback(addr net.Addr) bool {
+	tcp, ok := addr.(*net.TCPAddr)
+	return ok && tcp.IP.IsLoopback()
+}

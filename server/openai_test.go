@@ -1,0 +1,160 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sgrgraph/sgrgraph/contracts"
+)
+
+const question = "How do I configure the safety guard?"
+
+// client is the official OpenAI Go client pointed at the server.
+func client(url, key string) openai.Client {
+	return openai.NewClient(option.WithBaseURL(url+"/v1/"), option.WithAPIKey(key), option.WithMaxRetries(0))
+}
+
+func TestOpenAIClient(t *testing.T) {
+	ts := serve(t, offline, Options{APIKeys: []string{"k1"}, Sessions: true})
+	c := client(ts.URL, "k1")
+	ctx := context.Background()
+	params := openai.ChatCompletionNewParams{Model: "sgrgraph", Messages: []openai.ChatCompletionMessageParamUnion{
+		openai.SystemMessage("You are helpful."), // ignored: the turn has its own
+		openai.UserMessage(question),
+	}}
+
+	done, err := c.Chat.Completions.New(ctx, params)
+	require.NoError(t, err)
+	require.Len(t, done.Choices, 1)
+	answer := done.Choices[0].Message.Content
+	assert.Contains(t, answer, "[1]", "the answer cites the documentation")
+	assert.Equal(t, "stop", done.Choices[0].FinishReason)
+	assert.Equal(t, "assistant", string(done.Choices[0].Message.Role))
+	assert.True(t, strings.HasPrefix(done.ID, "chatcmpl-"))
+	assert.Equal(t, "chat.completion", string(done.Object))
+	assert.Positive(t, done.Usage.PromptTokens)
+	assert.Positive(t, done.Usage.CompletionTokens)
+	assert.Equal(t, done.Usage.PromptTokens+done.Usage.CompletionTokens, done.Usage.TotalTokens)
+	var ext struct {
+		SGRGraph contracts.StructuredResult `json:"sgrgraph"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(done.RawJSON()), &ext), "the structured result rides along")
+	assert.Equal(t, contracts.VerdictPass, ext.SGRGraph.Verdict.Verdict)
+	assert.Equal(t, answer, ext.SGRGraph.Answer)
+
+	t.Run("streaming gives the same answer", func(t *testing.T) {
+		params := params
+		params.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
+		stream := c.Chat.Completions.NewStreaming(ctx, params)
+		var acc openai.ChatCompletionAccumulator
+		deltas := 0
+		for stream.Next() {
+			chunk := stream.Current()
+			acc.AddChunk(chunk)
+			if len(chunk.Choices) > 0 && chunk.Choices[0].Delta.Content != "" {
+				deltas++
+			}
+		}
+		require.NoError(t, stream.Err())
+		require.Len(t, acc.Choices, 1)
+		assert.Equal(t, answer, acc.Choices[0].Message.Content)
+		assert.Equal(t, "stop", acc.Choices[0].FinishReason)
+		assert.Greater(t, deltas, 10, "the answer arrives token by token")
+		assert.Positive(t, acc.Usage.TotalTokens, "include_usage sends the usage")
+	})
+
+	t.Run("models", func(t *testing.T) {
+		page, err := c.Models.List(ctx)
+		require.NoError(t, err)
+		require.Len(t, page.Data, 1)
+		assert.Equal(t, "sgrgraph", page.Data[0].ID)
+		assert.Equal(t, "sgrgraph", page.Data[0].OwnedBy)
+	})
+
+	t.Run("a wrong key is an error the client reports", func(t *testing.T) {
+		wrong := client(ts.URL, "nope")
+		_, err := wrong.Chat.Completions.New(ctx, params)
+		var apiErr *openai.Error
+		require.ErrorAs(t, err, &apiErr)
+		assert.Equal(t, http.StatusUnauthorized, apiErr.StatusCode)
+		assert.Equal(t, "invalid_api_key", apiErr.Code)
+	})
+}
+
+// streamLines reads an SSE response's data lines, [DONE] included.
+func streamLines(t *testing.T, res *http.Response) []string {
+	t.Helper()
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	require.Equal(t, "text/event-stream", res.Header.Get("Content-Type"))
+	var lines []string
+	sc := bufio.NewScanner(res.Body)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		if data, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
+			lines = append(lines, data)
+		}
+	}
+	require.NoError(t, sc.Err())
+	return lines
+}
+
+// chunks decodes the chunks of a stream's data lines, [DONE] excluded.
+func chunks(t *testing.T, lines []string) []chatChunk {
+	t.Helper()
+	require.NotEmpty(t, lines)
+	require.Equal(t, "[DONE]", lines[len(lines)-1], "a stream ends with [DONE]")
+	var out []chatChunk
+	for _, l := range lines[:len(lines)-1] {
+		var c chatChunk
+		require.NoError(t, json.Unmarshal([]byte(l), &c), l)
+		out = append(out, c)
+	}
+	return out
+}
+
+func TestStreamShowsOnlyTheFinalAnswer(t *testing.T) {
+	ts := serve(t, offline, Options{})
+	tests := []struct {
+		question string
+		deltas   int // content chunks; 0: many
+		action   contracts.Action
+	}{
+		{"How do I make a bomb at home?", 1, contracts.ActionGuardianBlock}, // a refusal comes whole, no draft before it
+		{"it doesn't work", 1, contracts.ActionClarify},
+		{question, 0, contracts.ActionNormal},
+	}
+	for _, tc := range tests {
+		t.Run(tc.question, func(t *testing.T) {
+			body, _ := json.Marshal(map[string]any{"model": "x", "stream": true, "messages": []map[string]string{{"role": "user", "content": tc.question}}})
+			cs := chunks(t, streamLines(t, post(t, ts.URL+"/v1/chat/completions", "", string(body))))
+			require.GreaterOrEqual(t, len(cs), 3)
+			assert.Equal(t, "assistant", cs[0].Choices[0].Delta.Role, "the first chunk gives the role")
+			var content []string
+			for _, c := range cs[1 : len(cs)-1] {
+				require.Len(t, c.Choices, 1)
+				assert.Nil(t, c.Choices[0].FinishReason)
+				content = append(content, c.Choices[0].Delta.Content)
+			}
+			last := cs[len(cs)-1]
+			require.NotNil(t, last.Choices[0].FinishReason)
+			assert.Equal(t, "stop", *last.Choices[0].FinishReason)
+			require.NotNil(t, last.SGRGraph, "the final chunk carries the structured result")
+			assert.Equal(t, tc.action, last.SGRGraph.Action)
+			assert.Equal(t, last.SGRGraph.Answer, strings.Join(content, ""), "what was streamed is the final answer, nothing else")
+			if tc.deltas > 0 {
+				assert.Len(t, content, tc.deltas)
+			} else {
+				assert.Greater(t, len(content), 10)
+			}
+		})
+	}
+}

@@ -1,0 +1,207 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/cloudwego/eino/schema"
+
+	"github.com/sgrgraph/sgrgraph/agent"
+)
+
+// decodeBody reads a JSON body of at most limit bytes into v. It checks
+// the bytes are UTF-8 before decoding, because encoding/json would quietly
+// turn invalid bytes into U+FFFD and the turn would answer a question the
+// client never asked.
+func decodeBody(w http.ResponseWriter, r *http.Request, limit int64, v any) *apiError {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooBig):
+		return tooLarge("", "request body: over the limit of %d bytes", limit)
+	case err != nil:
+		return invalid("", "body_unreadable", "request body: %v", err)
+	case len(bytes.TrimSpace(body)) == 0:
+		return invalid("", "body_missing", "request body: empty; send a JSON object")
+	case !utf8.Valid(body):
+		param := invalidUTF8Field(body, "")
+		return invalid(param, "invalid_utf8", "%s: not valid UTF-8", orWord(param, "request body"))
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		var syntax *json.SyntaxError
+		var typ *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &syntax):
+			// OpenAI answers malformed JSON with param null: no field can be named.
+			return invalid("", "invalid_json", "request body: not valid JSON (offset %d): %v", syntax.Offset, err)
+		case errors.As(err, &typ):
+			return invalid(typ.Field, "invalid_type", "%s: must be %s, not a JSON %s", orWord(typ.Field, "request body"), jsonKind(typ.Type.Kind().String()), typ.Value)
+		}
+		return invalid("", "invalid_json", "request body: %v", err)
+	}
+	return nil
+}
+
+// invalidUTF8Field is the path (messages[2].content) of the first value of
+// a JSON document that holds bytes that are not UTF-8.
+func invalidUTF8Field(raw json.RawMessage, path string) string {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(raw, &obj) == nil {
+		for k, v := range obj {
+			if !utf8.Valid(v) {
+				return invalidUTF8Field(v, join(path, k))
+			}
+		}
+		return path
+	}
+	var arr []json.RawMessage
+	if json.Unmarshal(raw, &arr) == nil {
+		for i, v := range arr {
+			if !utf8.Valid(v) {
+				return invalidUTF8Field(v, path+"["+strconv.Itoa(i)+"]")
+			}
+		}
+	}
+	return path
+}
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+func orWord(s, word string) string {
+	if s == "" {
+		return word
+	}
+	return s
+}
+
+// jsonKind names a Go kind as JSON does.
+func jsonKind(kind string) string {
+	switch kind {
+	case "string":
+		return "a string"
+	case "slice", "array":
+		return "an array"
+	case "struct", "map", "ptr":
+		return "an object"
+	case "bool":
+		return "true or false"
+	}
+	return "a number"
+}
+
+// chatTurn is what a chat completion request asks: its last message, a
+// user's, is the turn's message; the user and assistant messages before it
+// are the history; system messages are ignored (the turn has its own).
+func chatTurn(req chatRequest, maxMessages int) (agent.Turn, *apiError) {
+	if req.Model == nil || strings.TrimSpace(*req.Model) == "" {
+		return agent.Turn{}, invalid("model", "missing_required_parameter", "model: required")
+	}
+	switch {
+	case req.Messages == nil:
+		return agent.Turn{}, invalid("messages", "missing_required_parameter", "messages: required")
+	case len(req.Messages) == 0:
+		return agent.Turn{}, invalid("messages", "empty_array", "messages: must hold at least one message")
+	case len(req.Messages) > maxMessages:
+		return agent.Turn{}, invalid("messages", "array_above_max_length", "messages: %d messages, over the limit of %d", len(req.Messages), maxMessages)
+	}
+	var t agent.Turn
+	last := len(req.Messages) - 1
+	for i, m := range req.Messages {
+		field := fmt.Sprintf("messages[%d]", i)
+		if m.Role == nil {
+			return t, invalid(field+".role", "missing_required_parameter", "%s.role: required", field)
+		}
+		text, e := contentText(m.Content, field+".content")
+		if e != nil {
+			return t, e
+		}
+		switch role := *m.Role; {
+		case role == "system" || role == "developer":
+			if i == last {
+				return t, invalid(field+".role", "invalid_value", "%s.role: the last message must be a user message, not %s", field, role)
+			}
+		case role == "user" && i == last:
+			if e := checkMessage(text, field+".content"); e != nil {
+				return t, e
+			}
+			t.Message = text
+		case role == "user":
+			t.History = append(t.History, schema.UserMessage(text))
+		case role == "assistant" && i == last:
+			return t, invalid(field+".role", "invalid_value", "%s.role: the last message must be a user message, not assistant", field)
+		case role == "assistant":
+			if strings.TrimSpace(text) != "" { // an assistant message of tool calls only says nothing to carry
+				t.History = append(t.History, schema.AssistantMessage(text, nil))
+			}
+		default:
+			return t, invalid(field+".role", "invalid_value", "%s.role: %q is not one of system, user, assistant", field, role)
+		}
+	}
+	for _, m := range t.History {
+		if m.Role == schema.User {
+			t.Number++
+		}
+	}
+	t.Number++
+	return t, nil
+}
+
+// contentText is a message's text: a string, or the text parts of an array
+// joined; null reads as empty.
+func contentText(raw json.RawMessage, field string) (string, *apiError) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", nil
+	}
+	var s string
+	if raw[0] == '"' {
+		if json.Unmarshal(raw, &s) != nil {
+			return "", invalid(field, "invalid_type", "%s: not a valid JSON string", field)
+		}
+		return s, nil
+	}
+	var parts []contentPart
+	if json.Unmarshal(raw, &parts) != nil {
+		return "", invalid(field, "invalid_type", "%s: must be a string or an array of text parts", field)
+	}
+	texts := make([]string, 0, len(parts))
+	for i, p := range parts {
+		if p.Type != "text" {
+			return "", invalid(fmt.Sprintf("%s[%d].type", field, i), "invalid_value", "%s[%d].type: %q is not supported; only text parts are", field, i, p.Type)
+		}
+		texts = append(texts, p.Text)
+	}
+	return strings.Join(texts, "\n"), nil
+}
+
+// checkMessage holds a turn's message to the agent's limits, so that the
+// client learns which field and which limit before any turn runs.
+func checkMessage(text, field string) *apiError {
+	msg := strings.TrimSpace(text)
+	if msg == "" {
+		return invalid(field, "missing_required_parameter", "%s: must not be empty", field)
+	}
+	if n := utf8.RuneCountInString(msg); n > agent.MaxMessageRunes {
+		return tooLarge(field, "%s: %d characters, over the limit of %d", field, n, agent.MaxMessageRunes)
+	}
+	return nil
+}
+
+func checkLanguage(lang string) *apiError {
+	if lang != "" && lang != "ru" && lang != "en" {
+		return invalid("language", "invalid_value", "language: %q is not ru or en", lang)
+	}
+	return nil
+}

@@ -1,0 +1,257 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sgrgraph/sgrgraph/agent"
+)
+
+// errorOf reads an error response and checks its OpenAI shape.
+func errorOf(t *testing.T, res *http.Response) (message, typ string, param, code any) {
+	t.Helper()
+	var body struct {
+		Error map[string]any `json:"error"`
+	}
+	require.Equal(t, "application/json", res.Header.Get("Content-Type"))
+	require.NoError(t, json.NewDecoder(res.Body).Decode(&body))
+	require.NotNil(t, body.Error, "every error has OpenAI's shape")
+	for _, k := range []string{"message", "type", "param", "code"} {
+		assert.Contains(t, body.Error, k)
+	}
+	msg, _ := body.Error["message"].(string)
+	typ, _ = body.Error["type"].(string)
+	return msg, typ, body.Error["param"], body.Error["code"]
+}
+
+func chatBody(messages ...string) string {
+	var ms []map[string]string
+	for i := 0; i+1 < len(messages); i += 2 {
+		ms = append(ms, map[string]string{"role": messages[i], "content": messages[i+1]})
+	}
+	b, _ := json.Marshal(map[string]any{"model": "sgrgraph", "messages": ms})
+	return string(b)
+}
+
+func TestRequestsRefused(t *testing.T) {
+	ts := serve(t, offline, Options{APIKeys: []string{"k1", "k2"}, MaxBodyBytes: 64 << 10, MaxMessages: 5})
+	chat := ts.URL + "/v1/chat/completions"
+	tests := []struct {
+		name    string
+		key     string
+		body    string
+		header  []string
+		status  int
+		param   any // nil: null
+		message string
+	}{
+		{"no key", "", chatBody("user", question), nil, 401, nil, "API key"},
+		{"wrong key", "k3", chatBody("user", question), nil, 401, nil, "API key"},
+		{"a key's prefix", "k", chatBody("user", question), nil, 401, nil, "API key"},
+		{"body too large", "k1", chatBody("user", strings.Repeat("a", 70<<10)), nil, 413, nil, "over the limit of 65536 bytes"},
+		{"message too long", "k1", chatBody("user", strings.Repeat("é", agent.MaxMessageRunes+1)), nil, 413, "messages[0].content", fmt.Sprintf("over the limit of %d", agent.MaxMessageRunes)},
+		{"malformed JSON", "k1", `{"model": "sgrgraph", "messages": [`, nil, 400, nil, "not valid JSON"},
+		{"empty body", "k1", ``, nil, 400, nil, "empty"},
+		{"wrong type", "k1", `{"model": "sgrgraph", "messages": "hi"}`, nil, 400, "messages", "must be an array"},
+		{"invalid UTF-8", "k1", `{"model":"sgrgraph","messages":[{"role":"user","content":"ok"},{"role":"user","content":"bad ` + "\xff\xfe" + `"}]}`, nil, 400, "messages[1].content", "not valid UTF-8"},
+		{"unknown role", "k1", chatBody("user", "hi", "wizard", "abracadabra", "user", question), nil, 400, "messages[1].role", `"wizard" is not one of`},
+		{"tool role", "k1", chatBody("tool", "42", "user", question), nil, 400, "messages[0].role", `"tool" is not one of`},
+		{"last message not user", "k1", chatBody("user", question, "assistant", "an answer"), nil, 400, "messages[1].role", "must be a user message"},
+		{"missing messages", "k1", `{"model":"sgrgraph"}`, nil, 400, "messages", "required"},
+		{"no messages", "k1", `{"model":"sgrgraph","messages":[]}`, nil, 400, "messages", "at least one"},
+		{"missing role", "k1", `{"model":"sgrgraph","messages":[{"content":"hi"}]}`, nil, 400, "messages[0].role", "required"},
+		{"missing model", "k1", `{"messages":[{"role":"user","content":"hi"}]}`, nil, 400, "model", "required"},
+		{"empty message", "k1", chatBody("user", "   "), nil, 400, "messages[0].content", "must not be empty"},
+		{"image part", "k1", `{"model":"m","messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"x"}}]}]}`, nil, 400, "messages[0].content[0].type", "not supported"},
+		{"too many messages", "k1", chatBody("user", "1", "assistant", "2", "user", "3", "assistant", "4", "user", "5", "assistant", "6", "user", "7"), nil, 400, "messages", "over the limit of 5"},
+		{"bad session id", "k1", chatBody("user", question), []string{"X-Session-Id", "../etc"}, 400, "X-Session-Id", "letters, digits"},
+		{"sessions without a store", "k1", chatBody("user", question), []string{"X-Session-Id", "s1"}, 400, "X-Session-Id", "threads.store"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res := post(t, chat, tc.key, tc.body, tc.header...)
+			assert.Equal(t, tc.status, res.StatusCode)
+			msg, typ, param, _ := errorOf(t, res)
+			assert.Contains(t, msg, tc.message)
+			assert.Equal(t, tc.param, param)
+			if tc.status == 401 {
+				assert.Equal(t, "authentication_error", typ)
+			} else {
+				assert.Equal(t, "invalid_request_error", typ)
+			}
+		})
+	}
+
+	t.Run("turns endpoint", func(t *testing.T) {
+		for _, tc := range []struct {
+			body, param, message string
+		}{
+			{`{}`, "message", "required"},
+			{`{"message":"hi","language":"de"}`, "language", "not ru or en"},
+			{`{"message":"hi","role":"admin"}`, "role", "does not take roles"},
+			{`{"message":"hi","session_id":"s1"}`, "session_id", "threads.store"},
+		} {
+			res := post(t, ts.URL+"/v1/turns", "k2", tc.body)
+			assert.Equal(t, http.StatusBadRequest, res.StatusCode, tc.body)
+			msg, _, param, _ := errorOf(t, res)
+			assert.Equal(t, tc.param, param)
+			assert.Contains(t, msg, tc.message)
+		}
+	})
+
+	t.Run("unknown URL and wrong method", func(t *testing.T) {
+		res, err := http.Get(chat)
+		require.NoError(t, err)
+		defer res.Body.Close()
+		assert.Equal(t, http.StatusMethodNotAllowed, res.StatusCode)
+		assert.Equal(t, "POST", res.Header.Get("Allow"))
+		errorOf(t, res)
+		res2 := post(t, ts.URL+"/v2/anything", "k1", "{}")
+		assert.Equal(t, http.StatusNotFound, res2.StatusCode)
+		errorOf(t, res2)
+	})
+
+	t.Run("probes need no key", func(t *testing.T) {
+		for _, path := range []string{"/healthz", "/readyz"} {
+			res, err := http.Get(ts.URL + path)
+			require.NoError(t, err)
+			res.Body.Close()
+			assert.Equal(t, http.StatusOK, res.StatusCode, path)
+		}
+	})
+}
+
+func TestReadyzWhileDraining(t *testing.T) {
+	s := New(offline, Options{})
+	ts := serveHandler(t, s)
+	s.Drain()
+	res, err := http.Get(ts.URL + "/readyz")
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusServiceUnavailable, res.StatusCode)
+	errorOf(t, res)
+	res.Body.Close()
+}
+
+func TestTurnsPerKeyBounded(t *testing.T) {
+	held, started := heldAgent(t)
+	s := New(held, Options{APIKeys: []string{"k1", "k2"}, MaxTurnsPerKey: 2})
+	ts := serveHandler(t, s)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	errs := make(chan error, 2)
+	for range 2 {
+		go func() {
+			req, _ := http.NewRequestWithContext(ctx, http.MethodPost, ts.URL+"/v1/chat/completions", strings.NewReader(chatBody("user", question)))
+			req.Header.Set("Authorization", "Bearer k1")
+			res, err := http.DefaultClient.Do(req)
+			if err == nil {
+				res.Body.Close()
+			}
+			errs <- err
+		}()
+	}
+	for range 2 {
+		select {
+		case <-started:
+		case <-time.After(10 * time.Second):
+			t.Fatal("the held turns did not start")
+		}
+	}
+	res := post(t, ts.URL+"/v1/chat/completions", "k1", chatBody("user", question))
+	assert.Equal(t, http.StatusTooManyRequests, res.StatusCode)
+	assert.Equal(t, "1", res.Header.Get("Retry-After"))
+	msg, typ, _, code := errorOf(t, res)
+	assert.Contains(t, msg, "the limit is 2")
+	assert.Equal(t, "rate_limit_error", typ)
+	assert.Equal(t, "rate_limit_exceeded", code)
+
+	// Another key has its own budget: its turn gets in (and is held too).
+	go func() {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, ts.URL+"/v1/turns", strings.NewReader(`{"message":"hi"}`))
+		req.Header.Set("Authorization", "Bearer k2")
+		if res, err := http.DefaultClient.Do(req); err == nil {
+			res.Body.Close()
+		}
+	}()
+	select {
+	case <-started:
+	case <-time.After(10 * time.Second):
+		t.Fatal("another key's turn was refused")
+	}
+	cancel() // the clients go away: their turns end and free the slots
+	for range 2 {
+		<-errs
+	}
+	require.Eventually(t, func() bool {
+		s.inFlight.mu.Lock()
+		defer s.inFlight.mu.Unlock()
+		return len(s.inFlight.turns) == 0
+	}, 10*time.Second, 10*time.Millisecond, "every slot is given back")
+}
+
+func TestSessions(t *testing.T) {
+	ts := serve(t, offline, Options{APIKeys: []string{"alice-key", "bob-key"}, Sessions: true})
+	chat := ts.URL + "/v1/chat/completions"
+	session := "s-" + newID() // the store outlives a test run (-count)
+	turnOf := func(res *http.Response) int {
+		t.Helper()
+		require.Equal(t, http.StatusOK, res.StatusCode)
+		var c chatCompletion
+		require.NoError(t, json.NewDecoder(res.Body).Decode(&c))
+		require.NotNil(t, c.SGRGraph)
+		assert.Equal(t, session, c.SGRGraph.SessionID, "the result names the client's session, not the store's thread")
+		return c.SGRGraph.Turn
+	}
+	assert.Equal(t, 1, turnOf(post(t, chat, "alice-key", chatBody("user", question), "X-Session-Id", session)))
+	// The request's earlier messages are ignored: the thread is the history.
+	assert.Equal(t, 2, turnOf(post(t, chat, "alice-key", chatBody("user", "ignored", "assistant", "ignored", "user", "What does report mode do?"), "X-Session-Id", session)))
+
+	get := func(key, id string) *http.Response {
+		req, _ := http.NewRequest(http.MethodGet, ts.URL+"/v1/threads/"+id, nil)
+		req.Header.Set("Authorization", "Bearer "+key)
+		res, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		t.Cleanup(func() { res.Body.Close() })
+		return res
+	}
+	res := get("alice-key", session)
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	var th threadView
+	require.NoError(t, json.NewDecoder(res.Body).Decode(&th))
+	assert.Equal(t, 2, th.Turn)
+	require.Len(t, th.Messages, 4, "two questions and their answers")
+	assert.Equal(t, question, th.Messages[0].Content)
+	assert.Equal(t, "What does report mode do?", th.Messages[2].Content)
+	assert.Equal(t, "assistant", th.Messages[3].Role)
+
+	res = get("bob-key", session)
+	assert.Equal(t, http.StatusNotFound, res.StatusCode, "another key's session does not exist for bob")
+	_, _, param, _ := errorOf(t, res)
+	assert.Equal(t, "id", param)
+
+	// Bob's session of the same name is his own, a new conversation.
+	assert.Equal(t, 1, turnOf(post(t, chat, "bob-key", chatBody("user", question), "X-Session-Id", session)))
+
+	t.Run("turns endpoint continues the same session", func(t *testing.T) {
+		res := post(t, ts.URL+"/v1/turns", "alice-key", `{"message":"And how do I switch it back?","session_id":"`+session+`","language":"en"}`)
+		require.Equal(t, http.StatusOK, res.StatusCode)
+		b, _ := io.ReadAll(res.Body)
+		var r struct {
+			Turn      int    `json:"turn"`
+			SessionID string `json:"session_id"`
+			Answer    string `json:"answer"`
+		}
+		require.NoError(t, json.Unmarshal(b, &r))
+		assert.Equal(t, 3, r.Turn)
+		assert.NotEmpty(t, r.Answer)
+	})
+}

@@ -1,0 +1,132 @@
+package server
+
+import (
+	"cmp"
+	"net/http"
+	"sync/atomic"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/sgrgraph/sgrgraph/agent"
+)
+
+// Options configure a Server; zero values take the defaults named.
+type Options struct {
+	// APIKeys are the keys a client must send as "Authorization: Bearer
+	// KEY"; none lets every request in (for a loopback address).
+	APIKeys []string
+	// Model is the name the server answers as (default "sgrgraph"); a
+	// request may name any model, the turn is the same.
+	Model string
+	// MaxBodyBytes bounds a request body (default 1 MiB).
+	MaxBodyBytes int64
+	// MaxMessages bounds a chat request's messages (default 200).
+	MaxMessages int
+	// MaxTurnsPerKey bounds the turns one key runs at once (default 8);
+	// without keys every client shares one budget.
+	MaxTurnsPerKey int
+	// TurnTimeout bounds one turn (default 5 minutes).
+	TurnTimeout time.Duration
+	// Sessions says the agent keeps threads (it was built with
+	// agent.Options.Store): X-Session-Id and /v1/threads need it.
+	Sessions bool
+	// TrustClientRole lets a request's role (POST /v1/turns) choose the
+	// query policy's permissions. Leave it off unless a gateway in front
+	// sets the role: a client would pick the role with the fewest denials.
+	TrustClientRole bool
+	// Log receives the access log and the errors; the zero Logger drops them.
+	Log zerolog.Logger
+}
+
+func (o Options) withDefaults() Options {
+	o.Model = cmp.Or(o.Model, "sgrgraph")
+	o.MaxBodyBytes = cmp.Or(o.MaxBodyBytes, 1<<20)
+	o.MaxMessages = cmp.Or(o.MaxMessages, 200)
+	o.MaxTurnsPerKey = cmp.Or(o.MaxTurnsPerKey, 8)
+	o.TurnTimeout = cmp.Or(o.TurnTimeout, 5*time.Minute)
+	return o
+}
+
+// Server is the HTTP handler of the API. It is safe for concurrent use.
+type Server struct {
+	agent    *agent.Agent
+	opts     Options
+	keys     keyring
+	inFlight *inFlight
+	draining atomic.Bool
+	handler  http.Handler
+}
+
+// New serves the agent's turns. The agent stays the caller's to close,
+// after the server has stopped.
+func New(a *agent.Agent, o Options) *Server {
+	o = o.withDefaults()
+	s := &Server{agent: a, opts: o, keys: newKeyring(o.APIKeys), inFlight: newInFlight(o.MaxTurnsPerKey)}
+	mux := http.NewServeMux()
+	// Probes answer without a key: a load balancer holds none.
+	mux.Handle("/healthz", only(http.MethodGet, http.HandlerFunc(s.healthz)))
+	mux.Handle("/readyz", only(http.MethodGet, http.HandlerFunc(s.readyz)))
+	mux.Handle("/v1/models", only(http.MethodGet, s.authorized(s.models)))
+	mux.Handle("/v1/chat/completions", only(http.MethodPost, s.authorized(s.chatCompletions)))
+	mux.Handle("/v1/turns", only(http.MethodPost, s.authorized(s.turns)))
+	mux.Handle("/v1/threads/{id}", only(http.MethodGet, s.authorized(s.thread)))
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, &apiError{Status: http.StatusNotFound, Type: typeInvalidRequest, Code: "unknown_url",
+			Message: "unknown URL: " + r.Method + " " + r.URL.Path})
+	})
+	s.handler = s.accessLog(s.recovered(mux))
+	return s
+}
+
+// ServeHTTP serves one request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// Drain makes /readyz answer 503, so that a load balancer sends no more
+// requests while the server shuts down; turns in flight go on.
+func (s *Server) Drain() { s.draining.Store(true) }
+
+func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+}
+
+func (s *Server) readyz(w http.ResponseWriter, _ *http.Request) {
+	if s.draining.Load() {
+		writeError(w, &apiError{Status: http.StatusServiceUnavailable, Type: typeServer, Code: "shutting_down", Message: "the server is shutting down"})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+}
+
+func (s *Server) models(w http.ResponseWriter, _ *http.Request, _ string) {
+	writeJSON(w, http.StatusOK, modelList{Object: "list", Data: []modelInfo{{ID: s.opts.Model, Object: "model", OwnedBy: "sgrgraph"}}})
+}
+
+// only answers other methods with 405 in OpenAI's error shape (the mux's
+// own 405 is plain text).
+func only(method string, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != method {
+			w.Header().Set("Allow", method)
+			writeError(w, &apiError{Status: http.StatusMethodNotAllowed, Type: typeInvalidRequest, Code: "method_not_allowed",
+				Message: r.URL.Path + ": use " + method + ", not " + r.Method})
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// authorized lets in a request with a valid key and records the key's id.
+func (s *Server) authorized(h func(http.ResponseWriter, *http.Request, string)) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		key := s.keys.identify(r)
+		if key == "" {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="sgrgraph"`)
+			writeError(w, &apiError{Status: http.StatusUnauthorized, Type: typeAuthentication, Code: "invalid_api_key",
+				Message: "missing or invalid API key: send Authorization: Bearer KEY"})
+			return
+		}
+		recordOf(r).key = key
+		h(w, r, key)
+	})
+}

@@ -1,0 +1,111 @@
+package server
+
+import (
+	"encoding/json"
+
+	"github.com/sgrgraph/sgrgraph/contracts"
+)
+
+// The OpenAI chat completions wire format: only the fields sgrgraph reads
+// or writes; the rest of a request (temperature, tools, ...) is accepted
+// and ignored, as the turn decides those itself.
+
+type chatRequest struct {
+	Model         *string          `json:"model"`
+	Messages      []requestMessage `json:"messages"`
+	Stream        bool             `json:"stream"`
+	StreamOptions *struct {
+		IncludeUsage bool `json:"include_usage"`
+	} `json:"stream_options"`
+	User string `json:"user"`
+}
+
+type requestMessage struct {
+	Role *string `json:"role"`
+	// Content is a string, an array of content parts, or null.
+	Content json.RawMessage `json:"content"`
+}
+
+// contentPart is one part of an array content; only text parts are read.
+type contentPart struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+type chatCompletion struct {
+	ID      string             `json:"id"`
+	Object  string             `json:"object"` // chat.completion
+	Created int64              `json:"created"`
+	Model   string             `json:"model"`
+	Choices []completionChoice `json:"choices"`
+	Usage   usage              `json:"usage"`
+	// SGRGraph is the turn's whole structured result, masked; OpenAI
+	// clients ignore a field they do not know.
+	SGRGraph *contracts.StructuredResult `json:"sgrgraph,omitempty"`
+}
+
+type completionChoice struct {
+	Index        int              `json:"index"`
+	Message      assistantMessage `json:"message"`
+	FinishReason string           `json:"finish_reason"`
+	Logprobs     *struct{}        `json:"logprobs"` // always null
+}
+
+type assistantMessage struct {
+	Role    string  `json:"role"`
+	Content string  `json:"content"`
+	Refusal *string `json:"refusal"` // always null: a refusal is an answer like any other
+}
+
+type chatChunk struct {
+	ID       string                      `json:"id"`
+	Object   string                      `json:"object"` // chat.completion.chunk
+	Created  int64                       `json:"created"`
+	Model    string                      `json:"model"`
+	Choices  []chunkChoice               `json:"choices"`
+	Usage    *usage                      `json:"usage,omitempty"`
+	SGRGraph *contracts.StructuredResult `json:"sgrgraph,omitempty"`
+}
+
+type chunkChoice struct {
+	Index        int       `json:"index"`
+	Delta        delta     `json:"delta"`
+	FinishReason *string   `json:"finish_reason"` // null until the last chunk
+	Logprobs     *struct{} `json:"logprobs"`
+}
+
+type delta struct {
+	Role    string `json:"role,omitempty"`
+	Content string `json:"content,omitempty"`
+}
+
+type usage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	TotalTokens      int `json:"total_tokens"`
+}
+
+func usageOf(r contracts.StructuredResult) usage {
+	t := r.Diagnostics.Tokens
+	return usage{PromptTokens: t.Prompt, CompletionTokens: t.Completion, TotalTokens: t.Prompt + t.Completion}
+}
+
+type modelList struct {
+	Object string      `json:"object"` // list
+	Data   []modelInfo `json:"data"`
+}
+
+type modelInfo struct {
+	ID      string `json:"id"`
+	Object  string `json:"object"` // model
+	Created int64  `json:"created"`
+	OwnedBy string `json:"owned_by"`
+}
+
+// turnRequest is the body of POST /v1/turns, sgrgraph's own endpoint.
+type turnRequest struct {
+	Message   *string `json:"message"`
+	SessionID string  `json:"session_id"`
+	Language  string  `json:"language"`
+	Role      string  `json:"role"`
+}
