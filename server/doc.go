@@ -7,6 +7,7 @@
 //	POST /v1/turns              one turn, answered with the whole StructuredResult
 //	GET  /v1/threads/{id}       a session's last turns
 //	GET  /healthz, /readyz      liveness and readiness
+//	GET  /metrics               Prometheus metrics (counts and latencies only)
 //
 // Everything a turn produced (verdict, evidence, decisions) rides along in
 // the "sgrgraph" field of a completion and of its final stream chunk:

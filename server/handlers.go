@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sgrgraph/sgrgraph/agent"
+	"github.com/sgrgraph/sgrgraph/contracts"
 )
 
 // writeWindow is how long one write to a client may take: a client that
@@ -45,7 +46,7 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request, key str
 		s.stream(ctx, w, r, t, reply)
 		return
 	}
-	res, err := s.agent.Run(ctx, t)
+	res, err := s.run(ctx, t)
 	if err != nil {
 		s.turnFailed(w, r, err)
 		return
@@ -81,7 +82,7 @@ func (s *Server) turns(w http.ResponseWriter, r *http.Request, key string) {
 	defer release()
 	ctx, cancel := s.turnContext(w, r)
 	defer cancel()
-	res, err := s.agent.Run(ctx, t)
+	res, err := s.run(ctx, t)
 	if err != nil {
 		s.turnFailed(w, r, err)
 		return
@@ -89,6 +90,30 @@ func (s *Server) turns(w http.ResponseWriter, r *http.Request, key string) {
 	recordOf(r).turn = res.Turn
 	extendWrite(w)
 	writeJSON(w, http.StatusOK, res)
+}
+
+// run runs one turn and returns its masked result. Every turn the server
+// runs goes through run or runStream, which count it in the metrics.
+func (s *Server) run(ctx context.Context, t agent.Turn) (contracts.StructuredResult, error) {
+	done := s.metrics.turnStarted()
+	defer done(contracts.StructuredResult{}, errTurnPanicked) // counts the turn if Run panics; else a no-op
+	res, err := s.agent.Run(ctx, t)
+	done(res, err)
+	return res, err
+}
+
+var errTurnPanicked = errors.New("the turn panicked")
+
+// runStream runs one turn in the background as agent.Stream does; its
+// metrics are recorded when wait returns.
+func (s *Server) runStream(ctx context.Context, t agent.Turn) (<-chan contracts.Event, func() (contracts.StructuredResult, error)) {
+	done := s.metrics.turnStarted()
+	events, wait := s.agent.Stream(ctx, t)
+	return events, func() (contracts.StructuredResult, error) {
+		res, err := wait()
+		done(res, err)
+		return res, err
+	}
 }
 
 // turnOf checks a /v1/turns request's fields.

@@ -61,6 +61,7 @@ func (s *Server) accessLog(next http.Handler) http.Handler {
 		w.Header().Set("X-Request-Id", rec.id)
 		r = r.WithContext(context.WithValue(r.Context(), recordKey{}, rec))
 		next.ServeHTTP(&statusWriter{ResponseWriter: w, rec: rec}, r)
+		s.metrics.request(r.Pattern, rec.status, time.Since(start)) // the mux set r.Pattern on this request
 		ev := s.opts.Log.Info()
 		if rec.status >= 500 {
 			ev = s.opts.Log.Error()

@@ -37,6 +37,9 @@ type Options struct {
 	TrustClientRole bool
 	// Log receives the access log and the errors; the zero Logger drops them.
 	Log zerolog.Logger
+	// MCP, when set, serves the Model Context Protocol at /mcp (Streamable
+	// HTTP), behind the same API keys.
+	MCP http.Handler
 }
 
 func (o Options) withDefaults() Options {
@@ -55,6 +58,7 @@ type Server struct {
 	keys     keyring
 	inFlight *inFlight
 	draining atomic.Bool
+	metrics  *metrics
 	handler  http.Handler
 }
 
@@ -62,15 +66,24 @@ type Server struct {
 // after the server has stopped.
 func New(a *agent.Agent, o Options) *Server {
 	o = o.withDefaults()
-	s := &Server{agent: a, opts: o, keys: newKeyring(o.APIKeys), inFlight: newInFlight(o.MaxTurnsPerKey)}
+	s := &Server{agent: a, opts: o, keys: newKeyring(o.APIKeys), inFlight: newInFlight(o.MaxTurnsPerKey),
+		metrics: newMetrics()}
 	mux := http.NewServeMux()
 	// Probes answer without a key: a load balancer holds none.
 	mux.Handle("/healthz", only(http.MethodGet, http.HandlerFunc(s.healthz)))
 	mux.Handle("/readyz", only(http.MethodGet, http.HandlerFunc(s.readyz)))
+	// Metrics answer without a key too: operators' Prometheus scrapes them,
+	// and they hold counts and latencies only, labelled by closed sets
+	// (actions, verdicts, node names, routes, status codes), never a
+	// message, an answer, a session or a key.
+	mux.Handle("/metrics", only(http.MethodGet, s.metrics.handler()))
 	mux.Handle("/v1/models", only(http.MethodGet, s.authorized(s.models)))
 	mux.Handle("/v1/chat/completions", only(http.MethodPost, s.authorized(s.chatCompletions)))
 	mux.Handle("/v1/turns", only(http.MethodPost, s.authorized(s.turns)))
 	mux.Handle("/v1/threads/{id}", only(http.MethodGet, s.authorized(s.thread)))
+	if o.MCP != nil {
+		mux.Handle("/mcp", s.authorized(func(w http.ResponseWriter, r *http.Request, _ string) { o.MCP.ServeHTTP(w, r) }))
+	}
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &apiError{Status: http.StatusNotFound, Type: typeInvalidRequest, Code: "unknown_url",
 			Message: "unknown URL: " + r.Method + " " + r.URL.Path})

@@ -70,7 +70,7 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, r *http.Requ
 	defer cancel()
 	out := newSSE(w)
 	sendErr := out.data(p.chunk(delta{Role: "assistant"}, nil))
-	events, wait := s.agent.Stream(ctx, t)
+	events, wait := s.runStream(ctx, t)
 	var sent strings.Builder
 	var burst []string
 	// flush sends the tokens held since the last other event. The agent

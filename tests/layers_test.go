@@ -58,7 +58,8 @@ var layers = map[string]struct {
 	"templates":    {[]string{"contracts"}, false},
 	"batch":        {[]string{"agent", "contracts"}, false},
 	"server":       {[]string{"agent", "checkpoint", "contracts", "guards", "nodes"}, true}, // the default turn over HTTP
-	"cmd/sgrgraph": {[]string{"agent", "batch", "checkpoint", "contracts", "server", "tables", "config", "guards", "guards/safety", "kb", "models/openai", "tools"}, true},
+	"mcpserver":    {[]string{"agent", "contracts", "guards"}, false},                       // the default turn over MCP
+	"cmd/sgrgraph": {[]string{"agent", "batch", "checkpoint", "contracts", "mcpserver", "server", "tables", "config", "guards", "guards/safety", "kb", "models/openai", "tools"}, true},
 }
 
 func TestLayers(t *testing.T) {

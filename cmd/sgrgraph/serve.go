@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sgrgraph/sgrgraph/agent"
+	"github.com/sgrgraph/sgrgraph/mcpserver"
 	"github.com/sgrgraph/sgrgraph/server"
 )
 
@@ -81,7 +82,8 @@ func (f *serveFlags) serve(cmd *cobra.Command, a *app) error {
 		a.log.Warn().Str("addr", ln.Addr().String()).Msg("listening beyond loopback without API keys: anyone who reaches this address can run turns; give --api-key")
 	}
 	h := server.New(ag, server.Options{APIKeys: keys, MaxTurnsPerKey: f.maxTurnsPerKey, TurnTimeout: f.turnTimeout,
-		Sessions: true, TrustClientRole: f.trustClientRole, Log: a.log})
+		Sessions: true, TrustClientRole: f.trustClientRole, Log: a.log,
+		MCP: mcpserver.HTTPHandler(mcpserver.New(ag, mcpserver.Options{Log: a.log}))})
 	srv := &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 5 * time.Second,

@@ -1,0 +1,53 @@
+package mcpserver
+
+import (
+	"cmp"
+	"net/http"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rs/zerolog"
+
+	"github.com/sgrgraph/sgrgraph/agent"
+)
+
+// Options name the server to its clients and say where it logs.
+type Options struct {
+	// Name and Version are what the server reports in its handshake;
+	// "sgrgraph" and "dev" when empty.
+	Name, Version string
+	// Log receives one line per tool call; the zero Logger discards.
+	// Over stdio it must not write to stdout, which carries the protocol.
+	Log zerolog.Logger
+}
+
+// New builds the MCP server of a: the tools ask, ask_structured and
+// search_kb, and one resource per decision table. The agent is shared by
+// every session; it is safe for concurrent use, and the caller closes it
+// after the server is done.
+func New(a *agent.Agent, o Options) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: cmp.Or(o.Name, "sgrgraph"), Version: cmp.Or(o.Version, "dev")},
+		&mcp.ServerOptions{
+			Instructions: "Ask questions about the product with the ask tool: answers come from the documentation, " +
+				"checked by a guard, with numbered sources. Use search_kb to look articles up yourself.",
+			// Logging over MCP is not offered: the log goes to Options.Log.
+			Capabilities: &mcp.ServerCapabilities{},
+		})
+	h := handlers{agent: a, log: o.Log}
+	addAskTools(s, h)
+	addSearchTool(s, h)
+	addTableResources(s, a)
+	return s
+}
+
+// handlers are the tools' shared parts.
+type handlers struct {
+	agent *agent.Agent
+	log   zerolog.Logger
+}
+
+// HTTPHandler serves s over Streamable HTTP, one session per client;
+// mount it at /mcp. The SDK's own protections stay on: DNS-rebinding
+// checks for localhost and a bounded request body.
+func HTTPHandler(s *mcp.Server) http.Handler {
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
+}
