@@ -82,6 +82,10 @@ func (s *Server) turns(w http.ResponseWriter, r *http.Request, key string) {
 	defer release()
 	ctx, cancel := s.turnContext(w, r)
 	defer cancel()
+	if req.Stream {
+		s.streamEvents(ctx, w, r, t)
+		return
+	}
 	res, err := s.run(ctx, t)
 	if err != nil {
 		s.turnFailed(w, r, err)

@@ -52,6 +52,15 @@ func (s *sse) data(v any) error {
 	return s.raw("data: " + string(b) + "\n\n")
 }
 
+// event sends v as an SSE event of the given name.
+func (s *sse) event(name string, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return s.raw("event: " + name + "\ndata: " + string(b) + "\n\n")
+}
+
 func (s *sse) raw(line string) error {
 	_ = s.rc.SetWriteDeadline(time.Now().Add(writeWindow))
 	if _, err := s.w.Write([]byte(line)); err != nil {

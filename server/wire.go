@@ -108,4 +108,6 @@ type turnRequest struct {
 	SessionID string  `json:"session_id"`
 	Language  string  `json:"language"`
 	Role      string  `json:"role"`
+	// Stream sends the turn's events as they happen (SSE), then the result.
+	Stream bool `json:"stream"`
 }
