@@ -77,14 +77,28 @@ func (r *Runnable[S]) State(ctx context.Context, thread string) (Snapshot[S], er
 	return r.snapshot(cp)
 }
 
-// History lists the thread's checkpoints, newest first; limit 0 lists all.
-func (r *Runnable[S]) History(ctx context.Context, thread string, limit int) ([]Snapshot[S], error) {
+// HistoryOption narrows what History lists.
+type HistoryOption func(*checkpoint.ListOptions)
+
+// Last lists only the n newest checkpoints.
+func Last(n int) HistoryOption { return func(o *checkpoint.ListOptions) { o.Limit = n } }
+
+// Before lists only the checkpoints older than the one with this ID.
+func Before(id string) HistoryOption { return func(o *checkpoint.ListOptions) { o.Before = id } }
+
+// History lists the thread's checkpoints, newest first: all of them, or
+// what the options leave.
+func (r *Runnable[S]) History(ctx context.Context, thread string, opts ...HistoryOption) ([]Snapshot[S], error) {
 	if err := r.threaded(thread); err != nil {
 		return nil, err
 	}
+	var lo checkpoint.ListOptions
+	for _, o := range opts {
+		o(&lo)
+	}
 	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
 	defer cancel()
-	cps, err := r.store.List(ctx, thread, checkpoint.ListOptions{Limit: limit})
+	cps, err := r.store.List(ctx, thread, lo)
 	if err != nil {
 		return nil, fmt.Errorf("graph %s: thread %q: %w", r.g.name, thread, err)
 	}

@@ -40,7 +40,7 @@ func TestThreadRecordsEveryStep(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"a", "b", "c"}, out.Path)
 
-	history, err := r.History(ctx, "t1", 0)
+	history, err := r.History(ctx, "t1")
 	require.NoError(t, err)
 	var next [][]string
 	var sources []string
@@ -52,6 +52,13 @@ func TestThreadRecordsEveryStep(t *testing.T) {
 	assert.Equal(t, []string{"loop", "loop", "loop", "input"}, sources)
 	assert.Equal(t, []string{"a", "b"}, history[1].State.Path, "before c: what a and b did")
 	assert.Equal(t, history[1].ID, history[0].Parent)
+	last, err := r.History(ctx, "t1", Last(2))
+	require.NoError(t, err)
+	assert.Equal(t, []string{history[0].ID, history[1].ID}, []string{last[0].ID, last[1].ID})
+	older, err := r.History(ctx, "t1", Before(history[1].ID), Last(1))
+	require.NoError(t, err)
+	require.Len(t, older, 1)
+	assert.Equal(t, history[2].ID, older[0].ID)
 
 	latest, err := r.State(ctx, "t1")
 	require.NoError(t, err)
@@ -60,7 +67,7 @@ func TestThreadRecordsEveryStep(t *testing.T) {
 	again, err := r.Invoke(ctx, &state{}, WithThread("t1"))
 	require.NoError(t, err)
 	assert.Equal(t, []string{"a", "b", "c"}, again.Path)
-	more, err := r.History(ctx, "t1", 0)
+	more, err := r.History(ctx, "t1")
 	require.NoError(t, err)
 	assert.Len(t, more, 8, "a second run continues the thread")
 	assert.Equal(t, history[0].ID, more[4].ID)
@@ -201,7 +208,7 @@ func TestForkFromAnEarlierCheckpoint(t *testing.T) {
 	r := linear(t, checkpoint.NewMemory(), runs, counted("b", runs))
 	_, err := r.Invoke(ctx, &state{}, WithThread("t"))
 	require.NoError(t, err)
-	history, err := r.History(ctx, "t", 0)
+	history, err := r.History(ctx, "t")
 	require.NoError(t, err)
 	beforeB := history[2]
 	require.Equal(t, []string{"b"}, beforeB.Next)
@@ -211,7 +218,7 @@ func TestForkFromAnEarlierCheckpoint(t *testing.T) {
 	assert.Equal(t, []string{"a", "b", "c"}, out.Path)
 	assert.EqualValues(t, 1, runs["a"].Load())
 	assert.EqualValues(t, 2, runs["b"].Load())
-	after, err := r.History(ctx, "t", 0)
+	after, err := r.History(ctx, "t")
 	require.NoError(t, err)
 	assert.Len(t, after, 6, "the fork adds its checkpoints and keeps the old ones")
 	assert.Equal(t, beforeB.ID, after[1].Parent, "the fork's first checkpoint continues the one it forked from")

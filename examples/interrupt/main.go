@@ -122,7 +122,7 @@ func run(ctx context.Context, w io.Writer) error {
 	for _, line := range out.Log {
 		fmt.Fprintln(w, line)
 	}
-	history, err := r.History(ctx, "ticket-7", 0)
+	history, err := r.History(ctx, "ticket-7")
 	if err != nil {
 		return err
 	}
