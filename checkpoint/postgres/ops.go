@@ -15,11 +15,7 @@ import (
 )
 
 func (s *store) Put(ctx context.Context, cp checkpoint.Checkpoint) (checkpoint.Checkpoint, error) {
-	cp, err := record.Prepare(cp, time.Now())
-	if err != nil {
-		return checkpoint.Checkpoint{}, wrap("put", err)
-	}
-	header, err := record.Header(cp)
+	cp, header, err := record.ForPut(cp, time.Now())
 	if err != nil {
 		return checkpoint.Checkpoint{}, wrap("put", err)
 	}
@@ -40,7 +36,7 @@ func (s *store) Put(ctx context.Context, cp checkpoint.Checkpoint) (checkpoint.C
 			cp.ID = rules.NewID(seq)
 		}
 		_, err = tx.Exec(ctx, `INSERT INTO sgrgraph_checkpoints (thread, id, seq, created, header, state) VALUES ($1, $2, $3, $4, $5, $6)`,
-			cp.Thread, cp.ID, seq, cp.Metadata.Time.UnixNano(), header, nonNil(cp.State))
+			cp.Thread, cp.ID, seq, cp.Metadata.Time.UnixNano(), header, record.State(cp))
 		if pe := (*pgconn.PgError)(nil); errors.As(err, &pe) && pe.Code == "23505" { // unique_violation
 			return fmt.Errorf("thread %q already has checkpoint %q", cp.Thread, cp.ID)
 		}
@@ -50,14 +46,6 @@ func (s *store) Put(ctx context.Context, cp checkpoint.Checkpoint) (checkpoint.C
 		return checkpoint.Checkpoint{}, wrap("put", err)
 	}
 	return cp, nil
-}
-
-// nonNil keeps an empty state from being stored as NULL.
-func nonNil(b []byte) []byte {
-	if b == nil {
-		return []byte{}
-	}
-	return b
 }
 
 func (s *store) Get(ctx context.Context, thread, id string) (checkpoint.Checkpoint, error) {

@@ -16,11 +16,7 @@ import (
 )
 
 func (s *store) Put(ctx context.Context, cp checkpoint.Checkpoint) (checkpoint.Checkpoint, error) {
-	cp, err := record.Prepare(cp, time.Now())
-	if err != nil {
-		return checkpoint.Checkpoint{}, wrap("put", err)
-	}
-	header, err := record.Header(cp)
+	cp, header, err := record.ForPut(cp, time.Now())
 	if err != nil {
 		return checkpoint.Checkpoint{}, wrap("put", err)
 	}

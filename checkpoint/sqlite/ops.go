@@ -16,11 +16,7 @@ import (
 )
 
 func (s *store) Put(ctx context.Context, cp checkpoint.Checkpoint) (checkpoint.Checkpoint, error) {
-	cp, err := record.Prepare(cp, time.Now())
-	if err != nil {
-		return checkpoint.Checkpoint{}, wrap("put", err)
-	}
-	header, err := record.Header(cp)
+	cp, header, err := record.ForPut(cp, time.Now())
 	if err != nil {
 		return checkpoint.Checkpoint{}, wrap("put", err)
 	}
@@ -34,7 +30,7 @@ func (s *store) Put(ctx context.Context, cp checkpoint.Checkpoint) (checkpoint.C
 	defer s.writeMu.Unlock()
 	// One statement: the next seq, the ID made from it and the row, in
 	// SQLite's own transaction, compiled once when the store opened.
-	err = s.put.QueryRowContext(ctx, cp.Thread, id, rules.Suffix(), cp.Metadata.Time.UnixNano(), header, nonNil(cp.State)).Scan(&cp.ID)
+	err = s.put.QueryRowContext(ctx, cp.Thread, id, rules.Suffix(), cp.Metadata.Time.UnixNano(), header, record.State(cp)).Scan(&cp.ID)
 	if err != nil {
 		if se := (*sqlite.Error)(nil); errors.As(err, &se) && (se.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY || se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE) {
 			err = fmt.Errorf("thread %q already has checkpoint %q", cp.Thread, cp.ID)
@@ -42,14 +38,6 @@ func (s *store) Put(ctx context.Context, cp checkpoint.Checkpoint) (checkpoint.C
 		return checkpoint.Checkpoint{}, wrap("put", err)
 	}
 	return cp, nil
-}
-
-// nonNil keeps an empty state from being stored as NULL.
-func nonNil(b []byte) []byte {
-	if b == nil {
-		return []byte{}
-	}
-	return b
 }
 
 func (s *store) Get(ctx context.Context, thread, id string) (checkpoint.Checkpoint, error) {

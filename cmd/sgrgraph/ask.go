@@ -24,6 +24,9 @@ type turnFlags struct {
 	provider, baseURL, model     string
 	thread, store                string
 	asJSON                       bool
+	// keepThreads opens the thread store even without --thread: a
+	// server's sessions live there.
+	keepThreads bool
 }
 
 func (f *turnFlags) register(cmd *cobra.Command) {
@@ -88,7 +91,7 @@ func (f *turnFlags) build(cmd *cobra.Command, a *app) (*agent.Agent, func(), err
 	}
 	cmd.SetContext(a.log.WithContext(cmd.Context()))
 	closeStore := func() {}
-	if f.thread != "" {
+	if f.thread != "" || f.keepThreads {
 		store, err := agent.OpenStore(cmd.Context(), cmp.Or(f.store, cfg.Threads.Store))
 		if err != nil {
 			closeTrace()

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/sgrgraph/sgrgraph/agent"
 	"github.com/sgrgraph/sgrgraph/mcpserver"
 	"github.com/sgrgraph/sgrgraph/server"
 )
@@ -69,7 +67,8 @@ func (f *serveFlags) serve(cmd *cobra.Command, a *app) error {
 			keys = append(keys, k)
 		}
 	}
-	ag, done, err := f.buildWithStore(cmd, a)
+	f.keepThreads = true
+	ag, done, err := f.build(cmd, a)
 	if err != nil {
 		return err
 	}
@@ -115,32 +114,6 @@ func (f *serveFlags) serve(cmd *cobra.Command, a *app) error {
 		return err
 	}
 	return nil
-}
-
-// buildWithStore builds the agent as ask does, with a thread store always
-// open: a server's sessions live there.
-func (f *serveFlags) buildWithStore(cmd *cobra.Command, a *app) (*agent.Agent, func(), error) {
-	cfg := a.cfg
-	if f.kbDir != "" {
-		cfg.KB.Dir = f.kbDir
-	}
-	if f.cacheDir != "" {
-		cfg.KB.CacheDir = f.cacheDir
-	}
-	f.override(&cfg)
-	cmd.SetContext(a.log.WithContext(cmd.Context()))
-	store, err := agent.OpenStore(cmd.Context(), cmp.Or(f.store, cfg.Threads.Store))
-	if err != nil {
-		return nil, nil, fmt.Errorf("--store: %w", err)
-	}
-	ag, err := agent.New(cmd.Context(), cfg, agent.Options{Store: store})
-	if err != nil {
-		store.Close()
-		return nil, nil, err
-	}
-	k := ag.Knowledge()
-	a.log.Info().Str("kb", k.Source).Int("files", k.Stats.Files).Int("chunks", k.Stats.Chunks).Msg("knowledge base ready")
-	return ag, func() { ag.Close(); store.Close() }, nil
 }
 
 // loopback says whether addr is reachable from this machine only.

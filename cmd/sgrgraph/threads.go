@@ -19,12 +19,16 @@ var stateCodec = checkpoint.Codec[*contracts.ChatState]{Version: 1}
 func newThreadsCmd(a *app) *cobra.Command {
 	var where string
 	var asJSON bool
-	open := func(cmd *cobra.Command) (checkpoint.Store, error) {
-		s, err := agent.OpenStore(cmd.Context(), cmp.Or(where, a.cfg.Threads.Store))
-		if err != nil {
-			return nil, fmt.Errorf("--store: %w", err)
+	// withStore runs a subcommand with the store open, and closes it.
+	withStore := func(run func(cmd *cobra.Command, args []string, s checkpoint.Store) error) func(*cobra.Command, []string) error {
+		return func(cmd *cobra.Command, args []string) error {
+			s, err := agent.OpenStore(cmd.Context(), cmp.Or(where, a.cfg.Threads.Store))
+			if err != nil {
+				return fmt.Errorf("--store: %w", err)
+			}
+			defer s.Close()
+			return run(cmd, args, s)
 		}
-		return s, nil
 	}
 	cmd := &cobra.Command{
 		Use:   "threads",
@@ -37,12 +41,7 @@ func newThreadsCmd(a *app) *cobra.Command {
 		Use:   "list",
 		Short: "Every thread, the most recently written first",
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			s, err := open(cmd)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
+		RunE: withStore(func(cmd *cobra.Command, _ []string, s checkpoint.Store) error {
 			threads, err := s.Threads(cmd.Context())
 			if err != nil {
 				return err
@@ -54,18 +53,13 @@ func newThreadsCmd(a *app) *cobra.Command {
 				fmt.Fprintf(a.out, "%s  %d checkpoints  last written %s\n", t.Thread, t.Checkpoints, t.Latest.Format(time.RFC3339))
 			}
 			return nil
-		},
+		}),
 	}
 	show := &cobra.Command{
 		Use:   "show ID",
 		Short: "The thread's last state: its turns' questions and answers, and what it waits for",
 		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := open(cmd)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
+		RunE: withStore(func(cmd *cobra.Command, args []string, s checkpoint.Store) error {
 			cp, err := s.Latest(cmd.Context(), args[0])
 			if err != nil {
 				return fmt.Errorf("thread %q: %w", args[0], err)
@@ -88,18 +82,13 @@ func newThreadsCmd(a *app) *cobra.Command {
 				fmt.Fprintf(a.out, "the turn stopped before %s; the next message starts a new turn\n", cp.Next[0])
 			}
 			return nil
-		},
+		}),
 	}
 	history := &cobra.Command{
 		Use:   "history ID",
 		Short: "The thread's checkpoints, newest first",
 		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := open(cmd)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
+		RunE: withStore(func(cmd *cobra.Command, args []string, s checkpoint.Store) error {
 			cps, err := s.List(cmd.Context(), args[0], checkpoint.ListOptions{})
 			if err != nil {
 				return err
@@ -125,7 +114,7 @@ func newThreadsCmd(a *app) *cobra.Command {
 					cmp.Or(cp.Metadata.Node, "-"), next, cp.Metadata.Time.Format(time.RFC3339))
 			}
 			return nil
-		},
+		}),
 	}
 	var keepLast int
 	var maxAge time.Duration
@@ -133,7 +122,7 @@ func newThreadsCmd(a *app) *cobra.Command {
 		Use:   "prune [ID]",
 		Short: "Drop old checkpoints of one thread, or of every thread (default: threads.keep_last and threads.max_age)",
 		Args:  cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: withStore(func(cmd *cobra.Command, args []string, s checkpoint.Store) error {
 			r := a.cfg.Threads.Retention()
 			if cmd.Flags().Changed("keep-last") {
 				r.KeepLast = keepLast
@@ -147,11 +136,6 @@ func newThreadsCmd(a *app) *cobra.Command {
 			if r.KeepLast == 0 && r.MaxAge == 0 {
 				return fmt.Errorf("prune: nothing to drop: give --keep-last N or --max-age D (or threads.keep_last, threads.max_age)")
 			}
-			s, err := open(cmd)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
 			thread := ""
 			if len(args) == 1 {
 				thread = args[0]
@@ -162,7 +146,7 @@ func newThreadsCmd(a *app) *cobra.Command {
 			}
 			fmt.Fprintf(a.out, "removed %d checkpoints\n", n)
 			return nil
-		},
+		}),
 	}
 	prune.Flags().IntVar(&keepLast, "keep-last", 0, "keep this many newest checkpoints per thread (0: no limit)")
 	prune.Flags().DurationVar(&maxAge, "max-age", 0, "drop checkpoints older than this, e.g. 720h (0: no limit)")

@@ -27,6 +27,25 @@ type interrupt struct {
 	Value   json.RawMessage `json:"value,omitempty"`
 }
 
+// ForPut is what every store does first in Put: cp checked and timed
+// (Prepare), and its header (Header).
+func ForPut(cp checkpoint.Checkpoint, now time.Time) (checkpoint.Checkpoint, []byte, error) {
+	cp, err := Prepare(cp, now)
+	if err != nil {
+		return cp, nil, err
+	}
+	h, err := Header(cp)
+	return cp, h, err
+}
+
+// State is cp's state as a column stores it: empty, never NULL.
+func State(cp checkpoint.Checkpoint) []byte {
+	if cp.State == nil {
+		return []byte{}
+	}
+	return cp.State
+}
+
 // Prepare checks cp for Put and sets Metadata.Time to now when it is zero;
 // times are kept in UTC so that Put and Get return equal values.
 func Prepare(cp checkpoint.Checkpoint, now time.Time) (checkpoint.Checkpoint, error) {
