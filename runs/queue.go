@@ -1,0 +1,104 @@
+package runs
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Options tune a Queue; zero values take the defaults named.
+type Options struct {
+	// Prefix starts every key (default "sgrgraph:runs:"): queues with other
+	// prefixes on one Redis do not see each other's runs.
+	Prefix string
+	// Claim is how long a run may go without its worker renewing its claim
+	// before another worker takes it (default 30 s). A worker renews every
+	// Claim/3, so a live worker keeps its run however long the turn takes.
+	Claim time.Duration
+	// Keep is how long a finished run, its result and its events stay
+	// readable (default 24 h).
+	Keep time.Duration
+	// MaxAttempts is how many deliveries a run gets; a run whose workers
+	// died that many times fails with the reason (default 3).
+	MaxAttempts int
+	// Timeout bounds each call to Redis (default 5 s); go-redis retries a
+	// failed call up to 3 times within it.
+	Timeout time.Duration
+}
+
+func (o Options) withDefaults() Options {
+	o.Prefix = cmp.Or(o.Prefix, "sgrgraph:runs:")
+	o.Claim = cmp.Or(o.Claim, 30*time.Second)
+	o.Keep = cmp.Or(o.Keep, 24*time.Hour)
+	o.MaxAttempts = cmp.Or(o.MaxAttempts, 3)
+	o.Timeout = cmp.Or(o.Timeout, 5*time.Second)
+	return o
+}
+
+// group is the consumer group of the workers.
+const group = "workers"
+
+// Queue is the runs of one Redis. It is safe for concurrent use.
+type Queue struct {
+	client    *redis.Client
+	opts      Options
+	scripts   scripts
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// ErrNotFound is returned for a run that does not exist, belongs to
+// another owner, or was finished longer than Options.Keep ago.
+var ErrNotFound = errors.New("runs: no such run")
+
+// Open connects to the Redis at url (redis://[user:password@]host:port/db,
+// or rediss:// for TLS), checks that it answers and that it has streams
+// with XAUTOCLAIM (Redis 6.2 or later), and creates the workers' group.
+func Open(ctx context.Context, url string, o Options) (*Queue, error) {
+	o = o.withDefaults()
+	if o.Claim < 300*time.Millisecond {
+		return nil, fmt.Errorf("runs: claim: %s is below the lowest, 300ms", o.Claim)
+	}
+	opt, err := redis.ParseURL(url)
+	if err != nil {
+		return nil, fmt.Errorf("runs: open: %w", err)
+	}
+	opt.ContextTimeoutEnabled = true // without it go-redis ignores ctx deadlines on the socket
+	q := &Queue{client: redis.NewClient(opt), opts: o, scripts: newScripts()}
+	ctx, cancel := q.call(ctx)
+	defer cancel()
+	err = q.client.XGroupCreateMkStream(ctx, q.stream(), group, "0").Err()
+	if err != nil && err.Error() != "BUSYGROUP Consumer Group name already exists" {
+		_ = q.client.Close()
+		return nil, fmt.Errorf("runs: open %s: %w", opt.Addr, err)
+	}
+	if err := q.client.XAutoClaim(ctx, &redis.XAutoClaimArgs{Stream: q.stream(), Group: group, Consumer: "probe", MinIdle: time.Hour, Start: "0", Count: 1}).Err(); err != nil {
+		_ = q.client.Close()
+		return nil, fmt.Errorf("runs: open %s: the server lacks XAUTOCLAIM (Redis 6.2 or later is needed): %w", opt.Addr, err)
+	}
+	return q, nil
+}
+
+// Close closes the connections; closing again is no error.
+func (q *Queue) Close() error {
+	q.closeOnce.Do(func() {
+		if err := q.client.Close(); err != nil {
+			q.closeErr = fmt.Errorf("runs: close: %w", err)
+		}
+	})
+	return q.closeErr
+}
+
+// call bounds one call to Redis.
+func (q *Queue) call(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, q.opts.Timeout)
+}
+
+func (q *Queue) stream() string            { return q.opts.Prefix + "queue" }
+func (q *Queue) runKey(id string) string   { return q.opts.Prefix + "run:" + id }
+func (q *Queue) eventKey(id string) string { return q.opts.Prefix + "events:" + id }
