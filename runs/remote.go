@@ -39,7 +39,7 @@ func (r Remote) Run(ctx context.Context, t agent.Turn) (contracts.StructuredResu
 	case err != nil:
 		return contracts.StructuredResult{}, err
 	case run.Status == Failed:
-		return contracts.StructuredResult{}, fmt.Errorf("run %s: %s", id, run.Error)
+		return contracts.StructuredResult{}, errors.New(run.Error) // the turn's own words, as a local run gives them
 	case run.Result == nil:
 		return contracts.StructuredResult{}, fmt.Errorf("run %s: finished without a result", id)
 	}

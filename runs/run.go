@@ -182,4 +182,3 @@ func runOf(id string, h map[string]string) (Run, error) {
 	}
 	return r, nil
 }
-

@@ -9,6 +9,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/sgrgraph/sgrgraph/agent"
+	"github.com/sgrgraph/sgrgraph/runs"
 )
 
 // Options configure a Server; zero values take the defaults named.
@@ -40,6 +41,8 @@ type Options struct {
 	// MCP, when set, serves the Model Context Protocol at /mcp (Streamable
 	// HTTP), behind the same API keys.
 	MCP http.Handler
+	// Runs, when set, takes turns for workers at /v1/runs (see package runs).
+	Runs *runs.Queue
 }
 
 func (o Options) withDefaults() Options {
@@ -81,6 +84,9 @@ func New(a *agent.Agent, o Options) *Server {
 	mux.Handle("/v1/chat/completions", only(http.MethodPost, s.authorized(s.chatCompletions)))
 	mux.Handle("/v1/turns", only(http.MethodPost, s.authorized(s.turns)))
 	mux.Handle("/v1/threads/{id}", only(http.MethodGet, s.authorized(s.thread)))
+	mux.Handle("/v1/runs", only(http.MethodPost, s.authorized(s.submitRun)))
+	mux.Handle("/v1/runs/{id}", only(http.MethodGet, s.authorized(s.getRun)))
+	mux.Handle("/v1/runs/{id}/events", only(http.MethodGet, s.authorized(s.runEvents)))
 	if o.MCP != nil {
 		mux.Handle("/mcp", s.authorized(func(w http.ResponseWriter, r *http.Request, _ string) { o.MCP.ServeHTTP(w, r) }))
 	}

@@ -57,9 +57,10 @@ var layers = map[string]struct {
 		"models/offline", "models/openai", "nodes", "outbound", "tables", "templates", "tools"}, true},
 	"templates":    {[]string{"contracts"}, false},
 	"batch":        {[]string{"agent", "contracts"}, false},
-	"server":       {[]string{"agent", "checkpoint", "contracts", "guards", "nodes"}, true}, // the default turn over HTTP
-	"mcpserver":    {[]string{"agent", "contracts", "guards"}, false},                       // the default turn over MCP
-	"cmd/sgrgraph": {[]string{"agent", "batch", "checkpoint", "contracts", "mcpserver", "server", "tables", "config", "guards", "guards/safety", "kb", "models/openai", "tools"}, true},
+	"runs":         {[]string{"agent", "contracts"}, true},                                          // turns queued for workers (a Spec holds eino messages)
+	"server":       {[]string{"agent", "checkpoint", "contracts", "guards", "nodes", "runs"}, true}, // the default turn over HTTP
+	"mcpserver":    {[]string{"agent", "contracts", "guards"}, false},                               // the default turn over MCP
+	"cmd/sgrgraph": {[]string{"agent", "batch", "checkpoint", "contracts", "mcpserver", "runs", "server", "tables", "config", "guards", "guards/safety", "kb", "models/openai", "tools"}, true},
 }
 
 func TestLayers(t *testing.T) {

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -10,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/sgrgraph/sgrgraph/batch"
+	"github.com/sgrgraph/sgrgraph/runs"
 )
 
 func newBatchCmd(a *app) *cobra.Command {
@@ -18,6 +22,7 @@ func newBatchCmd(a *app) *cobra.Command {
 	var example string
 	var exampleRows int
 	var force bool
+	var queue string
 	o.Columns = batch.DefaultColumns()
 	cmd := &cobra.Command{
 		Use:   "batch --input FILE",
@@ -42,13 +47,28 @@ func newBatchCmd(a *app) *cobra.Command {
 					return fmt.Errorf("--%s: only with --make-example FILE", name)
 				}
 			}
-			ag, done, err := f.build(cmd, a)
-			if err != nil {
-				return err
+			var h batch.Handler
+			if queue != "" {
+				if !cmd.Flags().Changed("concurrency") {
+					o.Concurrency = batch.MaxConcurrency // the workers set the pace
+				}
+				remote, done, err := queueHandler(cmd, queue, o)
+				if err != nil {
+					return err
+				}
+				defer done()
+				fmt.Fprintf(a.errOut, "rows go to the workers of the queue (sgrgraph worker --queue %s)\n", queue)
+				h = remote
+			} else {
+				ag, done, err := f.build(cmd, a)
+				if err != nil {
+					return err
+				}
+				defer done()
+				h = ag
 			}
-			defer done()
 			o.Progress, o.Terminal = a.errOut, isTerminal(a.errOut)
-			sum, err := batch.Run(cmd.Context(), ag, o)
+			sum, err := batch.Run(cmd.Context(), h, o)
 			if err != nil {
 				return err
 			}
@@ -73,6 +93,7 @@ func newBatchCmd(a *app) *cobra.Command {
 	fl.StringVar(&o.Columns.Description, "description-col", o.Columns.Description, "the column of the request's description (HTML or text)")
 	fl.StringVar(&example, "make-example", "", "write an example request table to this file and stop (an existing file only with --force)")
 	fl.IntVar(&exampleRows, "rows", 200, fmt.Sprintf("rows of the example table, 1..%d", batch.MaxExampleRows))
+	fl.StringVar(&queue, "queue", "", "run the rows on the workers of this Redis queue (sgrgraph worker), redis://HOST:PORT/DB; --concurrency is then the rows queued at once (default 64)")
 	fl.BoolVar(&force, "force", false, "let --make-example replace an existing file")
 	f.registerKB(cmd)
 	f.registerModel(cmd)
@@ -128,4 +149,28 @@ func counts(m map[string]int) string {
 func isTerminal(w any) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// queueHandler runs rows on the queue's workers. The rows' run ids are
+// named after the input and output files, so that running the same command
+// again finds the runs the workers finished, and runs none of them twice.
+func queueHandler(cmd *cobra.Command, url string, o batch.Options) (batch.Handler, func(), error) {
+	q, err := runs.Open(cmd.Context(), url, runs.Options{})
+	if err != nil {
+		return nil, nil, fmt.Errorf("--queue: %w", err)
+	}
+	in, err := filepath.Abs(o.Input)
+	if err != nil {
+		q.Close()
+		return nil, nil, fmt.Errorf("--input: %w", err)
+	}
+	out := o.Output
+	if out != "" {
+		if out, err = filepath.Abs(out); err != nil {
+			q.Close()
+			return nil, nil, fmt.Errorf("--output: %w", err)
+		}
+	}
+	sum := sha256.Sum256([]byte(in + "\x00" + out))
+	return runs.Remote{Queue: q, Owner: "batch", Namespace: "batch-" + hex.EncodeToString(sum[:8])}, func() { q.Close() }, nil
 }

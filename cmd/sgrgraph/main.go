@@ -28,8 +28,13 @@ func main() {
 	signals := make(chan os.Signal, 2)
 	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
 	grace := interruptGrace
-	if len(os.Args) > 1 && os.Args[1] == "serve" {
-		grace = serveGrace
+	if len(os.Args) > 1 {
+		switch os.Args[1] {
+		case "serve":
+			grace = serveGrace
+		case "worker":
+			grace = workerGrace + 5*time.Second
+		}
 	}
 	os.Exit(execute(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, signals, grace))
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sgrgraph/sgrgraph/mcpserver"
+	"github.com/sgrgraph/sgrgraph/runs"
 	"github.com/sgrgraph/sgrgraph/server"
 )
 
@@ -29,6 +30,7 @@ type serveFlags struct {
 	maxTurnsPerKey  int
 	turnTimeout     time.Duration
 	trustClientRole bool
+	queue           string
 }
 
 func newServeCmd(a *app) *cobra.Command {
@@ -38,7 +40,8 @@ func newServeCmd(a *app) *cobra.Command {
 		Short: "Serve the default turn over an OpenAI-compatible HTTP API (/v1/chat/completions)",
 		Long: `Serve the default turn over HTTP: POST /v1/chat/completions (OpenAI's format, streaming
 or not), GET /v1/models, POST /v1/turns (the structured result), GET /v1/threads/{id},
-GET /healthz and GET /readyz.
+GET /healthz and GET /readyz. With --queue, POST /v1/runs queues a turn for the workers
+(sgrgraph worker) and GET /v1/runs/{id} and /v1/runs/{id}/events follow it.
 
 Threads are always kept: serve opens the store of --store, threads.store, or else
 threads.db in the user cache directory, so that a client's X-Session-Id continues its
@@ -56,6 +59,7 @@ without keys every request is let in, which is meant for a loopback address.`,
 	cmd.Flags().StringArrayVar(&f.apiKeys, "api-key", nil, "an API key clients must send as a bearer token (repeatable; also $SGRGRAPH_API_KEYS, comma-separated)")
 	cmd.Flags().IntVar(&f.maxTurnsPerKey, "max-turns-per-key", 8, "turns one API key may run at once")
 	cmd.Flags().DurationVar(&f.turnTimeout, "turn-timeout", 5*time.Minute, "longest a turn may take")
+	cmd.Flags().StringVar(&f.queue, "queue", "", "the Redis of queued runs (POST /v1/runs), redis://HOST:PORT/DB; workers take them (sgrgraph worker)")
 	cmd.Flags().BoolVar(&f.trustClientRole, "trust-client-role", false, "let /v1/turns requests choose the query policy's role (only behind a gateway that sets it)")
 	return cmd
 }
@@ -66,6 +70,15 @@ func (f *serveFlags) serve(cmd *cobra.Command, a *app) error {
 		if k = strings.TrimSpace(k); k != "" {
 			keys = append(keys, k)
 		}
+	}
+	var queue *runs.Queue
+	if f.queue != "" {
+		q, err := runs.Open(cmd.Context(), f.queue, runs.Options{})
+		if err != nil {
+			return fmt.Errorf("--queue: %w", err)
+		}
+		defer q.Close()
+		queue = q
 	}
 	f.keepThreads = true
 	ag, done, err := f.build(cmd, a)
@@ -81,7 +94,7 @@ func (f *serveFlags) serve(cmd *cobra.Command, a *app) error {
 		a.log.Warn().Str("addr", ln.Addr().String()).Msg("listening beyond loopback without API keys: anyone who reaches this address can run turns; give --api-key")
 	}
 	h := server.New(ag, server.Options{APIKeys: keys, MaxTurnsPerKey: f.maxTurnsPerKey, TurnTimeout: f.turnTimeout,
-		Sessions: true, TrustClientRole: f.trustClientRole, Log: a.log,
+		Sessions: true, TrustClientRole: f.trustClientRole, Log: a.log, Runs: queue,
 		MCP: mcpserver.HTTPHandler(mcpserver.New(ag, mcpserver.Options{Log: a.log}))})
 	srv := &http.Server{
 		Handler:           h,

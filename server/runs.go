@@ -1,0 +1,137 @@
+package server
+
+import (
+	"cmp"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/sgrgraph/sgrgraph/agent"
+	"github.com/sgrgraph/sgrgraph/runs"
+)
+
+// runView is a run as the API shows it.
+type runView struct {
+	Object string `json:"object"` // run
+	runs.Run
+}
+
+// noRuns answers the runs endpoints of a server without a queue.
+func noRuns(w http.ResponseWriter) {
+	writeError(w, &apiError{Status: http.StatusNotFound, Type: typeInvalidRequest, Code: "runs_unavailable",
+		Message: "runs need a queue: start the server with --queue redis://HOST:PORT, and workers (sgrgraph worker) on the same queue"})
+}
+
+// submitRun answers POST /v1/runs: the turn is queued for a worker, and the
+// client gets its run id at once (202), to poll or to stream.
+func (s *Server) submitRun(w http.ResponseWriter, r *http.Request, key string) {
+	if s.opts.Runs == nil {
+		noRuns(w)
+		return
+	}
+	var req turnRequest
+	if e := decodeBody(w, r, s.opts.MaxBodyBytes, &req); e != nil {
+		writeError(w, e)
+		return
+	}
+	e := s.turnOf(&req)
+	if e == nil && req.Stream {
+		e = invalid("stream", "invalid_value", "stream: a run answers at once; its events are at GET /v1/runs/{id}/events")
+	}
+	id := runs.NewID()
+	t := agent.Turn{SessionID: id, Number: 1, Language: req.Language, Role: req.Role}
+	if e == nil {
+		t.Message = *req.Message
+		e = s.continueSession(&t, r, key, cmp.Or(req.SessionID, r.Header.Get(sessionHeader)), "session_id")
+	}
+	if e != nil {
+		writeError(w, e)
+		return
+	}
+	run, err := s.opts.Runs.Submit(r.Context(), key, id, runs.SpecOf(t))
+	if err != nil {
+		s.opts.Log.Error().Str("request", recordOf(r).id).Err(err).Msg("queueing a run failed")
+		writeError(w, &apiError{Status: http.StatusServiceUnavailable, Type: typeServer, Code: "queue_unavailable",
+			Message: "the run could not be queued; try again (request " + recordOf(r).id + ")"})
+		return
+	}
+	s.metrics.runsQueued.Inc()
+	w.Header().Set("Location", "/v1/runs/"+id)
+	writeJSON(w, http.StatusAccepted, runView{Object: "run", Run: run})
+}
+
+// getRun answers GET /v1/runs/{id}: the run's status, and its result or
+// error once it has one.
+func (s *Server) getRun(w http.ResponseWriter, r *http.Request, key string) {
+	if s.opts.Runs == nil {
+		noRuns(w)
+		return
+	}
+	run, err := s.opts.Runs.Get(r.Context(), key, r.PathValue("id"))
+	if err != nil {
+		s.runError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, runView{Object: "run", Run: run})
+}
+
+// runEvents answers GET /v1/runs/{id}/events with the run's events as
+// server-sent events, from the first or from after the Last-Event-ID (or
+// ?after=) a reconnecting client sends: each carries its position as id,
+// its kind as the event name (started, the turn's event kinds, then
+// result or error), and its data; [DONE] follows the last. The stream
+// ends early when the server shuts down; the client reconnects.
+func (s *Server) runEvents(w http.ResponseWriter, r *http.Request, key string) {
+	if s.opts.Runs == nil {
+		noRuns(w)
+		return
+	}
+	id := r.PathValue("id")
+	after := cmp.Or(r.Header.Get("Last-Event-ID"), r.URL.Query().Get("after"))
+	// The first read tells an unknown run (404) from a known one before
+	// the stream's 200 is sent.
+	evs, err := s.opts.Runs.Events(r.Context(), key, id, after, 0)
+	if err != nil {
+		s.runError(w, r, err)
+		return
+	}
+	_ = http.NewResponseController(w).SetReadDeadline(time.Time{})
+	out := newSSE(w)
+	for {
+		for _, ev := range evs {
+			if err := out.raw("id: " + ev.ID + "\nevent: " + ev.Kind + "\ndata: " + string(ev.Data) + "\n\n"); err != nil {
+				return // the client went away
+			}
+			after = ev.ID
+			if ev.Last() {
+				_ = out.raw("data: [DONE]\n\n")
+				return
+			}
+		}
+		if s.draining.Load() || r.Context().Err() != nil {
+			return
+		}
+		if len(evs) == 0 && out.raw(": keep-alive\n\n") != nil {
+			return
+		}
+		evs, err = s.opts.Runs.Events(r.Context(), key, id, after, keepAlive)
+		if err != nil {
+			if r.Context().Err() == nil {
+				s.opts.Log.Warn().Str("request", recordOf(r).id).Str("run", id).Err(err).Msg("reading a run's events failed")
+				_ = out.event("error", map[string]string{"error": "the run's events could not be read; reconnect with Last-Event-ID " + after})
+			}
+			return
+		}
+	}
+}
+
+func (s *Server) runError(w http.ResponseWriter, r *http.Request, err error) {
+	if errors.Is(err, runs.ErrNotFound) {
+		writeError(w, &apiError{Status: http.StatusNotFound, Type: typeInvalidRequest, Param: "id", Code: "run_not_found",
+			Message: "no run " + r.PathValue("id") + " for this API key (finished runs are kept for a day)"})
+		return
+	}
+	s.opts.Log.Error().Str("request", recordOf(r).id).Err(err).Msg("reading a run failed")
+	writeError(w, &apiError{Status: http.StatusServiceUnavailable, Type: typeServer, Code: "queue_unavailable",
+		Message: "the queue could not be read; try again (request " + recordOf(r).id + ")"})
+}
