@@ -87,3 +87,37 @@ func TestLongThreadKeepsThePlanningPromptBounded(t *testing.T) {
 	require.Positive(t, first)
 	assert.Less(t, last, 2500, "the planning prompt of turn 20")
 }
+
+// A turn cut mid-way (its client went away) leaves its checkpoints, but the
+// thread's next turn goes on from the last turn that ended: never from half
+// a turn, whose question has no answer and whose tool call has no result.
+func TestNextTurnSkipsACutTurn(t *testing.T) {
+	store := checkpoint.NewMemory()
+	a := newAgent(t, agent.Options{Store: store})
+	first, err := a.RunState(context.Background(), agent.Turn{Thread: "t", Message: "How do I configure the safety guard?"})
+	require.NoError(t, err)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cut := agent.Turn{Thread: "t", Message: "What does report mode do?", Events: func(ev contracts.Event) {
+		if ev.Kind == contracts.EventToolCall {
+			cancel() // the client goes away while the agent calls its tools
+		}
+	}}
+	_, err = a.RunState(ctx, cut)
+	require.ErrorIs(t, err, context.Canceled)
+	latest, err := store.Latest(context.Background(), "t")
+	require.NoError(t, err)
+	require.NotEmpty(t, latest.Next, "the cut turn left a checkpoint mid-way")
+
+	next, err := a.RunState(context.Background(), agent.Turn{Thread: "t", Message: "And how do I switch it back?"})
+	require.NoError(t, err)
+	assert.Equal(t, 2, next.Turn, "the cut turn does not count")
+	var users []string
+	for _, m := range next.Messages {
+		if m.Role == schema.User {
+			users = append(users, m.Content)
+		}
+	}
+	assert.Equal(t, []string{first.UserMessage, "And how do I switch it back?"}, users[:2])
+	assert.NotContains(t, users, cut.Message)
+}
