@@ -7,12 +7,12 @@ import (
 	"github.com/sgrgraph/sgrgraph/graph"
 )
 
-// lastTurn is the state a thread's next turn goes on from: the latest
+// LastTurn is the state a thread's next turn goes on from: the latest
 // checkpoint, unless a turn was cut there mid-way (its client went away,
 // its process died). Then it is the last checkpoint where a turn ended or
 // waits for a person: a next turn never builds on half a turn, such as a
 // tool call without its result. checkpoint.ErrNotFound when no turn ended.
-func (a *Agent) lastTurn(ctx context.Context, thread string) (graph.Snapshot[State], error) {
+func (a *Agent) LastTurn(ctx context.Context, thread string) (graph.Snapshot[State], error) {
 	last, err := a.graph.Turn.State(ctx, thread)
 	if err != nil || settled(last) {
 		return last, err

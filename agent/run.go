@@ -89,7 +89,7 @@ func (a *Agent) continued(ctx context.Context, t *Turn) ([]graph.RunOption, erro
 	if a.store == nil {
 		return nil, fmt.Errorf("turn: thread %q: the agent keeps no threads (give agent.Options.Store)", t.Thread)
 	}
-	last, err := a.lastTurn(ctx, t.Thread)
+	last, err := a.LastTurn(ctx, t.Thread)
 	switch {
 	case err == nil:
 		t.History, t.Number = last.State.Messages, last.State.Turn+1

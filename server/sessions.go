@@ -91,7 +91,7 @@ func (s *Server) thread(w http.ResponseWriter, r *http.Request, key string) {
 		writeError(w, notFound)
 		return
 	}
-	last, err := s.agent.Graph().Turn.State(r.Context(), threadOf(key, session))
+	last, err := s.agent.LastTurn(r.Context(), threadOf(key, session))
 	switch {
 	case errors.Is(err, checkpoint.ErrNotFound):
 		writeError(w, notFound)
