@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -14,6 +15,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/sgrgraph/sgrgraph/sgrtest/openaitest"
 )
 
 var listening = regexp.MustCompile(`listening on (http://127\.0\.0\.1:\d+)\n`)
@@ -125,4 +128,57 @@ func TestServeEndsOnSignal(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("serve did not end after SIGTERM")
 	}
+}
+
+// TestServeFinishesTurnsInFlight: SIGTERM during a slow turn (each model
+// call takes 300 ms) ends serve only after the turn has answered.
+func TestServeFinishesTurnsInFlight(t *testing.T) {
+	model := engineServer(t, openaitest.WithFaults(func(openaitest.Request) openaitest.Fault {
+		return openaitest.Fault{Delay: 300 * time.Millisecond}
+	}))
+	var stdout, stderr lockedBuffer
+	signals := make(chan os.Signal, 2)
+	code := make(chan int, 1)
+	dir := t.TempDir()
+	go func() {
+		code <- execute([]string{"serve", "--addr", "127.0.0.1:0", "--cache-dir", dir, "--store", filepath.Join(dir, "threads.db"),
+			"--provider", "openai", "--base-url", model.URL, "--model", "m"}, strings.NewReader(""), &stdout, &stderr, signals, time.Minute)
+	}()
+	url := awaitAddress(t, &stdout, &stderr)
+	type reply struct {
+		status int
+		body   string
+		err    error
+	}
+	answered := make(chan reply, 1)
+	go func() {
+		res, err := http.Post(url+"/v1/chat/completions", "application/json",
+			strings.NewReader(`{"model":"sgrgraph","messages":[{"role":"user","content":"How do I configure the safety guard?"}]}`))
+		if err != nil {
+			answered <- reply{err: err}
+			return
+		}
+		defer res.Body.Close()
+		body, err := io.ReadAll(res.Body)
+		answered <- reply{res.StatusCode, string(body), err}
+	}()
+	require.Eventually(t, func() bool { return len(model.Requests()) > 0 }, 10*time.Second, 5*time.Millisecond, "the turn did not reach the model")
+	signals <- syscall.SIGTERM
+
+	select {
+	case r := <-answered:
+		require.NoError(t, r.err)
+		assert.Equal(t, http.StatusOK, r.status, r.body)
+		assert.Contains(t, r.body, `"finish_reason":"stop"`)
+		assert.Contains(t, r.body, `"verdict":"PASS"`)
+	case <-time.After(30 * time.Second):
+		t.Fatal("the turn in flight got no answer")
+	}
+	select {
+	case got := <-code:
+		assert.Equal(t, 143, got)
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve did not end after its last turn")
+	}
+	assert.Greater(t, len(model.Requests()), 1, "the turn went on calling the model after the signal")
 }
