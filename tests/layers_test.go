@@ -46,6 +46,7 @@ var layers = map[string]struct {
 	"examples/retry":                {[]string{"graph", "examples/internal/exampletest"}, true},
 	"examples/interrupt":            {[]string{"graph", "checkpoint/sqlite", "examples/internal/exampletest"}, true},
 	"examples/stream":               {[]string{"graph", "examples/internal/exampletest"}, true},
+	"examples/queue":                {[]string{"agent", "config", "contracts", "runs", "examples/internal/exampletest", "sgrtest/servers"}, false},
 	"examples/internal/exampletest": {nil, false},
 	"sgrtest":                       {[]string{"contracts", "events", "graph", "models"}, true},
 	"models/offline":                {[]string{"contracts", "models", "templates"}, true},
