@@ -104,6 +104,9 @@ func (h handlers) turn(ctx context.Context, tool string, in AskInput) (contracts
 	}
 	start := time.Now()
 	t := agent.Turn{SessionID: cmp.Or(in.SessionID, newSessionID()), Message: q, Language: in.Language, Thread: in.SessionID}
+	if o := owner(ctx); o != "" && in.SessionID != "" {
+		t.Thread = o + "/" + in.SessionID // as the HTTP API names a key's session: the same conversation
+	}
 	res, err := h.agent.Run(h.log.WithContext(ctx), t)
 	ev := h.log.Info()
 	if err != nil {

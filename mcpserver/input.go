@@ -25,12 +25,20 @@ func handler[In any](f func(context.Context, In) (*mcp.CallToolResult, error)) m
 		if err := decode(req.Params.Arguments, &in); err != nil {
 			return toolError(err), nil
 		}
-		res, err := f(ctx, in)
+		res, err := f(context.WithValue(ctx, ownerKey{}, ownerOf(req)), in)
 		if err != nil {
 			return toolError(err), nil
 		}
 		return res, nil
 	}
+}
+
+type ownerKey struct{}
+
+// owner is whom the tool call's conversations belong to (HTTPHandler).
+func owner(ctx context.Context) string {
+	o, _ := ctx.Value(ownerKey{}).(string)
+	return o
 }
 
 // decode reads a tool's arguments into v: an object of known fields, each

@@ -48,6 +48,31 @@ type handlers struct {
 // HTTPHandler serves s over Streamable HTTP, one session per client;
 // mount it at /mcp. The SDK's own protections stay on: DNS-rebinding
 // checks for localhost and a bounded request body.
-func HTTPHandler(s *mcp.Server) http.Handler {
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
+//
+// owner names whom a request's conversations belong to (the id of its
+// API key, say): the ask tools' session_id of one owner names a thread no
+// other owner reaches. nil, or "", lets every request share them.
+func HTTPHandler(s *mcp.Server, owner func(*http.Request) string) http.Handler {
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Header.Del(ownerHeader) // only owner sets it, never a client
+		if owner != nil {
+			if o := owner(r); o != "" {
+				r.Header.Set(ownerHeader, o)
+			}
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// ownerHeader carries a request's owner from HTTPHandler to the tools,
+// which see the request's header (mcp.RequestExtra) and not its context.
+const ownerHeader = "X-Sgrgraph-Session-Owner"
+
+// ownerOf is the owner HTTPHandler gave a tool call; "" over stdio.
+func ownerOf(req *mcp.CallToolRequest) string {
+	if req.Extra == nil || req.Extra.Header == nil {
+		return ""
+	}
+	return req.Extra.Header.Get(ownerHeader)
 }

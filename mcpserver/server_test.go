@@ -3,6 +3,7 @@ package mcpserver_test
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -183,7 +184,7 @@ func TestBadArgumentsAreToolErrors(t *testing.T) {
 }
 
 func TestStreamableHTTP(t *testing.T) {
-	srv := httptest.NewServer(mcpserver.HTTPHandler(mcpserver.New(shared, mcpserver.Options{})))
+	srv := httptest.NewServer(mcpserver.HTTPHandler(mcpserver.New(shared, mcpserver.Options{}), nil))
 	defer srv.Close()
 	ctx := context.Background()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "1"}, nil).
@@ -237,4 +238,48 @@ func TestSessionIDContinuesAThread(t *testing.T) {
 	assert.Equal(t, "thread-1", turns[1].SessionID)
 	assert.Equal(t, 2, turns[1].Turn, "the second call continues the thread")
 	assert.Equal(t, "normal", turns[1].Action)
+}
+
+// addHeaders is a test double of a client's transport that sets headers.
+type addHeaders map[string]string
+
+func (h addHeaders) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	for k, v := range h {
+		r.Header.Set(k, v)
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestHTTPSessionsBelongToTheirOwner: over HTTP, one owner's session_id
+// names a thread of its own, and a client cannot claim another's by
+// sending the header the handler uses inside.
+func TestHTTPSessionsBelongToTheirOwner(t *testing.T) {
+	ctx := context.Background()
+	a, err := agent.New(ctx, config.Default(), agent.Options{Knowledge: shared.Knowledge(), Store: checkpoint.NewMemory()})
+	require.NoError(t, err)
+	defer a.Close()
+	srv := httptest.NewServer(mcpserver.HTTPHandler(mcpserver.New(a, mcpserver.Options{}),
+		func(r *http.Request) string { return r.Header.Get("X-Test-Owner") }))
+	defer srv.Close()
+	connect := func(headers addHeaders) *mcp.ClientSession {
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "1"}, nil).Connect(ctx,
+			&mcp.StreamableClientTransport{Endpoint: srv.URL, DisableStandaloneSSE: true, HTTPClient: &http.Client{Transport: headers}}, nil)
+		require.NoError(t, err)
+		t.Cleanup(func() { cs.Close() })
+		return cs
+	}
+	alice := connect(addHeaders{"X-Test-Owner": "alice"})
+	bob := connect(addHeaders{"X-Test-Owner": "bob", "X-Sgrgraph-Session-Owner": "alice"})
+	turnOf := func(cs *mcp.ClientSession) int {
+		res := call(t, cs, "ask_structured", map[string]any{"question": "How do I configure the safety guard?", "session_id": "s"})
+		require.False(t, res.IsError, text(res))
+		var got struct{ Turn int }
+		require.NoError(t, json.Unmarshal([]byte(text(res)), &got))
+		return got.Turn
+	}
+	assert.Equal(t, 1, turnOf(alice))
+	assert.Equal(t, 1, turnOf(bob), "bob's session s is not alice's")
+	assert.Equal(t, 2, turnOf(alice))
+	assert.Equal(t, 2, turnOf(bob))
 }

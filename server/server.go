@@ -39,7 +39,8 @@ type Options struct {
 	// Log receives the access log and the errors; the zero Logger drops them.
 	Log zerolog.Logger
 	// MCP, when set, serves the Model Context Protocol at /mcp (Streamable
-	// HTTP), behind the same API keys.
+	// HTTP), behind the same API keys; give it KeyOf as the owner of its
+	// sessions (mcpserver.HTTPHandler).
 	MCP http.Handler
 	// Runs, when set, takes turns for workers at /v1/runs (see package runs).
 	Runs *runs.Queue
@@ -97,6 +98,10 @@ func New(a *agent.Agent, o Options) *Server {
 	s.handler = s.accessLog(s.recovered(mux))
 	return s
 }
+
+// KeyOf is the id of the API key a request came with ("anonymous" on a
+// server without keys), for a handler mounted behind the server's keys.
+func KeyOf(r *http.Request) string { return recordOf(r).key }
 
 // ServeHTTP serves one request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }

@@ -17,9 +17,12 @@ func newMCPCmd(a *app) *cobra.Command {
 		Use:   "mcp",
 		Short: "Serve the agent over MCP on stdin/stdout: the tools ask, ask_structured and search_kb, the decision tables as resources",
 		Long: "Serve the agent to an MCP client (an IDE assistant, a desktop chat app) that starts this command and speaks\n" +
-			"the Model Context Protocol over its stdin and stdout. Stdout carries the protocol only: logs go to stderr.",
+			"the Model Context Protocol over its stdin and stdout. Stdout carries the protocol only: logs go to stderr.\n" +
+			"The ask tools' session_id continues a conversation kept in the thread store (--store, threads.store, else\n" +
+			"threads.db in the user cache directory).",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			f.keepThreads = true
 			ag, done, err := f.build(cmd, a)
 			if err != nil {
 				return err
@@ -39,6 +42,7 @@ func newMCPCmd(a *app) *cobra.Command {
 	}
 	f.registerKB(cmd)
 	f.registerModel(cmd)
+	cmd.Flags().StringVar(&f.store, "store", "", "where conversations are kept: postgres://..., redis://... or a SQLite file (default: threads.store, else threads.db in the user cache dir)")
 	return cmd
 }
 

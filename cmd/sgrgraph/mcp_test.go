@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -44,7 +45,8 @@ func TestMCPServesOverStdio(t *testing.T) {
 	require.NoError(t, a.setup())
 	// Built directly: the command is not yet registered in newRootCmd.
 	cmd := newMCPCmd(a)
-	cmd.SetArgs([]string{"--cache-dir", t.TempDir()})
+	dir := t.TempDir()
+	cmd.SetArgs([]string{"--cache-dir", dir, "--store", filepath.Join(dir, "threads.db")})
 	cmd.SetIn(inR)
 	cmd.SetOut(io.Discard)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -73,6 +75,18 @@ func TestMCPServesOverStdio(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &got))
 	require.NotEmpty(t, got.Articles)
 	assert.Equal(t, "decision-tables", got.Articles[0].KBID)
+
+	// session_id keeps the conversation in the --store file.
+	for want := 1; want <= 2; want++ {
+		res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "ask_structured",
+			Arguments: map[string]any{"question": "How do I configure the safety guard?", "session_id": "s1"}})
+		require.NoError(t, err)
+		require.False(t, res.IsError)
+		var turn struct{ Turn int }
+		require.NoError(t, json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &turn))
+		assert.Equal(t, want, turn.Turn)
+	}
+	assert.FileExists(t, filepath.Join(dir, "threads.db"))
 
 	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "ask", Arguments: map[string]any{"question": ""}})
 	require.NoError(t, err)

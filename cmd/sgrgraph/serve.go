@@ -95,7 +95,7 @@ func (f *serveFlags) serve(cmd *cobra.Command, a *app) error {
 	}
 	h := server.New(ag, server.Options{APIKeys: keys, MaxTurnsPerKey: f.maxTurnsPerKey, TurnTimeout: f.turnTimeout,
 		Sessions: true, TrustClientRole: f.trustClientRole, Log: a.log, Runs: queue,
-		MCP: mcpserver.HTTPHandler(mcpserver.New(ag, mcpserver.Options{Log: a.log}))})
+		MCP: mcpserver.HTTPHandler(mcpserver.New(ag, mcpserver.Options{Log: a.log}), server.KeyOf)})
 	srv := &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 5 * time.Second,
