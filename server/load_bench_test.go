@@ -4,29 +4,45 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"go.uber.org/goleak"
 )
 
-// BenchmarkServeLoad is the load test in short: 64 clients at once post
-// chat completions to the offline defaults over loopback. It reports turns
-// per second and the 99th percentile latency; every answer must be a 200.
-// Run it longer with -benchtime 60s.
+// BenchmarkServeLoad is the load test: 64 clients at once post chat
+// completions to the offline defaults over loopback, each waiting for its
+// answer before it sends again. It reports turns per second, the 99th
+// percentile latency, and the live heap (after a GC) once a tenth of the
+// turns have run and again at the end, which stay level when nothing
+// accumulates; every answer must be a 200, and no goroutine may outlive
+// the server. CI runs it once; the figures come from
+//
+//	go test -run '^$' -bench ServeLoad -benchtime 100000x ./server
 func BenchmarkServeLoad(b *testing.B) {
+	before := goleak.IgnoreCurrent()
 	ts := httptest.NewServer(New(offline, Options{MaxTurnsPerKey: 64}))
-	defer ts.Close()
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}, Timeout: time.Minute}
 	body := chatBody("user", "How do I configure the safety guard?")
 	var mu sync.Mutex
 	var took []time.Duration
+	var sent atomic.Int64
+	var heapEarly uint64
+	early := int64(max(b.N/10, 1))
 	b.SetParallelism(32) // 32 per core: 64 clients on two cores
+	b.ResetTimer()
 	start := time.Now()
 	b.RunParallel(func(pb *testing.PB) {
 		var mine []time.Duration
 		for pb.Next() {
+			if sent.Add(1) == early {
+				heapEarly = liveHeap()
+			}
 			t0 := time.Now()
 			res, err := client.Post(ts.URL+"/v1/chat/completions", "application/json", strings.NewReader(body))
 			if err != nil {
@@ -46,10 +62,25 @@ func BenchmarkServeLoad(b *testing.B) {
 		mu.Unlock()
 	})
 	elapsed := time.Since(start)
+	b.StopTimer()
+	heapEnd := liveHeap()
+	client.CloseIdleConnections()
+	ts.Close()
+	goleak.VerifyNone(b, before)
 	if len(took) == 0 {
 		return
 	}
 	slices.Sort(took)
 	b.ReportMetric(float64(len(took))/elapsed.Seconds(), "turns/s")
 	b.ReportMetric(float64(took[len(took)*99/100].Microseconds())/1000, "p99-ms")
+	b.ReportMetric(float64(heapEarly)/(1<<20), "heap-MB-at-10%")
+	b.ReportMetric(float64(heapEnd)/(1<<20), "heap-MB-at-end")
+}
+
+// liveHeap is the heap in use after a collection.
+func liveHeap() uint64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapInuse
 }
