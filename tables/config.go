@@ -14,6 +14,10 @@ type Config struct {
 	ConfidenceThreshold float64 `json:"confidence_threshold" yaml:"confidence_threshold"`
 	// MaxRetries: RETRY verdicts allowed before a failed check is FAIL (DT-005).
 	MaxRetries int `json:"max_retries" yaml:"max_retries"`
+	// Dir holds tables edited outside the program (.dmn files from a DMN
+	// modeler, or the JSON of `sgrgraph tables --json`) that replace the
+	// standard tables of the same ID; empty keeps the standard ones.
+	Dir string `json:"dir,omitempty" yaml:"dir"`
 }
 
 // DefaultConfig returns the thresholds of seed 000 and seed 004.

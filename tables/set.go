@@ -10,7 +10,8 @@ type Set struct {
 	tables []*Table
 }
 
-// Standard builds DT-001 … DT-006 with the thresholds of cfg.
+// Standard builds DT-001 … DT-006 with the thresholds of cfg, and puts the
+// tables of cfg.Dir in place of those of the same ID (see Load).
 func Standard(cfg Config) (*Set, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -25,6 +26,11 @@ func Standard(cfg Config) (*Set, error) {
 			return nil, err
 		}
 		s.tables = append(s.tables, t)
+	}
+	if cfg.Dir != "" {
+		if err := s.load(cfg.Dir); err != nil {
+			return nil, err
+		}
 	}
 	return s, nil
 }

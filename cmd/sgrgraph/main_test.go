@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -309,4 +310,44 @@ func TestAskNamesAnEmptyKnowledgeBase(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "no Markdown articles (*.md) found")
 	assert.NotContains(t, err.Error(), "%!")
+}
+
+// TestEditedDMNChangesTheRouting: tables written with --dmn, edited as an
+// analyst would in a DMN modeler and named by tables.dir, route decide and
+// a whole turn without a rebuild; a broken one stops the command naming
+// the file, the rule and the column.
+func TestEditedDMNChangesTheRouting(t *testing.T) {
+	dir := t.TempDir()
+	tablesDir := filepath.Join(dir, "tables")
+	out, _, err := run(t, "tables", "--dmn", tablesDir)
+	require.NoError(t, err)
+	assert.Contains(t, out, filepath.Join(tablesDir, "DT-002.dmn"))
+	path := filepath.Join(tablesDir, "DT-002.dmn")
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	// Rule 1 (a clear, clean request) now asks the user to clarify.
+	edited := string(data)
+	for k, v := range map[string]string{"1": "clarify", "2": "clarify", "3": "Wait"} {
+		cell := "<outputEntry id=\"DT-002_rule1_output" + k + "\">\n          <text>"
+		require.Contains(t, edited, cell)
+		start := strings.Index(edited, cell) + len(cell)
+		end := start + strings.Index(edited[start:], "</text>")
+		edited = edited[:start] + `"` + v + `"` + edited[end:]
+	}
+	require.NoError(t, os.WriteFile(path, []byte(edited), 0o644))
+	cfg := filepath.Join(dir, "c.yaml")
+	require.NoError(t, os.WriteFile(cfg, []byte("tables:\n  dir: "+tablesDir+"\n"), 0o600))
+
+	out, _, err = run(t, "--config", cfg, "decide", "DT-002", "spam_score=0.1", "intent_confidence=0.9", "guardian_level=Safe")
+	require.NoError(t, err)
+	assert.Regexp(t, `action += clarify`, out)
+	out, _, err = run(t, "--config", cfg, "ask", "--json", "--cache-dir", filepath.Join(dir, "cache"), "How do I configure the safety guard?")
+	require.NoError(t, err)
+	assert.Contains(t, out, `"action": "clarify"`)
+
+	require.NoError(t, os.WriteFile(path, []byte(strings.Replace(edited, "&lt; 0.7<", "&lt; seven<", 1)), 0o644))
+	_, _, err = run(t, "--config", cfg, "decide", "DT-002", "spam_score=0.1", "intent_confidence=0.9", "guardian_level=Safe")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), path)
+	assert.Contains(t, err.Error(), "DT-002 rule 1 column spam_score")
 }

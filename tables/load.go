@@ -1,0 +1,178 @@
+package tables
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// load puts the tables of dir's .dmn and .json files in place of the
+// standard tables of the same ID. Every table is checked before it is
+// used: it compiles, it has the inputs and outputs the graph's edges
+// expect, no row is unreachable, no input falls through every row, and
+// every example it carries selects its rule. The first failure stops the
+// load with the file, the rule and the cell named.
+func (s *Set) load(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("tables.dir: %w", err)
+	}
+	seen := map[string]string{} // table ID → file
+	for _, e := range entries {
+		ext := strings.ToLower(filepath.Ext(e.Name()))
+		if e.IsDir() || (ext != ".dmn" && ext != ".json") {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		defs, err := readTables(path)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		for _, def := range defs {
+			if other, twice := seen[def.ID]; twice {
+				return fmt.Errorf("%s: table %s is in %s too; keep one", path, def.ID, other)
+			}
+			seen[def.ID] = path
+			if err := s.replace(def); err != nil {
+				return fmt.Errorf("%s: %w", path, err)
+			}
+		}
+	}
+	return nil
+}
+
+// readTables reads one file: a .dmn file holds one table; a .json file
+// one table or a list of them (what `sgrgraph tables --json` prints).
+func readTables(path string) ([]Table, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if strings.EqualFold(filepath.Ext(path), ".dmn") {
+		t, err := ParseDMN(data)
+		return []Table{t}, err
+	}
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.DisallowUnknownFields()
+	if trimmed := bytes.TrimSpace(data); len(trimmed) > 0 && trimmed[0] == '[' {
+		var ts []Table
+		return ts, d.Decode(&ts)
+	}
+	var t Table
+	return []Table{t}, d.Decode(&t)
+}
+
+// replace checks def and puts it in place of the standard table of its ID.
+func (s *Set) replace(def Table) error {
+	i := slices.IndexFunc(s.tables, func(t *Table) bool { return t.ID == def.ID })
+	if i < 0 {
+		var ids []string
+		for _, t := range s.tables {
+			ids = append(ids, t.ID)
+		}
+		return fmt.Errorf("table %q is not a table of the turn (%s)", def.ID, strings.Join(ids, ", "))
+	}
+	std := s.tables[i]
+	t, err := New(def)
+	if err != nil {
+		return err
+	}
+	if err := conforms(t, std); err != nil {
+		return err
+	}
+	if findings := append(Lint(t), Gaps(t)...); len(findings) > 0 {
+		return errors.New(strings.Join(findings, "; "))
+	}
+	if err := t.CheckExamples(); err != nil {
+		return err
+	}
+	s.tables[i] = t
+	return nil
+}
+
+// conforms checks that t reads the inputs and gives the outputs of std,
+// the table the graph's nodes and edges were written for.
+func conforms(t, std *Table) error {
+	if len(t.Inputs) != len(std.Inputs) || len(t.Outputs) != len(std.Outputs) {
+		return fmt.Errorf("%s: %d inputs and %d outputs; the turn gives %s and reads %s",
+			t.ID, len(t.Inputs), len(t.Outputs), columnList(std.Inputs), columnList(std.Outputs))
+	}
+	for j, c := range t.Inputs {
+		want := std.Inputs[j]
+		switch {
+		case c.Name != want.Name || c.Type != want.Type:
+			return fmt.Errorf("%s: input %d is %s (%s); the turn gives %s (%s) there", t.ID, j+1, c.Name, c.Type, want.Name, want.Type)
+		case !sameSet(c.Values, want.Values):
+			return fmt.Errorf("%s: input %s allows %s; the turn gives %s", t.ID, c.Name, quoteAll(c.Values), quoteAll(want.Values))
+		case c.Range != want.Range:
+			return fmt.Errorf("%s: input %s has the range %q; the turn gives values in %q", t.ID, c.Name, c.Range, want.Range)
+		}
+	}
+	for k, c := range t.Outputs {
+		want := std.Outputs[k]
+		if c.Name != want.Name || c.Type != want.Type {
+			return fmt.Errorf("%s: output %d is %s (%s); the turn reads %s (%s) there", t.ID, k+1, c.Name, c.Type, want.Name, want.Type)
+		}
+		if c.Type != TypeString {
+			continue
+		}
+		known := std.outputValues(k)
+		for i, r := range t.Rules {
+			if !slices.Contains(known, r.Outputs[k]) {
+				return fmt.Errorf("%s rule %d column %s: %q is not a value the turn knows (%s)", t.ID, i+1, c.Name, r.Outputs[k], quoteAll(known))
+			}
+		}
+	}
+	return nil
+}
+
+// CheckExamples evaluates every example the table carries and names the
+// first that does not select its rule.
+func (t *Table) CheckExamples() error {
+	for n, e := range t.Examples {
+		values := make([]any, len(t.Inputs))
+		for j, col := range t.Inputs {
+			v, err := t.coerce(j, e.Inputs[col.Name])
+			if err != nil {
+				return fmt.Errorf("%s example %d: input %w", t.ID, n+1, err)
+			}
+			values[j] = v
+		}
+		got := 0
+		for i, rule := range t.tests {
+			if matchesAll(rule, values) {
+				got = i + 1
+				break
+			}
+		}
+		if got != e.Rule {
+			return fmt.Errorf("%s example %d (%s) selects rule %d, not rule %d", t.ID, n+1, describe(t.Inputs, values), got, e.Rule)
+		}
+	}
+	return nil
+}
+
+func columnList(cols []Column) string {
+	names := make([]string, len(cols))
+	for i, c := range cols {
+		names[i] = c.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+func sameSet(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for _, v := range a {
+		if !slices.Contains(b, v) {
+			return false
+		}
+	}
+	return true
+}
