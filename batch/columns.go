@@ -14,6 +14,9 @@ type Columns struct {
 	ID          string `yaml:"id"`
 	Subject     string `yaml:"subject"`
 	Description string `yaml:"description"` // HTML, converted to Markdown
+	// Role, when set, is the column of the asker's role, which the query
+	// policy's denied_request_types are keyed by; empty: no role.
+	Role string `yaml:"role"`
 }
 
 // DefaultColumns are the support desk export's own names.

@@ -32,9 +32,15 @@ func textHash(request string) string {
 }
 
 // hash is a row's request hash, read through the column index. Spaces
-// around a cell are left out, as the request leaves them out.
+// around a cell are left out, as the request leaves them out. A role,
+// when the table has one, is part of what a row asks: another role may
+// be refused what this one was answered.
 func (c columnIndex) hash(r Row) string {
-	return requestHash(strings.TrimSpace(cell(r, c.subject)), strings.TrimSpace(cell(r, c.description)))
+	cells := []string{strings.TrimSpace(cell(r, c.subject)), strings.TrimSpace(cell(r, c.description))}
+	if role := c.role(r); role != "" {
+		cells = append(cells, "role="+role)
+	}
+	return requestHash(cells...)
 }
 
 // rowState is a row of the table set against its latest result.

@@ -133,3 +133,35 @@ func TestBatchResultsCarryTheRequestHash(t *testing.T) {
 	assert.Len(t, rec.RequestHash, 64)
 	assert.NotEqual(t, requestHash("Secon", "dtwo"), rec.RequestHash, "cells do not run into each other")
 }
+
+// A role column gives each row's turn its role, and is part of what the
+// row asks: a row whose role changed runs again.
+func TestRoleColumn(t *testing.T) {
+	in := write(t, "t.csv", "ID,Название,Описание,role\n1,Guard,How do I configure it?,guest\n2,Batch,How do I run it?,\n")
+	var mu sync.Mutex
+	roles := map[string]string{}
+	h := handlerFunc(func(ctx context.Context, turn agent.Turn) (contracts.StructuredResult, error) {
+		mu.Lock()
+		roles[turn.SessionID] = turn.Role
+		mu.Unlock()
+		return (&echoHandler{}).Run(ctx, turn)
+	})
+	cols := DefaultColumns()
+	cols.Role = "role"
+	sum, err := Run(context.Background(), h, Options{Input: in, Columns: cols})
+	require.NoError(t, err)
+	assert.Equal(t, 2, sum.Done)
+	assert.Equal(t, map[string]string{"batch-1": "guest", "batch-2": ""}, roles)
+
+	require.NoError(t, os.WriteFile(in, []byte("ID,Название,Описание,role\n1,Guard,How do I configure it?,admin\n2,Batch,How do I run it?,\n"), 0o644))
+	clear(roles)
+	sum, err = Run(context.Background(), h, Options{Input: in, Columns: cols})
+	require.NoError(t, err)
+	assert.Equal(t, 1, sum.Changed, "the row whose role changed")
+	assert.Equal(t, 1, sum.Skipped)
+	assert.Equal(t, map[string]string{"batch-1": "admin"}, roles)
+
+	cols.Role = "Роль"
+	_, err = Run(context.Background(), h, Options{Input: in, Columns: cols})
+	assert.ErrorContains(t, err, `column "Роль" (the role column) is missing`)
+}

@@ -44,7 +44,7 @@ type Summary struct {
 // job is one row to run.
 type job struct {
 	row           Row
-	id            string
+	id, role      string
 	request, hash string
 	err           error // a problem of the row itself: recorded, not run
 }
@@ -179,7 +179,7 @@ func feed(ctx context.Context, o Options, torun map[string]bool, jobs chan<- job
 		if !torun[id] {
 			continue
 		}
-		jb := job{row: row, id: id}
+		jb := job{row: row, id: id, role: idx.role(row)}
 		jb.request, jb.err = idx.request(row)
 		jb.hash = idx.hash(row)
 		select {
@@ -197,7 +197,7 @@ func work(ctx context.Context, h Handler, jb job) outcome {
 		return outcome{rec: rec}
 	}
 	start := time.Now()
-	res, err := h.Run(ctx, agent.Turn{SessionID: "batch-" + jb.id, Number: 1, Message: jb.request})
+	res, err := h.Run(ctx, agent.Turn{SessionID: "batch-" + jb.id, Number: 1, Message: jb.request, Role: jb.role})
 	rec.LatencyMS = float64(time.Since(start).Microseconds()) / 1000
 	if err != nil && ctx.Err() != nil {
 		return outcome{dropped: true} // interrupted: run again next time

@@ -16,11 +16,24 @@ type tablePlan struct {
 	bom    bool
 }
 
-type columnIndex struct{ id, subject, description int }
+type columnIndex struct{ id, subject, description, roleAt int }
 
-// index finds the request's columns in a header.
+// index finds the request's columns in a header; role is -1 without a
+// role column.
 func (c Columns) index(header []string) columnIndex {
-	return columnIndex{slices.Index(header, c.ID), slices.Index(header, c.Subject), slices.Index(header, c.Description)}
+	role := -1
+	if c.Role != "" {
+		role = slices.Index(header, c.Role)
+	}
+	return columnIndex{slices.Index(header, c.ID), slices.Index(header, c.Subject), slices.Index(header, c.Description), role}
+}
+
+// role is a row's role: "" without a role column.
+func (c columnIndex) role(r Row) string {
+	if c.roleAt < 0 {
+		return ""
+	}
+	return strings.TrimSpace(cell(r, c.roleAt))
 }
 
 // request is a row's request: the turn's message.
@@ -65,8 +78,8 @@ func scan(path string, cols Columns) (tablePlan, error) {
 		p.ids, p.hashes = append(p.ids, id), append(p.hashes, idx.hash(row))
 	}
 	p.header = slices.Clone(t.header())
-	for _, c := range []struct{ flag, name string }{{"id", cols.ID}, {"subject", cols.Subject}, {"description", cols.Description}} {
-		if !slices.Contains(p.header, c.name) {
+	for _, c := range []struct{ flag, name string }{{"id", cols.ID}, {"subject", cols.Subject}, {"description", cols.Description}, {"role", cols.Role}} {
+		if c.name != "" && !slices.Contains(p.header, c.name) {
 			return tablePlan{}, fmt.Errorf("%s: column %q (the %s column) is missing; the columns are: %s",
 				path, c.name, c.flag, strings.Join(p.header, ", "))
 		}

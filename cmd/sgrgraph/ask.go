@@ -21,6 +21,7 @@ import (
 // turnFlags are the flags of the commands that run turns.
 type turnFlags struct {
 	kbDir, cacheDir, lang, trace string
+	role                         string
 	provider, baseURL, model     string
 	thread, store                string
 	asJSON                       bool
@@ -33,6 +34,7 @@ func (f *turnFlags) register(cmd *cobra.Command) {
 	f.registerKB(cmd)
 	f.registerModel(cmd)
 	cmd.Flags().StringVar(&f.lang, "lang", "", "answer language, ru or en (default: the language of the question)")
+	cmd.Flags().StringVar(&f.role, "role", "", "the asker's role, for the query policy's denied_request_types (guardian.policy)")
 	cmd.Flags().StringVar(&f.trace, "trace", "", "write one JSON line per model call to this file")
 	cmd.Flags().BoolVar(&f.asJSON, "json", false, "print the structured result as JSON")
 	cmd.Flags().StringVar(&f.thread, "thread", "", "keep the conversation in this thread and continue it if it exists")
@@ -125,7 +127,7 @@ func newAskCmd(a *app) *cobra.Command {
 				return err
 			}
 			defer done()
-			turn := agent.Turn{SessionID: cmp.Or(f.thread, newSessionID()), Number: 1, Message: args[0], Language: f.lang, Thread: f.thread}
+			turn := agent.Turn{SessionID: cmp.Or(f.thread, newSessionID()), Number: 1, Message: args[0], Language: f.lang, Thread: f.thread, Role: f.role}
 			var p *printer
 			if !f.asJSON {
 				p = &printer{out: a.out}

@@ -142,3 +142,20 @@ func TestAskShowsEvidenceUnmaskedOnlyWhenConfigured(t *testing.T) {
 	require.NoError(t, err)
 	assertNoContacts(t, string(rest), "the result outside the evidence")
 }
+
+// TestAskRole: --role reaches the query policy, which denies a role the
+// request types configured for it.
+func TestAskRole(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "c.yaml")
+	require.NoError(t, os.WriteFile(cfg, []byte("guardian:\n  policy:\n    denied_request_types: {guest: [HOWTO_POLICY]}\n"), 0o600))
+	ask := func(role string) string {
+		out, _, err := run(t, "--config", cfg, "ask", "--json", "--role", role, "--cache-dir", filepath.Join(dir, "cache"), "How do I configure the safety guard?")
+		require.NoError(t, err)
+		return out
+	}
+	guest := ask("guest")
+	assert.Contains(t, guest, `"verdict": "FAIL"`)
+	assert.Contains(t, guest, "permission_denied(role=guest,request_type=HOWTO_POLICY)")
+	assert.Contains(t, ask("admin"), `"verdict": "PASS"`)
+}

@@ -91,6 +91,7 @@ func newBatchCmd(a *app) *cobra.Command {
 	fl.StringVar(&o.Columns.ID, "id-col", o.Columns.ID, "the column of unique row IDs")
 	fl.StringVar(&o.Columns.Subject, "subject-col", o.Columns.Subject, "the column of the request's subject")
 	fl.StringVar(&o.Columns.Description, "description-col", o.Columns.Description, "the column of the request's description (HTML or text)")
+	fl.StringVar(&o.Columns.Role, "role-col", "", "the column of each asker's role, for the query policy's denied_request_types (default: no roles)")
 	fl.StringVar(&example, "make-example", "", "write an example request table to this file and stop (an existing file only with --force)")
 	fl.IntVar(&exampleRows, "rows", 200, fmt.Sprintf("rows of the example table, 1..%d", batch.MaxExampleRows))
 	fl.StringVar(&queue, "queue", "", "run the rows on the workers of this Redis queue (sgrgraph worker), redis://HOST:PORT/DB; --concurrency is then the rows queued at once (default 64)")

@@ -51,7 +51,7 @@ func newChatCmd(a *app) *cobra.Command {
 					fmt.Fprintf(a.errOut, "sgrgraph: message: over the limit of %d characters\n", agent.MaxMessageRunes)
 					continue
 				}
-				t := agent.Turn{SessionID: session, Number: turn, Message: in.text, History: history, Language: f.lang, Thread: f.thread}
+				t := agent.Turn{SessionID: session, Number: turn, Message: in.text, History: history, Language: f.lang, Thread: f.thread, Role: f.role}
 				if _, err := agent.NewState(t); err != nil {
 					fmt.Fprintln(a.errOut, "sgrgraph:", err)
 					continue
