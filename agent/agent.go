@@ -118,5 +118,9 @@ func (a *Agent) Graph() Graph { return a.graph }
 // Tables are the decision tables the agent's nodes decide with.
 func (a *Agent) Tables() *tables.Set { return a.tables }
 
+// Store is the checkpoint store the agent keeps threads in; nil when it
+// keeps none.
+func (a *Agent) Store() checkpoint.Store { return a.store }
+
 // Knowledge is the knowledge base the agent answers from.
 func (a *Agent) Knowledge() *Knowledge { return a.knowledge }

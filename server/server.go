@@ -44,6 +44,10 @@ type Options struct {
 	MCP http.Handler
 	// Runs, when set, takes turns for workers at /v1/runs (see package runs).
 	Runs *runs.Queue
+	// UI, when set, serves a web page: GET / and GET /ui/... (package
+	// webui), without an API key, since a page holds none; the page asks
+	// for one when the API answers 401. Every other path stays the API's.
+	UI http.Handler
 }
 
 func (o Options) withDefaults() Options {
@@ -84,12 +88,18 @@ func New(a *agent.Agent, o Options) *Server {
 	mux.Handle("/v1/models", only(http.MethodGet, s.authorized(s.models)))
 	mux.Handle("/v1/chat/completions", only(http.MethodPost, s.authorized(s.chatCompletions)))
 	mux.Handle("/v1/turns", only(http.MethodPost, s.authorized(s.turns)))
+	mux.Handle("/v1/threads", only(http.MethodGet, s.authorized(s.threads)))
 	mux.Handle("/v1/threads/{id}", only(http.MethodGet, s.authorized(s.thread)))
 	mux.Handle("/v1/runs", only(http.MethodPost, s.authorized(s.submitRun)))
 	mux.Handle("/v1/runs/{id}", only(http.MethodGet, s.authorized(s.getRun)))
 	mux.Handle("/v1/runs/{id}/events", only(http.MethodGet, s.authorized(s.runEvents)))
 	if o.MCP != nil {
 		mux.Handle("/mcp", s.authorized(func(w http.ResponseWriter, r *http.Request, _ string) { o.MCP.ServeHTTP(w, r) }))
+	}
+	if o.UI != nil {
+		// GET only: any other method on these paths is the API's 404 below.
+		mux.Handle("GET /{$}", o.UI)
+		mux.Handle("GET /ui/", o.UI)
 	}
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &apiError{Status: http.StatusNotFound, Type: typeInvalidRequest, Code: "unknown_url",

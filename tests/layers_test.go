@@ -61,7 +61,8 @@ var layers = map[string]struct {
 	"runs":         {[]string{"agent", "contracts"}, true},                                          // turns queued for workers (a Spec holds eino messages)
 	"server":       {[]string{"agent", "checkpoint", "contracts", "guards", "nodes", "runs"}, true}, // the default turn over HTTP
 	"mcpserver":    {[]string{"agent", "contracts", "guards"}, false},                               // the default turn over MCP
-	"cmd/sgrgraph": {[]string{"agent", "batch", "checkpoint", "contracts", "mcpserver", "runs", "server", "tables", "config", "guards", "guards/safety", "kb", "models/openai", "tools"}, true},
+	"webui":        {[]string{"templates"}, false},                                                  // the web chat: static files and their labels
+	"cmd/sgrgraph": {[]string{"agent", "batch", "checkpoint", "contracts", "mcpserver", "runs", "server", "tables", "config", "guards", "guards/safety", "kb", "models/openai", "tools", "webui"}, true},
 }
 
 func TestLayers(t *testing.T) {

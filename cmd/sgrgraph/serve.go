@@ -15,6 +15,7 @@ import (
 	"github.com/sgrgraph/sgrgraph/mcpserver"
 	"github.com/sgrgraph/sgrgraph/runs"
 	"github.com/sgrgraph/sgrgraph/server"
+	"github.com/sgrgraph/sgrgraph/webui"
 )
 
 // shutdownGrace bounds how long serve waits for turns in flight after a
@@ -38,8 +39,9 @@ func newServeCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the default turn over an OpenAI-compatible HTTP API (/v1/chat/completions)",
-		Long: `Serve the default turn over HTTP: POST /v1/chat/completions (OpenAI's format, streaming
-or not), GET /v1/models, POST /v1/turns (the structured result), GET /v1/threads/{id},
+		Long: `Serve the default turn over HTTP: the web chat at / (open http://ADDR/ in a browser),
+POST /v1/chat/completions (OpenAI's format, streaming or not), GET /v1/models, POST /v1/turns
+(the structured result), GET /v1/threads (the key's sessions), GET /v1/threads/{id},
 GET /healthz and GET /readyz. With --queue, POST /v1/runs queues a turn for the workers
 (sgrgraph worker) and GET /v1/runs/{id} and /v1/runs/{id}/events follow it.
 
@@ -86,6 +88,10 @@ func (f *serveFlags) serve(cmd *cobra.Command, a *app) error {
 		return err
 	}
 	defer done()
+	ui, err := webui.New()
+	if err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
 		return fmt.Errorf("--addr: %w", err)
@@ -94,7 +100,7 @@ func (f *serveFlags) serve(cmd *cobra.Command, a *app) error {
 		a.log.Warn().Str("addr", ln.Addr().String()).Msg("listening beyond loopback without API keys: anyone who reaches this address can run turns; give --api-key")
 	}
 	h := server.New(ag, server.Options{APIKeys: keys, MaxTurnsPerKey: f.maxTurnsPerKey, TurnTimeout: f.turnTimeout,
-		Sessions: true, TrustClientRole: f.trustClientRole, Log: a.log, Runs: queue,
+		Sessions: true, TrustClientRole: f.trustClientRole, Log: a.log, Runs: queue, UI: ui,
 		MCP: mcpserver.HTTPHandler(mcpserver.New(ag, mcpserver.Options{Log: a.log}), server.KeyOf)})
 	srv := &http.Server{
 		Handler:           h,
