@@ -129,18 +129,56 @@ func findSensitive(text string) []span {
 func hasNumberRun(text string) bool {
 	n := 0
 	for i := 0; i < len(text); i++ {
-		switch c := text[i]; {
-		case c >= '0' && c <= '9':
+		// Outside a run, eight bytes without a digit cannot start one:
+		// most text is skipped a word at a time.
+		for n == 0 && i+8 <= len(text) && !hasDigit(text[i:i+8]) {
+			i += 8
+		}
+		if i == len(text) {
+			break
+		}
+		switch numberByte[text[i]] {
+		case numberDigit:
 			if n++; n >= 10 {
 				return true
 			}
-		case strings.IndexByte(" \t\n\f\r-()+", c) >= 0:
-		default:
+		case numberOther:
 			n = 0
 		}
 	}
 	return false
 }
+
+// hasDigit says whether any of the 8 bytes of b is an ASCII digit: XOR
+// with '0' makes exactly the digits less than 10, and the word test for a
+// byte below 10 is exact.
+func hasDigit(b string) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+	x := w ^ ('0' * ones)
+	return (x-10*ones)&^x&highs != 0
+}
+
+// numberByte classes bytes for hasNumberRun, which every text of a result
+// passes through before it is shown: a table look-up per byte, not a search.
+var numberByte = func() (t [256]byte) {
+	for c := '0'; c <= '9'; c++ {
+		t[c] = numberDigit
+	}
+	for i := range t {
+		if t[i] == numberOther && strings.IndexByte(" \t\n\f\r-()+", byte(i)) >= 0 {
+			t[i] = numberGap
+		}
+	}
+	return t
+}()
+
+const (
+	numberOther = iota // ends a run
+	numberDigit
+	numberGap // may stand between the digits of a number
+)
 
 // merge joins overlapping spans (an e-mail address and a number inside it)
 // so that each byte is redacted once; spans must be sorted by start.

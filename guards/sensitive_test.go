@@ -166,3 +166,27 @@ func BenchmarkMaskSensitiveData(b *testing.B) {
 		})
 	}
 }
+
+// FuzzHasNumberRun: skipping words without a digit finds what looking at
+// every byte finds.
+func FuzzHasNumberRun(f *testing.F) {
+	for _, s := range []string{"", "0123456789", "call +7 (912) 345-67-89 now", "abcdefgh12345678", "12345 abcdefgh 67890", "1-2-3-4-5-6-7-8-9-0", "ж1234567890"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		n, want := 0, false
+		for i := 0; i < len(text) && !want; i++ {
+			switch c := text[i]; {
+			case c >= '0' && c <= '9':
+				n++
+				want = n >= 10
+			case strings.IndexByte(" \t\n\f\r-()+", c) >= 0:
+			default:
+				n = 0
+			}
+		}
+		if got := hasNumberRun(text); got != want {
+			t.Fatalf("hasNumberRun(%q) = %v, want %v", text, got, want)
+		}
+	})
+}

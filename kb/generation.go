@@ -65,6 +65,7 @@ type generation struct {
 	name     string
 	bleve    bleve.Index
 	manifest manifest
+	chunks   *chunkStore // what searches read of bleve's stored fields
 }
 
 func (g generation) close() error {
@@ -139,7 +140,7 @@ func openGeneration(dir, name string, timeout time.Duration) (generation, error)
 		b.Close()
 		return generation{}, fmt.Errorf("index %s: %d chunks, the manifest lists %d (%v)", path, n, want, err)
 	}
-	return generation{name: name, bleve: b, manifest: m}, nil
+	return generation{name: name, bleve: b, manifest: m, chunks: newChunkStore(b, int(n))}, nil
 }
 
 func (m manifest) chunks() int {

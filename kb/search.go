@@ -1,18 +1,15 @@
 package kb
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/analysis/lang/ru"
-	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
-	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
-	"github.com/blevesearch/bleve/v2/registry"
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 
@@ -57,142 +54,165 @@ func (idx *Index) Search(q string, topK int) (Result, error) {
 		return Result{}, errClosed
 	}
 	res := Result{Query: q, Articles: []contracts.Article{}}
-	words := idx.searchable(q)
-	terms := idx.queryTerms(words)
-	if len(terms[0]) == 0 && len(terms[1]) == 0 || idx.gen.bleve == nil {
+	qt := idx.analyze(idx.searchable(q))
+	if len(qt.terms[0]) == 0 && len(qt.terms[1]) == 0 || idx.gen.bleve == nil {
 		return res, nil // nothing to look for, or nothing indexed yet
 	}
 	var qs []query.Query
-	for _, l := range languages {
+	for i, l := range languages {
 		for _, field := range []string{l.text, l.title} {
-			m := bleve.NewMatchQuery(words)
-			m.SetField(field)
-			m.Analyzer = l.analyzer
-			qs = append(qs, m)
+			qs = append(qs, matchQuery(qt.tokens[i], field))
 		}
 	}
-	req := bleve.NewSearchRequestOptions(bleve.NewDisjunctionQuery(qs...), topK*hitsPerArticle, 0, false)
-	req.Fields = []string{"kb_id", "chunk_id", "title", "url", "tags", "heading", "text", "has_code"}
-	req.IncludeLocations = true
-	found, err := idx.gen.bleve.Search(req)
+	// The stored fields come from the generation's chunk store, not with
+	// each hit; where it keeps its chunks, so do the terms each chunk
+	// holds, and bleve need only find and score the hits.
+	hits, release, err := idx.hits(bleve.NewDisjunctionQuery(qs...), topK*hitsPerArticle)
+	if err == nil {
+		res.Articles, res.Confidence, err = idx.rank(hits, qt.terms, topK)
+		release()
+	}
 	if err != nil {
 		return Result{}, fmt.Errorf("search %q: %w", q, err)
 	}
-	res.Articles, res.Confidence = idx.rank(found.Hits, terms, topK)
 	return res, nil
+}
+
+// hits are the best size hits of q: with where their terms are, unless
+// the generation's chunks are kept with their terms. Call release once
+// done with them.
+func (idx *Index) hits(q query.Query, size int) (hits search.DocumentMatchCollection, release func(), err error) {
+	if idx.gen.chunks.keep {
+		return idx.gen.topHits(q, size)
+	}
+	req := bleve.NewSearchRequestOptions(q, size, 0, false)
+	req.IncludeLocations = true
+	found, err := idx.gen.bleve.Search(req)
+	if err != nil {
+		return nil, nil, err
+	}
+	return found.Hits, func() {}, nil
 }
 
 // rank groups chunk hits by article, best first, and computes the
 // confidence from their absolute scores.
-func (idx *Index) rank(hits search.DocumentMatchCollection, terms [][]string, topK int) ([]contracts.Article, contracts.RetrievalConfidence) {
-	byID := map[string]*contracts.Article{}
-	var scores []float64
-	for _, hit := range hits {
-		score := chunkScore(hit, terms)
-		if score <= 0 {
+func (idx *Index) rank(hits search.DocumentMatchCollection, terms [][]string, topK int) ([]contracts.Article, contracts.RetrievalConfidence, error) {
+	chunks, scores, err := idx.score(hits, terms)
+	if err != nil {
+		return nil, contracts.RetrievalConfidence{}, err
+	}
+	// An article's score is its best chunk's, so the articles are ranked
+	// before any is built: only the topK returned are.
+	type article struct {
+		kbID  string
+		first int // its first hit, in chunks
+		score float64
+	}
+	byID := make(map[string]int, len(chunks)) // kb_id → index in found
+	found := make([]article, 0, len(chunks))
+	for i, c := range chunks {
+		if c == nil {
 			continue
 		}
-		scores = append(scores, score)
-		kbID := field(hit, "kb_id")
-		art, ok := byID[kbID]
-		if !ok {
-			art = &contracts.Article{KBID: kbID, Title: field(hit, "title"), URL: field(hit, "url"), Tags: splitTags(field(hit, "tags"))}
-			byID[kbID] = art
+		if k, ok := byID[c.kbID]; ok {
+			found[k].score = max(found[k].score, scores[i])
+			continue
 		}
-		has, _ := strconv.ParseBool(field(hit, "has_code"))
-		art.Chunks = append(art.Chunks, contracts.Chunk{ID: field(hit, "chunk_id"), Heading: field(hit, "heading"),
-			Text: field(hit, "text"), Score: score, HasCode: has})
+		byID[c.kbID] = len(found)
+		found = append(found, article{kbID: c.kbID, first: i, score: scores[i]})
 	}
-	articles := []contracts.Article{}
-	for _, art := range byID {
+	// kb_id breaks ties and no two articles share one: the order is total.
+	slices.SortFunc(found, func(a, b article) int {
+		if a.score != b.score {
+			return cmp.Compare(b.score, a.score)
+		}
+		return strings.Compare(a.kbID, b.kbID)
+	})
+	articles := make([]contracts.Article, min(len(found), topK))
+	for n := range articles {
+		a, first := found[n], chunks[found[n].first]
+		art := contracts.Article{KBID: a.kbID, Title: first.title, URL: first.url, Tags: splitTags(first.tags)}
+		for i := a.first; i < len(chunks); i++ {
+			if c := chunks[i]; c != nil && c.kbID == a.kbID {
+				art.Chunks = append(art.Chunks, contracts.Chunk{ID: c.chunkID, Heading: c.heading, Text: c.text, Score: scores[i], HasCode: c.hasCode})
+			}
+		}
 		sort.SliceStable(art.Chunks, func(i, j int) bool { return art.Chunks[i].Score > art.Chunks[j].Score })
 		art.Chunks = art.Chunks[:min(len(art.Chunks), chunksPerArticle)]
 		art.Score = art.Chunks[0].Score
-		articles = append(articles, *art)
+		articles[n] = art
 	}
-	sort.Slice(articles, func(i, j int) bool {
-		a, b := articles[i], articles[j]
-		if a.Score != b.Score {
-			return a.Score > b.Score
+	positive := make([]float64, 0, len(chunks))
+	for i, c := range chunks {
+		if c != nil {
+			positive = append(positive, scores[i])
 		}
-		return a.KBID < b.KBID
-	})
-	return articles[:min(len(articles), topK)], Confidence(scores, idx.opts.RelevanceThreshold, idx.opts.MeanTopK)
+	}
+	return articles, Confidence(positive, idx.opts.RelevanceThreshold, idx.opts.MeanTopK), nil
 }
 
-// searchableWords is the analyzer that finds a query's searchable words:
-// every word that is a stop word in none of the indexed languages. Each
-// language's analyzer drops only its own stop words, so without this "the"
-// would be searched through the Russian analyzer, and "и" through the
-// English one, and match nearly every chunk.
-func searchableWords() (analysis.Analyzer, error) {
-	cache := registry.NewCache()
-	tok, err := cache.TokenizerNamed(unicode.Name)
-	if err != nil {
-		return nil, err
-	}
-	filters := []analysis.TokenFilter{}
-	for _, name := range []string{lowercase.Name, en.StopName, ru.StopName} {
-		f, err := cache.TokenFilterNamed(name)
-		if err != nil {
-			return nil, err
-		}
-		filters = append(filters, f)
-	}
-	return &analysis.DefaultAnalyzer{Tokenizer: tok, TokenFilters: filters}, nil
-}
-
-// searchable is q without its stop words, the text actually searched.
-func (idx *Index) searchable(q string) string {
-	toks := idx.words.Analyze([]byte(q))
-	words := make([]string, len(toks))
-	for i, t := range toks {
-		words[i] = string(t.Term)
-	}
-	return strings.Join(words, " ")
-}
-
-// queryTerms analyzes the searchable words once per language; the result is
-// indexed like languages.
-func (idx *Index) queryTerms(words string) [][]string {
-	out := make([][]string, len(languages))
-	for i, l := range languages {
-		a := idx.mapping.AnalyzerNamed(l.analyzer)
-		seen := map[string]bool{}
-		for _, tok := range a.Analyze([]byte(words)) {
-			t := string(tok.Term)
-			if !seen[t] {
-				seen[t] = true
-				out[i] = append(out[i], t)
+// score reads the chunk of every hit that scores above zero, with its
+// score; the chunk of a hit that does not is nil.
+func (idx *Index) score(hits search.DocumentMatchCollection, terms [][]string) ([]*storedChunk, []float64, error) {
+	store := idx.gen.chunks
+	chunks, scores := make([]*storedChunk, len(hits)), make([]float64, len(hits))
+	if store.keep {
+		// Every hit is read first: a chunk's terms are numbered as it is
+		// kept, and the query's terms are looked up once all are.
+		for i, hit := range hits {
+			c, err := store.chunk(hit.ID)
+			if err != nil {
+				return nil, nil, err
 			}
+			chunks[i] = c
+		}
+		ids := store.numbers(terms)
+		for i, hit := range hits {
+			c := chunks[i]
+			scores[i] = chunkScore(hit.Score, terms, func(lang, k int) bool { return c.holds(lang, ids[lang][k]) })
+		}
+	} else {
+		for i, hit := range hits {
+			scores[i] = chunkScore(hit.Score, terms, func(lang, k int) bool {
+				l, t := languages[lang], terms[lang][k]
+				return len(hit.Locations[l.text][t]) > 0 || len(hit.Locations[l.title][t]) > 0
+			})
 		}
 	}
-	return out
+	for i, hit := range hits {
+		if scores[i] <= 0 {
+			chunks[i] = nil
+			continue
+		}
+		if chunks[i] == nil {
+			c, err := store.chunk(hit.ID)
+			if err != nil {
+				return nil, nil, err
+			}
+			chunks[i] = c
+		}
+	}
+	return chunks, scores, nil
 }
 
-// chunkScore turns a bleve hit into an absolute score in [0,1]: the share of
-// the query's terms the chunk holds (the better language), lifted by bleve's
-// own ranking. See the package documentation.
-func chunkScore(hit *search.DocumentMatch, terms [][]string) float64 {
+// chunkScore turns a bleve hit's raw score into an absolute score in
+// [0,1]: the share of the query's terms the chunk holds (the better
+// language), lifted by bleve's own ranking. See the package documentation.
+func chunkScore(raw float64, terms [][]string, holds func(lang, k int) bool) float64 {
 	best := 0.0
-	for i, l := range languages {
+	for i := range languages {
 		if len(terms[i]) == 0 {
 			continue
 		}
 		n := 0
-		for _, t := range terms[i] {
-			if len(hit.Locations[l.text][t]) > 0 || len(hit.Locations[l.title][t]) > 0 {
+		for k := range terms[i] {
+			if holds(i, k) {
 				n++
 			}
 		}
 		best = max(best, float64(n)/float64(len(terms[i])))
 	}
-	return best * (0.5 + 0.5*hit.Score/(hit.Score+1))
-}
-
-func field(hit *search.DocumentMatch, name string) string {
-	s, _ := hit.Fields[name].(string)
-	return s
+	return best * (0.5 + 0.5*raw/(raw+1))
 }
 
 func splitTags(s string) []string {

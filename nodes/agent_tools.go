@@ -129,8 +129,8 @@ func (c AgentTools) record(s *contracts.ChatState, name, args, out string) {
 	if src, ok := c.Sources[name]; ok {
 		source = src
 	}
-	var res kb.Result
-	if json.Unmarshal([]byte(out), &res) != nil || res.Articles == nil {
+	res, err := c.result(out)
+	if err != nil || res.Articles == nil {
 		addEvidence(s, contracts.EvidenceItem{Source: source, Ref: name, Snippet: clip(out), Confidence: 1, Tool: name, Query: queryOf(args)})
 		s.QueryTraces = append(s.QueryTraces, contracts.QueryTrace{Query: queryOf(args), Tool: name})
 		return
@@ -150,6 +150,27 @@ func (c AgentTools) record(s *contracts.ChatState, name, args, out string) {
 			s.Articles = append(s.Articles, a)
 		}
 	}
+}
+
+// result reads a tool's output as a search result. The tool that
+// returned it may hand over the result itself (tools.SearchKB), which is
+// what parsing the output gives.
+func (c AgentTools) result(out string) (kb.Result, error) {
+	for _, t := range c.Tools {
+		if h, ok := t.(resultHolder); ok {
+			if res, ok := h.HandOver(out); ok {
+				return res, nil
+			}
+		}
+	}
+	var res kb.Result
+	err := json.Unmarshal([]byte(out), &res)
+	return res, err
+}
+
+// resultHolder is a tool that keeps the results it returned as JSON.
+type resultHolder interface {
+	HandOver(out string) (kb.Result, bool)
 }
 
 // addEvidence keeps one item per source and reference, the best scored:
@@ -189,6 +210,15 @@ func clip(s string) string {
 	if utf8.RuneCountInString(s) <= snippetRunes {
 		return s
 	}
-	r := []rune(s)
-	return string(r[:snippetRunes]) + "…"
+	// The first snippetRunes runes, cut where they end; only invalid
+	// UTF-8 needs the runes decoded, which writes each bad byte as U+FFFD.
+	end := 0
+	for range snippetRunes {
+		_, size := utf8.DecodeRuneInString(s[end:])
+		end += size
+	}
+	if head := s[:end]; utf8.ValidString(head) {
+		return head + "…"
+	}
+	return string([]rune(s)[:snippetRunes]) + "…"
 }

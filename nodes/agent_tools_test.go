@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/schema"
@@ -161,4 +163,17 @@ func runToolsInOrder(t *testing.T, c AgentTools, in *contracts.ChatState) (*cont
 	s, _, err := sgrtest.RunNode(context.Background(), AgentToolsName, c.Node(), out)
 	require.NoError(t, err)
 	return s, evs
+}
+
+func TestClipCutsAtARune(t *testing.T) {
+	byRunes := func(s string) string {
+		if utf8.RuneCountInString(s) <= snippetRunes {
+			return s
+		}
+		return string([]rune(s)[:snippetRunes]) + "…"
+	}
+	for _, s := range []string{"", "short", strings.Repeat("ё", 301), strings.Repeat("a", 300), strings.Repeat("ab", 200),
+		strings.Repeat("\xff", 350), strings.Repeat("ж", 299) + "\xffxyz", "\xe2\x82" + strings.Repeat("€", 320)} {
+		assert.Equal(t, byRunes(s), clip(s))
+	}
 }

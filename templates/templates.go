@@ -20,6 +20,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"text/template"
 	"unicode"
 	"unicode/utf16"
@@ -48,8 +49,9 @@ var actions = []contracts.Action{contracts.ActionNormal, contracts.ActionClarify
 
 // Set is a parsed template file with its catalogue. It is safe for concurrent use.
 type Set struct {
-	tmpl *template.Template
-	cat  Catalogue
+	tmpl  *template.Template
+	cat   Catalogue
+	bound sync.Pool // *binding: clones of tmpl, lent to one render at a time
 }
 
 // Rendered is one rendered template, its sections kept apart so the UI
@@ -199,11 +201,48 @@ func (s *Set) Text(lang, key string, vars map[string]string) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("catalogue %s: no text %q", lang, key)
 	}
-	pairs := make([]string, 0, 2*len(vars))
-	for k, v := range vars {
-		pairs = append(pairs, "{"+k+"}", v)
+	return fill(text, vars), nil
+}
+
+// fill replaces each {name} placeholder of text with vars[name], as a
+// strings.Replacer of the "{name}" strings would, without building one per
+// text: no two placeholders can start at one place, since no name holds
+// a "}", so the first "}" after a "{" closes the only one that may.
+func fill(text string, vars map[string]string) string {
+	for k := range vars {
+		if strings.Contains(k, "}") { // then one placeholder may start another: the Replacer decides
+			pairs := make([]string, 0, 2*len(vars))
+			for k, v := range vars {
+				pairs = append(pairs, "{"+k+"}", v)
+			}
+			return strings.NewReplacer(pairs...).Replace(text)
+		}
 	}
-	return strings.NewReplacer(pairs...).Replace(text), nil
+	var b strings.Builder
+	for {
+		open := strings.IndexByte(text, '{')
+		if open < 0 {
+			break
+		}
+		end := strings.IndexByte(text[open:], '}')
+		if end < 0 {
+			break
+		}
+		v, ok := vars[text[open+1:open+end]]
+		if !ok {
+			b.WriteString(text[:open+1])
+			text = text[open+1:]
+			continue
+		}
+		b.WriteString(text[:open])
+		b.WriteString(v)
+		text = text[open+end+1:]
+	}
+	if b.Len() == 0 {
+		return text
+	}
+	b.WriteString(text)
+	return b.String()
 }
 
 // view is what templates see: every string from the plan already made safe
@@ -243,10 +282,12 @@ func (s *Set) Render(action contracts.Action, lang string, d Data) (Rendered, er
 	if err != nil {
 		return Rendered{}, err
 	}
+	defer s.release(model)
 	user, err := s.bind(lang, newView(d, Escape))
 	if err != nil {
 		return Rendered{}, err
 	}
+	defer s.release(user)
 	var out Rendered
 	if out.Analysis, err = model.run(action, "analysis"); err != nil {
 		return Rendered{}, err
@@ -262,23 +303,43 @@ func (s *Set) Render(action contracts.Action, lang string, d Data) (Rendered, er
 
 // bound is the template set with catalogue texts filled from one view.
 type bound struct {
-	t *template.Template
+	b *binding
 	v view
 }
 
+// binding is a clone of the template set whose "text" fills catalogue
+// texts in the language and with the values of the render it is lent to.
+// Cloning the set for every render cost more than the render; a clone is
+// taken from the Set's pool instead, and given back when the render ends.
+type binding struct {
+	t    *template.Template
+	lang string
+	vars map[string]string
+}
+
 func (s *Set) bind(lang string, v view) (bound, error) {
-	t, err := s.tmpl.Clone()
-	if err != nil {
-		return bound{}, err
+	b, _ := s.bound.Get().(*binding)
+	if b == nil {
+		t, err := s.tmpl.Clone()
+		if err != nil {
+			return bound{}, err
+		}
+		b = &binding{t: t}
+		t.Funcs(funcs(func(key string) (string, error) { return s.Text(b.lang, key, b.vars) }))
 	}
-	vars := map[string]string{"user_intent": v.UserIntent, "product": v.Product}
-	t.Funcs(funcs(func(key string) (string, error) { return s.Text(lang, key, vars) }))
-	return bound{t: t, v: v}, nil
+	b.lang, b.vars = lang, map[string]string{"user_intent": v.UserIntent, "product": v.Product}
+	return bound{b: b, v: v}, nil
+}
+
+// release gives the clone back for another render.
+func (s *Set) release(b bound) {
+	b.b.vars = nil
+	s.bound.Put(b.b)
 }
 
 func (b bound) run(action contracts.Action, part string) (string, error) {
 	var out strings.Builder
-	if err := b.t.ExecuteTemplate(&out, string(action)+"."+part, b.v); err != nil {
+	if err := b.b.t.ExecuteTemplate(&out, string(action)+"."+part, b.v); err != nil {
 		return "", fmt.Errorf("template %s.%s: %w", action, part, err)
 	}
 	return strings.TrimSpace(out.String()), nil

@@ -36,6 +36,7 @@ type SearchKB struct {
 	searcher    Searcher
 	defaultTopK int
 	info        *schema.ToolInfo
+	results     handOver // what it returned, for HandOver
 }
 
 var _ tool.InvokableTool = (*SearchKB)(nil)
@@ -75,12 +76,24 @@ func (t *SearchKB) InvokableRun(ctx context.Context, argumentsInJSON string, _ .
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", SearchKBToolName, err)
 	}
-	out, err := json.Marshal(res)
-	if err != nil {
-		return "", fmt.Errorf("%s: encode result: %w", SearchKBToolName, err)
+	var w jsonWriter
+	w.Grow(jsonSize(res))
+	if !w.result(res) { // a score json.Marshal refuses: let it say so
+		b, err := json.Marshal(res)
+		if err != nil {
+			return "", fmt.Errorf("%s: encode result: %w", SearchKBToolName, err)
+		}
+		return string(b), nil
 	}
-	return string(out), nil
+	out := w.String()
+	t.results.keep(out, res)
+	return out, nil
 }
+
+// HandOver returns the result the tool returned as out, its JSON, once:
+// what decoding out into a kb.Result gives, without decoding. False when
+// the tool no longer holds it; then decode out.
+func (t *SearchKB) HandOver(out string) (kb.Result, bool) { return t.results.take(out) }
 
 // parseArgs reads the arguments leniently where that is safe (a number
 // sent as a string, a query sent as a list of words); what it cannot read

@@ -25,8 +25,9 @@ const defaultWindow = 4
 // Rules is the offline classifier: a lexicon of word patterns run over the
 // normalised message. It is safe for concurrent use.
 type Rules struct {
-	entries []rule
-	terms   *regexp.Regexp // see flatTerms
+	entries  []rule
+	terms    *regexp.Regexp // see flatTerms
+	triggers *triggerIndex  // which entries' triggers may match a message
 }
 
 type rule struct {
@@ -45,11 +46,14 @@ func NewRules(lex Lexicon) (*Rules, error) {
 		return nil, fmt.Errorf("lexicon: %w", err)
 	}
 	r := &Rules{terms: flatTerms(lex)}
+	var triggers []string
 	for _, e := range lex.Entries {
 		if e.Window == 0 {
 			e.Window = defaultWindow
 		}
-		c := rule{Entry: e, trigger: regexp.MustCompile(` (?:` + alternation(e.Match) + `)`), flat: compileFlat(e)}
+		trigger := ` (?:` + alternation(e.Match) + `)`
+		triggers = append(triggers, trigger)
+		c := rule{Entry: e, trigger: regexp.MustCompile(trigger), flat: compileFlat(e)}
 		for _, group := range e.Near {
 			c.near = append(c.near, regexp.MustCompile(`^(?:`+alternation(group)+`)`))
 		}
@@ -58,6 +62,7 @@ func NewRules(lex Lexicon) (*Rules, error) {
 		}
 		r.entries = append(r.entries, c)
 	}
+	r.triggers = newTriggerIndex(triggers)
 	return r, nil
 }
 
@@ -97,8 +102,12 @@ func (r *Rules) Classify(ctx context.Context, text string) (contracts.Moderation
 	level := contracts.LevelSafe
 	found := map[string]bool{}
 	var reasons []string
-	for _, e := range r.entries {
-		hit, ok := e.fireAny(texts, starts)
+	may := r.triggers.mayMatch(texts)
+	for i, e := range r.entries {
+		hit, ok := "", false
+		if may[i] {
+			hit, ok = e.fireAny(texts, starts)
+		}
 		if !ok && spelled {
 			hit, ok = e.fireFlat(flat, r.terms)
 		}

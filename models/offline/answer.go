@@ -3,9 +3,9 @@ package offline
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
@@ -116,18 +116,12 @@ type passage struct {
 func (e *Engine) answer(in []*schema.Message) *schema.Message {
 	t := e.read(in)
 	lang := e.answerLanguage(t)
-	want := stems(contentWords(t.request))
+	score := passageScorer(contentWords(t.request))
 	var ps []passage
 	for n, a := range foundArticles(in, t.start) {
 		for _, text := range a.passages {
 			for _, s := range sentences(text) {
-				score := 0
-				for st := range stems(contentWords(s)) {
-					if want[st] {
-						score++
-					}
-				}
-				if score > 0 {
+				if score := score(s); score > 0 {
 					ps = append(ps, passage{text: s, article: n + 1, score: score, order: len(ps)})
 				}
 			}
@@ -159,20 +153,68 @@ func (e *Engine) answer(in []*schema.Message) *schema.Message {
 	return schema.AssistantMessage(b.String(), nil)
 }
 
+// passageScorer returns the score of a sentence against the request's
+// content words: how many of their stems the sentence's content words
+// share. It is called for every sentence of every article found, so it
+// reuses its buffers and allocates nothing per word.
+func passageScorer(request []string) func(sentence string) int {
+	want := map[string]int{} // stem → its index in seen
+	var starts [256]bool     // the first bytes of the stems wanted
+	for _, w := range request {
+		if _, ok := want[stem(w)]; !ok {
+			want[stem(w)] = len(want)
+			starts[stem(w)[0]] = true
+		}
+	}
+	seen := make([]bool, len(want))
+	words, st := make([]byte, 0, 64), make([]byte, 0, 5*utf8.UTFMax)
+	score := 0
+	count := func(w []byte) {
+		first := w[0]
+		if first == 0xD1 && len(w) > 1 && w[1] == 0x91 { // ё, which a stem writes е
+			first = 0xD0
+		}
+		if !starts[first] { // most words: no stem wanted starts like them
+			return
+		}
+		st = appendStem(st[:0], w)
+		if i, ok := want[string(st)]; ok && !seen[i] && isContent(w) { // most words miss: test the stem first
+			seen[i] = true
+			score++
+		}
+	}
+	return func(sentence string) int {
+		clear(seen)
+		score = 0
+		eachWord(sentence, words, count)
+		return score
+	}
+}
+
 // sentences splits a passage into quotable sentences: prose and list
 // items only, no code, headings or table rows, none too long to quote.
 // Lines of one paragraph or list item are joined first.
 func sentences(text string) []string {
-	var units []string
-	var cur []string
+	var out, cur []string
 	flush := func() {
-		if len(cur) > 0 {
-			units = append(units, strings.Join(cur, " "))
-			cur = nil
+		if len(cur) == 0 {
+			return
+		}
+		unit := strings.Join(cur, " ")
+		cur = cur[:0]
+		if !strings.ContainsAny(unit, ".!?:;") {
+			return // a title or a heading path, not a statement
+		}
+		for _, s := range splitSentences(unit) {
+			if n := len([]rune(s)); n >= 20 && n <= 400 {
+				out = append(out, s)
+			}
 		}
 	}
 	fence := false
-	for _, line := range strings.Split(text, "\n") {
+	for rest, more := text, true; more; {
+		var line string
+		line, rest, more = strings.Cut(rest, "\n")
 		line = strings.TrimSpace(line)
 		switch {
 		case strings.HasPrefix(line, "```") || strings.HasPrefix(line, "~~~"):
@@ -181,29 +223,42 @@ func sentences(text string) []string {
 		case fence:
 		case line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, "|") || strings.Contains(line, " > ") && !strings.ContainsAny(line, ".:"):
 			flush()
-		case listItem.MatchString(line):
+		case listMarker(line) > 0:
 			flush()
-			cur = append(cur, listItem.ReplaceAllString(line, ""))
+			cur = append(cur, line[listMarker(line):])
 		default:
 			cur = append(cur, line)
 		}
 	}
 	flush()
-	var out []string
-	for _, u := range units {
-		if !strings.ContainsAny(u, ".!?:;") {
-			continue // a title or a heading path, not a statement
-		}
-		for _, s := range splitSentences(u) {
-			if n := len([]rune(s)); n >= 20 && n <= 400 {
-				out = append(out, s)
-			}
-		}
-	}
 	return out
 }
 
-var listItem = regexp.MustCompile(`^([-*+]|\d+[.)])\s+`)
+// listMarker is the length of the list marker that begins line and the
+// white space after it, what ^([-*+]|\d+[.)])\s+ matches; 0 when there is
+// none. Every line of every article found passes here.
+func listMarker(line string) int {
+	i := 0
+	if line != "" && strings.IndexByte("-*+", line[0]) >= 0 {
+		i = 1
+	} else {
+		for i < len(line) && '0' <= line[i] && line[i] <= '9' {
+			i++
+		}
+		if i == 0 || i == len(line) || line[i] != '.' && line[i] != ')' {
+			return 0
+		}
+		i++
+	}
+	end := i
+	for end < len(line) && strings.IndexByte("\t\n\f\r ", line[end]) >= 0 { // RE2's \s
+		end++
+	}
+	if end == i {
+		return 0
+	}
+	return end
+}
 
 func splitSentences(line string) []string {
 	var out []string

@@ -101,6 +101,31 @@ func plannedQueries(in []*schema.Message, start int) []string {
 	return nil
 }
 
+// searchArticle is what the engine reads of an article in a search result.
+type searchArticle struct {
+	KBID   string        `json:"kb_id"`
+	Title  string        `json:"title"`
+	Chunks []searchChunk `json:"chunks"`
+}
+
+type searchChunk struct {
+	Text string `json:"text"`
+}
+
+// searchArticles reads the articles of a tool's answer; the chunks of an
+// article in known may be left out. False when it is no
+// JSON object with them in their shape.
+func searchArticles(content string, known map[string]bool) ([]searchArticle, bool) {
+	if articles, ok := readFound(content, known); ok {
+		return articles, true
+	}
+	var res struct {
+		Articles []searchArticle `json:"articles"`
+	}
+	err := json.Unmarshal([]byte(content), &res)
+	return res.Articles, err == nil
+}
+
 // found is one article the searches of this turn returned.
 type found struct {
 	id, title string
@@ -116,19 +141,11 @@ func foundArticles(in []*schema.Message, start int) []found {
 		if in[i].Role != schema.Tool {
 			continue
 		}
-		var res struct {
-			Articles []struct {
-				KBID   string `json:"kb_id"`
-				Title  string `json:"title"`
-				Chunks []struct {
-					Text string `json:"text"`
-				} `json:"chunks"`
-			} `json:"articles"`
-		}
-		if json.Unmarshal([]byte(in[i].Content), &res) != nil {
+		articles, ok := searchArticles(in[i].Content, seen)
+		if !ok {
 			continue
 		}
-		for _, a := range res.Articles {
+		for _, a := range articles {
 			if seen[a.KBID] {
 				continue
 			}

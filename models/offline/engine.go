@@ -141,16 +141,21 @@ func chunk(m *schema.Message) []*schema.Message {
 	if len(m.ToolCalls) > 0 || m.Content == "" {
 		return []*schema.Message{m}
 	}
-	var out []*schema.Message
-	rest := m.Content
-	for rest != "" {
+	var pieces []string
+	for rest := m.Content; rest != ""; {
 		i := strings.IndexAny(rest[1:], " \n")
 		piece := rest
 		if i >= 0 {
 			piece = rest[:i+1]
 		}
 		rest = rest[len(piece):]
-		out = append(out, &schema.Message{Role: schema.Assistant, Content: piece})
+		pieces = append(pieces, piece)
+	}
+	msgs := make([]schema.Message, len(pieces)) // one allocation for the whole reply, not one a word
+	out := make([]*schema.Message, len(pieces))
+	for i, piece := range pieces {
+		msgs[i] = schema.Message{Role: schema.Assistant, Content: piece}
+		out[i] = &msgs[i]
 	}
 	out[len(out)-1].ResponseMeta = m.ResponseMeta
 	return out

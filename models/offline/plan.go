@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/sgrgraph/sgrgraph/contracts"
 )
@@ -23,17 +24,30 @@ var vagueWords = set("work", "works", "working", "worked", "doesn't", "don't", "
 	"работает", "работают", "сломалось", "сломался", "проблема", "проблемы", "помогите", "помощь", "ошибка",
 	"что-то", "почему")
 
-// requestRules classify a request by its words, first match wins.
-var requestRules = []struct {
-	rt    contracts.RequestType
-	match *regexp.Regexp
-}{
+// requestRules classify a request by its words, first match wins. Each
+// is written in lower case and matched regardless of case.
+var requestRules = []requestRule{
 	// No \b here: RE2's word boundary is ASCII-only and never holds after "привет".
-	{contracts.RequestCasual, regexp.MustCompile(`(?i)^\s*(hi|hello|hey|thanks|thank you|привет|здравствуйте|спасибо)[\s!.,]*$`)},
-	{contracts.RequestTroubleshoot, regexp.MustCompile(`(?i)(error|fail|doesn't work|does not work|not working|broken|crash|exception|ошибк|не работает|сбой|падает|не запускается)`)},
-	{contracts.RequestDesignArch, regexp.MustCompile(`(?i)(architecture|design|архитектур|устройств)`)},
-	{contracts.RequestDataDefinition, regexp.MustCompile(`(?i)(^what (is|are|does)\b|\bmeaning of\b|что такое|что означает|что значит)`)},
-	{contracts.RequestHowtoPolicy, regexp.MustCompile(`(?i)(\bhow (do|can|should|to)\b|\bconfigure\b|\bset up\b|\benable\b|\bdisable\b|как |настро|включить|отключить)`)},
+	newRequestRule(contracts.RequestCasual, `^\s*(hi|hello|hey|thanks|thank you|привет|здравствуйте|спасибо)[\s!.,]*$`),
+	newRequestRule(contracts.RequestTroubleshoot, `(error|fail|doesn't work|does not work|not working|broken|crash|exception|ошибк|не работает|сбой|падает|не запускается)`),
+	newRequestRule(contracts.RequestDesignArch, `(architecture|design|архитектур|устройств)`),
+	newRequestRule(contracts.RequestDataDefinition, `(^what (is|are|does)\b|\bmeaning of\b|что такое|что означает|что значит)`),
+	newRequestRule(contracts.RequestHowtoPolicy, `(\bhow (do|can|should|to)\b|\bconfigure\b|\bset up\b|\benable\b|\bdisable\b|как |настро|включить|отключить)`),
+}
+
+// requestRule is a pattern in lower case, compiled twice: to match any
+// text regardless of case, and to match an ASCII text once lower-cased.
+// The two agree on ASCII text (a letter of the pattern matches an ASCII
+// letter in any case exactly when it equals the letter lower-cased), and
+// matching without case folding is more than twice as fast.
+type requestRule struct {
+	rt         contracts.RequestType
+	match      *regexp.Regexp // (?i)
+	matchLower *regexp.Regexp
+}
+
+func newRequestRule(rt contracts.RequestType, lower string) requestRule {
+	return requestRule{rt: rt, match: regexp.MustCompile(`(?i)` + lower), matchLower: regexp.MustCompile(lower)}
 }
 
 var howTo = regexp.MustCompile(`(?i)^how (do|can|should) (i|we|you) `)
@@ -135,12 +149,26 @@ func (e *Engine) spam(request string, a analysis, lang string) (float64, string)
 }
 
 func requestType(request string) contracts.RequestType {
+	ascii := isASCII(request)
+	lower := request
+	if ascii {
+		lower = strings.ToLower(request)
+	}
 	for _, r := range requestRules {
-		if r.match.MatchString(request) {
+		if ascii && r.matchLower.MatchString(lower) || !ascii && r.match.MatchString(request) {
 			return r.rt
 		}
 	}
 	return contracts.RequestKnowledgeQA
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // confidence is high for a request with a clear subject and low for one

@@ -1,44 +1,95 @@
 package offline
 
 import (
-	"strings"
+	"bytes"
 	"unicode"
+	"unicode/utf8"
 )
 
 // words splits text into lower-case words of letters and digits; an
 // apostrophe inside a word is kept ("doesn't").
 func words(text string) []string {
 	var out []string
-	var b strings.Builder
+	eachWord(text, make([]byte, 0, 32), func(w []byte) { out = append(out, string(w)) })
+	return out
+}
+
+// eachWord calls fn with each word of text as words gives it, in a buffer
+// that fn must not keep: the scanner behind words, and behind the passage
+// scoring that reads every sentence of every article found, which
+// allocates nothing per word. Lower-casing rune by rune is what
+// strings.ToLower does to the whole text.
+func eachWord(text string, buf []byte, fn func(w []byte)) {
+	b := buf[:0]
 	flush := func() {
-		if b.Len() > 0 {
-			out = append(out, strings.Trim(b.String(), "'’"))
-			b.Reset()
+		if len(b) > 0 {
+			fn(bytes.TrimRight(b, "'’")) // a word starts with a letter or digit: only its end may hold apostrophes
+			b = b[:0]
 		}
 	}
-	for _, r := range strings.ToLower(text) {
+	for i := 0; i < len(text); {
+		if c := text[i]; c < utf8.RuneSelf { // ASCII, most of the text: what unicode says of it, without asking
+			i++
+			switch {
+			case 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '\'' && len(b) > 0:
+				b = append(b, c)
+			case 'A' <= c && c <= 'Z':
+				b = append(b, c+'a'-'A')
+			default:
+				flush()
+			}
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[i:])
+		i += size
+		r = unicode.ToLower(r)
 		switch {
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			b.WriteRune(r)
-		case (r == '\'' || r == '’') && b.Len() > 0:
-			b.WriteRune(r)
+			b = utf8.AppendRune(b, r)
+		case r == '’' && len(b) > 0:
+			b = utf8.AppendRune(b, r)
 		default:
 			flush()
 		}
 	}
 	flush()
-	return out
 }
 
 // stem cuts a word to its first five letters: crude, but it makes
 // "configure", "configuration" and "configuring" (or "настройка",
 // "настроить") meet, which is all coverage and passage scoring need.
 func stem(w string) string {
-	r := []rune(strings.ReplaceAll(w, "ё", "е"))
-	if len(r) > 5 {
-		r = r[:5]
+	var buf [5 * utf8.UTFMax]byte
+	n := 0
+	b := buf[:0]
+	for _, r := range w {
+		if n == 5 {
+			break
+		}
+		b = utf8.AppendRune(b, yoAsYe(r))
+		n++
 	}
-	return string(r)
+	return string(b)
+}
+
+// appendStem appends the stem of the word w to dst, as stem gives it.
+func appendStem(dst, w []byte) []byte {
+	n := 0
+	for _, r := range string(w) {
+		if n == 5 {
+			break
+		}
+		dst = utf8.AppendRune(dst, yoAsYe(r))
+		n++
+	}
+	return dst
+}
+
+func yoAsYe(r rune) rune {
+	if r == 'ё' {
+		return 'е'
+	}
+	return r
 }
 
 // contentWords drops stop words and one-letter words.
@@ -52,12 +103,9 @@ func contentWords(text string) []string {
 	return out
 }
 
-func stems(ws []string) map[string]bool {
-	out := make(map[string]bool, len(ws))
-	for _, w := range ws {
-		out[stem(w)] = true
-	}
-	return out
+// isContent is contentWords' test for a word in a buffer.
+func isContent(w []byte) bool {
+	return utf8.RuneCount(w) > 1 && !stopWords[string(w)]
 }
 
 var stopWords = set(

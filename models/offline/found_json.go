@@ -1,0 +1,102 @@
+package offline
+
+// readFound reads the articles of a search_kb result (the JSON of
+// kb.Result) as foundArticles' json.Unmarshal would, without its
+// reflection: the engine reads every search result of a turn when it
+// answers. It takes only the shape json.Marshal writes (every key spelled
+// exactly and at most once, no null, valid UTF-8, no escaped surrogate)
+// and reports false for anything else, which is left to encoding/json. The chunks of an article in known, which the
+// engine has from an earlier result, are checked but not kept.
+func readFound(data string, known map[string]bool) ([]searchArticle, bool) {
+	r := jsonReader{s: data}
+	var out []searchArticle
+	ok := r.object(func(key string) bool {
+		switch key {
+		case "query":
+			return r.skipStr()
+		case "articles":
+			out = []searchArticle{}
+			return r.array(func() bool {
+				var a searchArticle
+				ok := r.article(&a, known)
+				out = append(out, a)
+				return ok
+			})
+		case "confidence":
+			return r.confidence()
+		}
+		return false
+	})
+	r.space()
+	return out, ok && r.i == len(r.s)
+}
+
+func (r *jsonReader) article(a *searchArticle, known map[string]bool) bool {
+	var f float64
+	var haveID bool
+	return r.object(func(key string) bool {
+		switch key {
+		case "kb_id":
+			haveID = true
+			return r.str(&a.KBID)
+		case "title":
+			return r.str(&a.Title)
+		case "url":
+			return r.skipStr()
+		case "tags":
+			return r.array(r.skipStr)
+		case "score":
+			return r.float(&f)
+		case "chunks":
+			a.Chunks = []searchChunk{}
+			keep := !haveID || !known[a.KBID] // kb_id comes first in search_kb's results
+			return r.array(func() bool {
+				var c searchChunk
+				ok := r.chunk(&c, keep)
+				if keep {
+					a.Chunks = append(a.Chunks, c)
+				}
+				return ok
+			})
+		}
+		return false
+	})
+}
+
+func (r *jsonReader) chunk(c *searchChunk, keep bool) bool {
+	var f float64
+	var b bool
+	return r.object(func(key string) bool {
+		switch key {
+		case "id", "heading":
+			return r.skipStr()
+		case "text":
+			if !keep {
+				return r.skipStr()
+			}
+			return r.str(&c.Text)
+		case "score":
+			return r.float(&f)
+		case "has_code":
+			return r.boolean(&b)
+		}
+		return false
+	})
+}
+
+func (r *jsonReader) confidence() bool {
+	var f float64
+	var n int
+	var b bool
+	return r.object(func(key string) bool {
+		switch key {
+		case "top_score", "mean_top_k", "score_gap":
+			return r.float(&f)
+		case "n_above_threshold":
+			return r.integer(&n)
+		case "likely_relevant":
+			return r.boolean(&b)
+		}
+		return false
+	})
+}

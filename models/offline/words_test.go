@@ -1,0 +1,156 @@
+package offline
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+	"unicode"
+)
+
+// wordsByString is words as first written, over the whole lower-cased
+// text: the reference the scanner is held to.
+func wordsByString(text string) []string {
+	var out []string
+	var b strings.Builder
+	flush := func() {
+		if b.Len() > 0 {
+			out = append(out, strings.Trim(b.String(), "'’"))
+			b.Reset()
+		}
+	}
+	for _, r := range strings.ToLower(text) {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(r)
+		case (r == '\'' || r == '’') && b.Len() > 0:
+			b.WriteRune(r)
+		default:
+			flush()
+		}
+	}
+	flush()
+	return out
+}
+
+// stemsOf is the set of stems of ws, as passages were first scored.
+func stemsOf(ws []string) map[string]bool {
+	out := make(map[string]bool, len(ws))
+	for _, w := range ws {
+		out[stemByRunes(w)] = true
+	}
+	return out
+}
+
+func stemByRunes(w string) string {
+	r := []rune(strings.ReplaceAll(w, "ё", "е"))
+	if len(r) > 5 {
+		r = r[:5]
+	}
+	return string(r)
+}
+
+var wordSamples = []string{
+	"", "How do I configure the safety guard?", "Как настроить фильтр безопасности? Ёлка, ЁЖ",
+	"doesn't it'' work’’ ’quoted’ rock'n'roll", "İSTANBUL ǅ ẞ Σίσυφος", "\xff\xfe invalid \xc3 bytes",
+	"numbers 1,234 and x2 ٣٤ ½", "a-b c_d e.f", "ёёёёёёё ёжик",
+}
+
+func FuzzWords(f *testing.F) {
+	for _, s := range wordSamples {
+		f.Add(s, "configure the safety guard")
+	}
+	f.Add("Ёжик в тумане, ежевика и ёлка.", "ежик елка ёж")
+	f.Fuzz(func(t *testing.T, text, request string) {
+		got, want := words(text), wordsByString(text)
+		if strings.Join(got, "\x00") != strings.Join(want, "\x00") || len(got) != len(want) {
+			t.Fatalf("words(%q) = %q, want %q", text, got, want)
+		}
+		for _, w := range want {
+			if stem(w) != stemByRunes(w) || string(appendStem(nil, []byte(w))) != stemByRunes(w) {
+				t.Fatalf("stem(%q) = %q, want %q", w, stem(w), stemByRunes(w))
+			}
+		}
+		req := contentWords(request)
+		wantStems := stemsOf(req)
+		score := 0
+		for st := range stemsOf(contentWords(text)) {
+			if wantStems[st] {
+				score++
+			}
+		}
+		if got := passageScorer(req)(text); got != score {
+			t.Fatalf("score of %q against %q = %d, want %d", text, request, got, score)
+		}
+	})
+}
+
+// FuzzListMarker: the list marker is what the regular expression it stands
+// for matches.
+func FuzzListMarker(f *testing.F) {
+	re := regexp.MustCompile(`^([-*+]|\d+[.)])\s+`)
+	for _, s := range []string{"", "- item", "* x", "+\tx", "12. step", "3) step", "1.x", "-", "--  x", "1. ", "a. b", "٣. x", "1.\v x", "1.\f x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		want := len(re.FindString(line))
+		if got := listMarker(line); got != want {
+			t.Fatalf("listMarker(%q) = %d, want %d", line, got, want)
+		}
+	})
+}
+
+// sentencesBySplit is sentences as first written: lines split at once,
+// units gathered, then cut into sentences.
+func sentencesBySplit(text string) []string {
+	listItem := regexp.MustCompile(`^([-*+]|\d+[.)])\s+`)
+	var units []string
+	var cur []string
+	flush := func() {
+		if len(cur) > 0 {
+			units = append(units, strings.Join(cur, " "))
+			cur = nil
+		}
+	}
+	fence := false
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(line, "```") || strings.HasPrefix(line, "~~~"):
+			flush()
+			fence = !fence
+		case fence:
+		case line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, "|") || strings.Contains(line, " > ") && !strings.ContainsAny(line, ".:"):
+			flush()
+		case listItem.MatchString(line):
+			flush()
+			cur = append(cur, listItem.ReplaceAllString(line, ""))
+		default:
+			cur = append(cur, line)
+		}
+	}
+	flush()
+	var out []string
+	for _, u := range units {
+		if !strings.ContainsAny(u, ".!?:;") {
+			continue
+		}
+		for _, s := range splitSentences(u) {
+			if n := len([]rune(s)); n >= 20 && n <= 400 {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+func FuzzSentences(f *testing.F) {
+	for _, s := range []string{"", "\n", "The safety guard > Guard modes\n\nSet the mode with `guard.mode` in the configuration.\n\n- **enforce** blocks what the guard flags now.\n- **report** only records it, nothing more.\n\n```yaml\nguard:\n  mode: enforce\n```\n\nThe Guardian works twice: at the door it classifies the message. As a judge it checks the evidence!",
+		"# Title\n| a | b |\n1. first step of many steps here.\n2) second step of many steps here.\nA line that goes on\nand on until it ends here.\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if got, want := sentences(text), sentencesBySplit(text); strings.Join(got, "\x00") != strings.Join(want, "\x00") || len(got) != len(want) {
+			t.Fatalf("sentences(%q) = %q, want %q", text, got, want)
+		}
+	})
+}
