@@ -4,16 +4,21 @@
 // client streaming GET /v1/runs/{id}/events would, and waits for both.
 // Workers on other machines take runs from the same Redis in the same way.
 //
-// Run it with a Redis at hand: `SGRGRAPH_QUEUE=redis://127.0.0.1:6379/0 go
-// run ./examples/queue`; it prints output.txt.
+// Run it with `go run ./examples/queue`: it starts a redis-server of its
+// own (the distribution's package) on a socket in a temporary directory,
+// or uses the Redis that SGRGRAPH_QUEUE names (redis://HOST:PORT/DB). It
+// prints output.txt.
 package main
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -24,14 +29,48 @@ import (
 )
 
 func main() {
-	url := os.Getenv("SGRGRAPH_QUEUE")
-	if url == "" {
-		url = "redis://127.0.0.1:6379/0"
-	}
-	if err := run(context.Background(), os.Stdout, url); err != nil {
+	url, stop, err := redisURL()
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "queue:", err)
 		os.Exit(1)
 	}
+	err = run(context.Background(), os.Stdout, url)
+	stop()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "queue:", err)
+		os.Exit(1)
+	}
+}
+
+// redisURL is SGRGRAPH_QUEUE, or a redis-server started for the example,
+// which stop ends.
+func redisURL() (url string, stop func(), err error) {
+	if url := os.Getenv("SGRGRAPH_QUEUE"); url != "" {
+		return url, func() {}, nil
+	}
+	bin, err := exec.LookPath("redis-server")
+	if err != nil {
+		return "", nil, errors.New("no Redis: set SGRGRAPH_QUEUE=redis://HOST:PORT/DB, or install redis-server (apt-get install redis-server)")
+	}
+	dir, err := os.MkdirTemp("", "queue-example-redis")
+	if err != nil {
+		return "", nil, err
+	}
+	sock := filepath.Join(dir, "redis.sock")
+	cmd := exec.Command(bin, "--port", "0", "--unixsocket", sock, "--save", "", "--appendonly", "no", "--dir", dir)
+	if err := cmd.Start(); err != nil {
+		os.RemoveAll(dir)
+		return "", nil, err
+	}
+	stop = func() { _ = cmd.Process.Kill(); _ = cmd.Wait(); os.RemoveAll(dir) }
+	for range 100 { // up to 5 s for the socket to appear
+		if _, err := os.Stat(sock); err == nil {
+			return "unix://" + sock, stop, nil
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	stop()
+	return "", nil, errors.New("redis-server did not open its socket within 5 s")
 }
 
 func run(ctx context.Context, w io.Writer, url string) error {
