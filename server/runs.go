@@ -16,19 +16,21 @@ type runView struct {
 	runs.Run
 }
 
-// noRuns answers the runs endpoints of a server without a queue.
-func noRuns(w http.ResponseWriter) {
-	writeError(w, &apiError{Status: http.StatusNotFound, Type: typeInvalidRequest, Code: "runs_unavailable",
-		Message: "runs need a queue: start the server with --queue redis://HOST:PORT, and workers (sgrgraph worker) on the same queue"})
+// queued lets a runs endpoint answer only on a server with a queue.
+func (s *Server) queued(h func(http.ResponseWriter, *http.Request, string)) func(http.ResponseWriter, *http.Request, string) {
+	return func(w http.ResponseWriter, r *http.Request, key string) {
+		if s.opts.Runs == nil {
+			writeError(w, &apiError{Status: http.StatusNotFound, Type: typeInvalidRequest, Code: "runs_unavailable",
+				Message: "runs need a queue: start the server with --queue redis://HOST:PORT, and workers (sgrgraph worker) on the same queue"})
+			return
+		}
+		h(w, r, key)
+	}
 }
 
 // submitRun answers POST /v1/runs: the turn is queued for a worker, and the
 // client gets its run id at once (202), to poll or to stream.
 func (s *Server) submitRun(w http.ResponseWriter, r *http.Request, key string) {
-	if s.opts.Runs == nil {
-		noRuns(w)
-		return
-	}
 	var req turnRequest
 	if e := decodeBody(w, r, s.opts.MaxBodyBytes, &req); e != nil {
 		writeError(w, e)
@@ -63,10 +65,6 @@ func (s *Server) submitRun(w http.ResponseWriter, r *http.Request, key string) {
 // getRun answers GET /v1/runs/{id}: the run's status, and its result or
 // error once it has one.
 func (s *Server) getRun(w http.ResponseWriter, r *http.Request, key string) {
-	if s.opts.Runs == nil {
-		noRuns(w)
-		return
-	}
 	run, err := s.opts.Runs.Get(r.Context(), key, r.PathValue("id"))
 	if err != nil {
 		s.runError(w, r, err)
@@ -82,10 +80,6 @@ func (s *Server) getRun(w http.ResponseWriter, r *http.Request, key string) {
 // result or error), and its data; [DONE] follows the last. The stream
 // ends early when the server shuts down; the client reconnects.
 func (s *Server) runEvents(w http.ResponseWriter, r *http.Request, key string) {
-	if s.opts.Runs == nil {
-		noRuns(w)
-		return
-	}
 	id := r.PathValue("id")
 	after := cmp.Or(r.Header.Get("Last-Event-ID"), r.URL.Query().Get("after"))
 	// The first read tells an unknown run (404) from a known one before

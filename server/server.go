@@ -90,9 +90,9 @@ func New(a *agent.Agent, o Options) *Server {
 	mux.Handle("/v1/turns", only(http.MethodPost, s.authorized(s.turns)))
 	mux.Handle("/v1/threads", only(http.MethodGet, s.authorized(s.threads)))
 	mux.Handle("/v1/threads/{id}", only(http.MethodGet, s.authorized(s.thread)))
-	mux.Handle("/v1/runs", only(http.MethodPost, s.authorized(s.submitRun)))
-	mux.Handle("/v1/runs/{id}", only(http.MethodGet, s.authorized(s.getRun)))
-	mux.Handle("/v1/runs/{id}/events", only(http.MethodGet, s.authorized(s.runEvents)))
+	mux.Handle("/v1/runs", only(http.MethodPost, s.authorized(s.queued(s.submitRun))))
+	mux.Handle("/v1/runs/{id}", only(http.MethodGet, s.authorized(s.queued(s.getRun))))
+	mux.Handle("/v1/runs/{id}/events", only(http.MethodGet, s.authorized(s.queued(s.runEvents))))
 	if o.MCP != nil {
 		mux.Handle("/mcp", s.authorized(func(w http.ResponseWriter, r *http.Request, _ string) { o.MCP.ServeHTTP(w, r) }))
 	}

@@ -349,11 +349,13 @@ func unquoteList(text string) ([]string, error) {
 	return out, nil
 }
 
+// unquoteFEEL reads a FEEL string literal as the unary tests read theirs
+// (see test.add): feelString writes only escapes that strconv reads back.
 func unquoteFEEL(s string) (string, error) {
 	if len(s) < 2 || s[0] != '"' || s[len(s)-1] != '"' {
 		return "", fmt.Errorf("%s is not a string in double quotes", s)
 	}
-	return strings.NewReplacer(`\\`, `\`, `\"`, `"`).Replace(s[1 : len(s)-1]), nil
+	return strconv.Unquote(s)
 }
 
 // literal reads an output cell of a column type.

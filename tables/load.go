@@ -165,14 +165,4 @@ func columnList(cols []Column) string {
 	return strings.Join(names, ", ")
 }
 
-func sameSet(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for _, v := range a {
-		if !slices.Contains(b, v) {
-			return false
-		}
-	}
-	return true
-}
+func sameSet(a, b []string) bool { return superset(a, b) && superset(b, a) }

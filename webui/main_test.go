@@ -20,7 +20,8 @@ import (
 // a Guardian's refusal comes after the plan has read the user's intent.
 var agents struct {
 	enforce, report *agent.Agent
-	// stores keep the threads, which the servers list (GET /v1/threads).
+	// stores keep the agents' threads (Agent.Store), which the servers list
+	// (GET /v1/threads); the test closes them.
 	enforceStore, reportStore checkpoint.Store
 }
 
