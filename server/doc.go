@@ -10,8 +10,9 @@
 //	GET  /metrics               Prometheus metrics (counts and latencies only)
 //
 // Everything a turn produced (verdict, evidence, decisions) rides along in
-// the "sgrgraph" field of a completion and of its final stream chunk:
-// OpenAI clients ignore it, others can read it.
+// the "sgrgraph" field of a completion and of its final stream chunk when
+// the request asks for it with "X-Sgrgraph-Result: full"; OpenAI clients
+// ignore the field, and without the header it is not sent.
 //
 // The handler trusts nothing it is sent: API keys are compared in constant
 // time, bodies, messages and turns in flight are bounded, every error has

@@ -32,6 +32,11 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request, key str
 		writeError(w, e)
 		return
 	}
+	withResult, e := wantsResult(r)
+	if e != nil {
+		writeError(w, e)
+		return
+	}
 	t.SessionID = cmp.Or(t.SessionID, recordOf(r).id)
 	release, ok := s.admit(w, key)
 	if !ok {
@@ -40,7 +45,7 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request, key str
 	defer release()
 	ctx, cancel := s.turnContext(w, r)
 	defer cancel()
-	reply := reply{id: "chatcmpl-" + newID(), created: time.Now().Unix(), model: s.opts.Model}
+	reply := reply{id: "chatcmpl-" + newID(), created: time.Now().Unix(), model: s.opts.Model, withResult: withResult}
 	if req.Stream {
 		reply.includeUsage = req.StreamOptions != nil && req.StreamOptions.IncludeUsage
 		s.stream(ctx, w, r, t, reply)
@@ -53,9 +58,13 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request, key str
 	}
 	recordOf(r).turn = res.Turn
 	extendWrite(w)
-	writeJSON(w, http.StatusOK, chatCompletion{ID: reply.id, Object: "chat.completion", Created: reply.created, Model: reply.model,
+	c := chatCompletion{ID: reply.id, Object: "chat.completion", Created: reply.created, Model: reply.model,
 		Choices: []completionChoice{{Message: assistantMessage{Role: "assistant", Content: res.Answer}, FinishReason: "stop"}},
-		Usage:   usageOf(res), SGRGraph: &res})
+		Usage:   usageOf(res)}
+	if withResult {
+		c.SGRGraph = &res
+	}
+	writeJSON(w, http.StatusOK, c)
 }
 
 // turns answers POST /v1/turns with the turn's whole structured result.
@@ -99,6 +108,11 @@ func (s *Server) turns(w http.ResponseWriter, r *http.Request, key string) {
 // run runs one turn and returns its masked result. Every turn the server
 // runs goes through run or runStream, which count it in the metrics.
 func (s *Server) run(ctx context.Context, t agent.Turn) (contracts.StructuredResult, error) {
+	release, err := s.running.take(ctx)
+	if err != nil {
+		return contracts.StructuredResult{}, err
+	}
+	defer release()
 	done := s.metrics.turnStarted()
 	defer done(contracts.StructuredResult{}, errTurnPanicked) // counts the turn if Run panics; else a no-op
 	res, err := s.agent.Run(ctx, t)
@@ -111,10 +125,17 @@ var errTurnPanicked = errors.New("the turn panicked")
 // runStream runs one turn in the background as agent.Stream does; its
 // metrics are recorded when wait returns.
 func (s *Server) runStream(ctx context.Context, t agent.Turn) (<-chan contracts.Event, func() (contracts.StructuredResult, error)) {
+	release, err := s.running.take(ctx)
+	if err != nil {
+		none := make(chan contracts.Event)
+		close(none)
+		return none, func() (contracts.StructuredResult, error) { return contracts.StructuredResult{}, err }
+	}
 	done := s.metrics.turnStarted()
 	events, wait := s.agent.Stream(ctx, t)
 	return events, func() (contracts.StructuredResult, error) {
 		res, err := wait()
+		release()
 		done(res, err)
 		return res, err
 	}

@@ -4,8 +4,10 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -26,7 +28,7 @@ import (
 //	go test -run '^$' -bench ServeLoad -benchtime 100000x ./server
 func BenchmarkServeLoad(b *testing.B) {
 	before := goleak.IgnoreCurrent()
-	ts := httptest.NewServer(New(offline, Options{MaxTurnsPerKey: 64}))
+	ts := httptest.NewServer(New(offline, Options{MaxTurnsPerKey: 64, RunningTurns: benchSlots}))
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}, Timeout: time.Minute}
 	body := chatBody("user", "How do I configure the safety guard?")
 	var mu sync.Mutex
@@ -84,3 +86,5 @@ func liveHeap() uint64 {
 	runtime.ReadMemStats(&m)
 	return m.HeapInuse
 }
+
+var benchSlots = func() int { n, _ := strconv.Atoi(os.Getenv("SLOTS")); return n }()

@@ -32,7 +32,10 @@ func TestOpenAIClient(t *testing.T) {
 		openai.UserMessage(question),
 	}}
 
-	done, err := c.Chat.Completions.New(ctx, params)
+	plain, err := c.Chat.Completions.New(ctx, params)
+	require.NoError(t, err)
+	assert.NotContains(t, plain.RawJSON(), `"sgrgraph":{`, "the structured result is opt-in")
+	done, err := c.Chat.Completions.New(ctx, params, option.WithHeader(resultHeader, "full"))
 	require.NoError(t, err)
 	require.Len(t, done.Choices, 1)
 	answer := done.Choices[0].Message.Content
@@ -47,7 +50,7 @@ func TestOpenAIClient(t *testing.T) {
 	var ext struct {
 		SGRGraph contracts.StructuredResult `json:"sgrgraph"`
 	}
-	require.NoError(t, json.Unmarshal([]byte(done.RawJSON()), &ext), "the structured result rides along")
+	require.NoError(t, json.Unmarshal([]byte(done.RawJSON()), &ext), "the structured result rides along when asked for")
 	assert.Equal(t, contracts.VerdictPass, ext.SGRGraph.Verdict.Verdict)
 	assert.Equal(t, answer, ext.SGRGraph.Answer)
 
@@ -135,7 +138,7 @@ func TestStreamShowsOnlyTheFinalAnswer(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.question, func(t *testing.T) {
 			body, _ := json.Marshal(map[string]any{"model": "x", "stream": true, "messages": []map[string]string{{"role": "user", "content": tc.question}}})
-			cs := chunks(t, streamLines(t, post(t, ts.URL+"/v1/chat/completions", "", string(body))))
+			cs := chunks(t, streamLines(t, post(t, ts.URL+"/v1/chat/completions", "", string(body), resultHeader, "full")))
 			require.GreaterOrEqual(t, len(cs), 3)
 			assert.Equal(t, "assistant", cs[0].Choices[0].Delta.Role, "the first chunk gives the role")
 			var content []string

@@ -48,7 +48,7 @@ func TestReplicasShareThreads(t *testing.T) {
 			session := "shared-" + newID()
 			questions := []string{"How do I configure the safety guard?", "What does report mode do?", "How do I run a batch?", "And how do I switch it back?"}
 			for i, q := range questions {
-				res := post(t, urls[i%2]+"/v1/chat/completions", "k", chatBody("user", q), "X-Session-Id", session)
+				res := post(t, urls[i%2]+"/v1/chat/completions", "k", chatBody("user", q), "X-Session-Id", session, resultHeader, "full")
 				require.Equal(t, http.StatusOK, res.StatusCode)
 				var c chatCompletion
 				require.NoError(t, json.NewDecoder(res.Body).Decode(&c))

@@ -74,6 +74,7 @@ func TestRequestsRefused(t *testing.T) {
 		{"image part", "k1", `{"model":"m","messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"x"}}]}]}`, nil, 400, "messages[0].content[0].type", "not supported"},
 		{"too many messages", "k1", chatBody("user", "1", "assistant", "2", "user", "3", "assistant", "4", "user", "5", "assistant", "6", "user", "7"), nil, 400, "messages", "over the limit of 5"},
 		{"bad session id", "k1", chatBody("user", question), []string{"X-Session-Id", "../etc"}, 400, "X-Session-Id", "letters, digits"},
+		{"unknown result header", "k1", chatBody("user", question), []string{resultHeader, "yes"}, 400, resultHeader, `"yes" is not known`},
 		{"sessions without a store", "k1", chatBody("user", question), []string{"X-Session-Id", "s1"}, 400, "X-Session-Id", "threads.store"},
 	}
 	for _, tc := range tests {
@@ -211,9 +212,9 @@ func TestSessions(t *testing.T) {
 		assert.Equal(t, session, c.SGRGraph.SessionID, "the result names the client's session, not the store's thread")
 		return c.SGRGraph.Turn
 	}
-	assert.Equal(t, 1, turnOf(post(t, chat, "alice-key", chatBody("user", question), "X-Session-Id", session)))
+	assert.Equal(t, 1, turnOf(post(t, chat, "alice-key", chatBody("user", question), "X-Session-Id", session, resultHeader, "full")))
 	// The request's earlier messages are ignored: the thread is the history.
-	assert.Equal(t, 2, turnOf(post(t, chat, "alice-key", chatBody("user", "ignored", "assistant", "ignored", "user", "What does report mode do?"), "X-Session-Id", session)))
+	assert.Equal(t, 2, turnOf(post(t, chat, "alice-key", chatBody("user", "ignored", "assistant", "ignored", "user", "What does report mode do?"), "X-Session-Id", session, resultHeader, "full")))
 
 	get := func(key, id string) *http.Response {
 		req, _ := http.NewRequest(http.MethodGet, ts.URL+"/v1/threads/"+id, nil)
@@ -239,7 +240,7 @@ func TestSessions(t *testing.T) {
 	assert.Equal(t, "id", param)
 
 	// Bob's session of the same name is his own, a new conversation.
-	assert.Equal(t, 1, turnOf(post(t, chat, "bob-key", chatBody("user", question), "X-Session-Id", session)))
+	assert.Equal(t, 1, turnOf(post(t, chat, "bob-key", chatBody("user", question), "X-Session-Id", session, resultHeader, "full")))
 
 	t.Run("turns endpoint continues the same session", func(t *testing.T) {
 		res := post(t, ts.URL+"/v1/turns", "alice-key", `{"message":"And how do I switch it back?","session_id":"`+session+`","language":"en"}`)

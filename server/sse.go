@@ -23,6 +23,7 @@ type reply struct {
 	created      int64
 	model        string
 	includeUsage bool
+	withResult   bool // the final chunk carries the structured result
 }
 
 func (p reply) chunk(d delta, finish *string) chatChunk {
@@ -150,12 +151,14 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, r *http.Requ
 		}
 	} else {
 		// The final answer does not continue what was streamed; what was
-		// sent cannot be taken back. The whole answer is in the sgrgraph field.
+		// sent cannot be taken back. The whole answer is in the structured result.
 		s.opts.Log.Warn().Str("request", recordOf(r).id).Msg("the streamed tokens differ from the final answer")
 	}
 	stop := "stop"
 	last := p.chunk(delta{}, &stop)
-	last.SGRGraph = &res
+	if p.withResult {
+		last.SGRGraph = &res
+	}
 	if sendErr == nil {
 		sendErr = out.data(last)
 	}

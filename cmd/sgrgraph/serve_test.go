@@ -155,8 +155,10 @@ func TestServeFinishesTurnsInFlight(t *testing.T) {
 	}
 	answered := make(chan reply, 1)
 	go func() {
-		res, err := http.Post(url+"/v1/chat/completions", "application/json",
+		req, _ := http.NewRequest(http.MethodPost, url+"/v1/chat/completions",
 			strings.NewReader(`{"model":"sgrgraph","messages":[{"role":"user","content":"How do I configure the safety guard?"}]}`))
+		req.Header.Set("X-Sgrgraph-Result", "full")
+		res, err := http.DefaultClient.Do(req)
 		if err != nil {
 			answered <- reply{err: err}
 			return
