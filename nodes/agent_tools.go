@@ -131,7 +131,7 @@ func (c AgentTools) record(s *contracts.ChatState, name, args, out string) {
 	}
 	res, err := c.result(out)
 	if err != nil || res.Articles == nil {
-		addEvidence(s, contracts.EvidenceItem{Source: source, Ref: name, Snippet: clip(out), Confidence: 1, Tool: name, Query: queryOf(args)})
+		addEvidence(s, contracts.EvidenceItem{Source: source, Ref: name, Snippet: clip(out), Confidence: 1, Tool: name, Query: queryOf(args), Attempt: s.RetryCount})
 		s.QueryTraces = append(s.QueryTraces, contracts.QueryTrace{Query: queryOf(args), Tool: name})
 		return
 	}
@@ -145,7 +145,8 @@ func (c AgentTools) record(s *contracts.ChatState, name, args, out string) {
 		if ref == "" {
 			ref = a.KBID
 		}
-		addEvidence(s, contracts.EvidenceItem{Source: source, Ref: ref, Snippet: clip(snippet), Confidence: a.Score, Tool: name, Query: res.Query})
+		addEvidence(s, contracts.EvidenceItem{Source: source, Ref: ref, Snippet: clip(snippet), Confidence: a.Score, Tool: name, Query: res.Query,
+			Attempt: s.RetryCount})
 		if !hasArticle(s.Articles, a.KBID) {
 			s.Articles = append(s.Articles, a)
 		}
@@ -175,11 +176,14 @@ type resultHolder interface {
 
 // addEvidence keeps one item per source and reference, the best scored:
 // an article two searches found is one piece of evidence, not two, while
-// the query traces still show both searches.
+// the query traces still show both searches. The item keeps the attempt
+// that first found it, so a retry that finds only what was known shows
+// as finding nothing new.
 func addEvidence(s *contracts.ChatState, e contracts.EvidenceItem) {
 	for i, have := range s.Evidence {
 		if have.Source == e.Source && have.Ref == e.Ref {
 			if e.Confidence > have.Confidence {
+				e.Attempt = have.Attempt
 				s.Evidence[i] = e
 			}
 			return
