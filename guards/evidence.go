@@ -133,6 +133,11 @@ func CheckEvidence(c EvidenceCase, r EvidenceRules) contracts.CheckResult {
 	if !quality && len(ev) < r.FastMinItems && rt != contracts.RequestCasual {
 		return fail("no_evidence_fast_track", contracts.ActRetrieveMore, contracts.ActRestrictScope)
 	}
+	// Found, but nothing clearly on the question: the FAST track answers
+	// with its scope restricted (§3: restrict scope, no definitive claims).
+	if !quality && len(ev) > 0 && r.RelevanceThreshold > 0 && rt != contracts.RequestCasual && !anyRelevant(ev, r.RelevanceThreshold) {
+		return fail("weak_evidence_fast_track", contracts.ActRestrictScope)
+	}
 	return contracts.CheckResult{OK: true, Reason: "ok"}
 }
 
@@ -195,6 +200,15 @@ func sourcesOf(ev []contracts.EvidenceItem) []contracts.EvidenceSource {
 		}
 	}
 	return out
+}
+
+func anyRelevant(ev []contracts.EvidenceItem, threshold float64) bool {
+	for _, e := range ev {
+		if e.Confidence >= threshold {
+			return true
+		}
+	}
+	return false
 }
 
 func averageConfidence(ev []contracts.EvidenceItem) float64 {

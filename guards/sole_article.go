@@ -49,11 +49,12 @@ func foundByRelevantSearch(e contracts.EvidenceItem, searches []contracts.QueryT
 
 // RetryCanFindMore says whether another attempt could bring evidence the
 // turn lacks. The first retry may: other words can find what the first
-// searches did not. A later one only when the retry before it found
-// something new; one that found nothing new shows that searching again
-// finds the same articles, and another attempt would only repeat the
-// draft.
-func RetryCanFindMore(ev []contracts.EvidenceItem, retryCount int) bool {
+// searches did not. A later one may when the retry before it found
+// something new, or did not search at all (it has not looked yet); a
+// retry that searched and found only what the turn already had shows that
+// searching again finds the same articles, and another attempt would only
+// repeat the draft.
+func RetryCanFindMore(ev []contracts.EvidenceItem, searches []contracts.QueryTrace, retryCount int) bool {
 	if retryCount == 0 {
 		return true
 	}
@@ -62,5 +63,10 @@ func RetryCanFindMore(ev []contracts.EvidenceItem, retryCount int) bool {
 			return true
 		}
 	}
-	return false
+	for _, s := range searches {
+		if s.Attempt == retryCount {
+			return false
+		}
+	}
+	return true
 }

@@ -76,21 +76,46 @@ func TestRetryCanFindMore(t *testing.T) {
 		}
 		return ev
 	}
+	searched := func(attempts ...int) []c.QueryTrace {
+		var out []c.QueryTrace
+		for _, a := range attempts {
+			out = append(out, c.QueryTrace{Tool: "search_kb", Query: "q", Attempt: a})
+		}
+		return out
+	}
 	tests := []struct {
-		name    string
-		ev      []c.EvidenceItem
-		retries int
-		want    bool
+		name     string
+		ev       []c.EvidenceItem
+		searches []c.QueryTrace
+		retries  int
+		want     bool
 	}{
-		{"the first retry may always search with other words", nil, 0, true},
-		{"a retry that found something new may be followed by another", found(0, 1), 1, true},
-		{"a retry that found nothing new is not repeated", found(0), 1, false},
-		{"a retry that found nothing at all is not repeated", nil, 1, false},
-		{"only the last retry counts", found(0, 1), 2, false},
+		{"the first retry may always search with other words", nil, nil, 0, true},
+		{"a retry that found something new may be followed by another", found(0, 1), searched(0, 1), 1, true},
+		{"a retry that searched and found nothing new is not repeated", found(0), searched(0, 1), 1, false},
+		{"a retry that searched and found nothing at all is not repeated", nil, searched(1), 1, false},
+		{"a retry that did not search has not looked yet", found(0), searched(0), 1, true},
+		{"only the last retry counts", found(0, 1), searched(0, 1, 2), 2, false},
 	}
 	for _, tc := range tests {
-		assert.Equal(t, tc.want, RetryCanFindMore(tc.ev, tc.retries), tc.name)
+		assert.Equal(t, tc.want, RetryCanFindMore(tc.ev, tc.searches, tc.retries), tc.name)
 	}
+}
+
+func TestFastWeakEvidence(t *testing.T) {
+	rules := DefaultEvidenceRules()
+	rules.RelevanceThreshold = 0.5
+	fast := func(rt c.RequestType, ev ...c.EvidenceItem) c.CheckResult {
+		return CheckEvidence(EvidenceCase{RequestType: rt, Track: c.TrackFast, Evidence: ev}, rules)
+	}
+	got := fast(c.RequestKnowledgeQA, article("a", 0.3, "q"), article("b", 0.2, "q"))
+	assert.Equal(t, c.CheckResult{Reason: "weak_evidence_fast_track", RequiredActions: []c.RequiredAction{c.ActRestrictScope}}, got,
+		"found, but nothing clearly on the question")
+	assert.True(t, fast(c.RequestKnowledgeQA, article("a", 0.3, "q"), article("b", 0.6, "q")).OK, "one relevant article is enough on FAST")
+	assert.True(t, fast(c.RequestCasual, article("a", 0.1, "q")).OK, "small talk needs no evidence")
+	assert.Equal(t, "no_evidence_fast_track", fast(c.RequestKnowledgeQA).Reason)
+	rules.RelevanceThreshold = 0
+	assert.True(t, fast(c.RequestKnowledgeQA, article("a", 0.1, "q")).OK, "no relevance bar: the seed's count only")
 }
 
 func TestContractFor(t *testing.T) {

@@ -93,7 +93,8 @@ func (c AgentTools) Node() Func {
 	return func(_ context.Context, s *contracts.ChatState) (*contracts.ChatState, error) {
 		for _, r := range s.ToolResults {
 			if r.Error != "" {
-				s.QueryTraces = append(s.QueryTraces, contracts.QueryTrace{Query: queryOf(r.Args), Tool: r.Tool, Error: r.Error})
+				s.QueryTraces = append(s.QueryTraces, contracts.QueryTrace{Query: queryOf(r.Args), Tool: r.Tool, Error: r.Error,
+					Attempt: s.RetryCount})
 				continue
 			}
 			c.record(s, r.Tool, r.Args, r.Output)
@@ -132,10 +133,11 @@ func (c AgentTools) record(s *contracts.ChatState, name, args, out string) {
 	res, err := c.result(out)
 	if err != nil || res.Articles == nil {
 		addEvidence(s, contracts.EvidenceItem{Source: source, Ref: name, Snippet: clip(out), Confidence: 1, Tool: name, Query: queryOf(args), Attempt: s.RetryCount})
-		s.QueryTraces = append(s.QueryTraces, contracts.QueryTrace{Query: queryOf(args), Tool: name})
+		s.QueryTraces = append(s.QueryTraces, contracts.QueryTrace{Query: queryOf(args), Tool: name, Attempt: s.RetryCount})
 		return
 	}
-	s.QueryTraces = append(s.QueryTraces, contracts.QueryTrace{Query: res.Query, Tool: name, Confidence: res.Confidence, Articles: res.Articles})
+	s.QueryTraces = append(s.QueryTraces, contracts.QueryTrace{Query: res.Query, Tool: name, Confidence: res.Confidence, Articles: res.Articles,
+		Attempt: s.RetryCount})
 	for _, a := range res.Articles {
 		snippet := ""
 		if len(a.Chunks) > 0 {

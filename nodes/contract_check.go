@@ -23,7 +23,7 @@ func VerdictInputs(s *contracts.ChatState) map[string]any {
 		"policy_ok":      s.Policy == nil || s.Policy.Decision != contracts.PolicyDeny,
 		"evidence_ok":    ok(s.EvidenceCheck),
 		"evidence_items": len(s.Evidence),
-		"retry_useful":   guards.RetryCanFindMore(s.Evidence, s.RetryCount),
+		"retry_useful":   guards.RetryCanFindMore(s.Evidence, s.QueryTraces, s.RetryCount),
 		"contract_ok":    ok(s.ContractCheck),
 		"track":          string(orTrack(s.Track)),
 		"retry_count":    s.RetryCount,

@@ -34,7 +34,10 @@ func TestContractCheckVerdicts(t *testing.T) {
 		{"all good", nil, "How do I set the mode?", "Set guard.mode [1].", contracts.ArchitectSpec{}, ok, 2, contracts.TrackQuality, 0, contracts.VerdictPass, contracts.RiskLow, []contracts.RequiredAction{}},
 		{"no evidence is retried on FAST", nil, "What is DT-001?", "From memory.", contracts.ArchitectSpec{}, noEvidence, 0, contracts.TrackFast, 0,
 			contracts.VerdictRetry, contracts.RiskMed, []contracts.RequiredAction{contracts.ActRetrieveMore, contracts.ActRestrictScope}},
-		{"no evidence on FAST after the last retry answers with restricted scope", nil, "What is DT-001?", "From memory.", contracts.ArchitectSpec{}, noEvidence, 0, contracts.TrackFast, 2,
+		{"no evidence on FAST after the last retry fails with a question", nil, "What is DT-001?", "From memory.", contracts.ArchitectSpec{}, noEvidence, 0, contracts.TrackFast, 2,
+			contracts.VerdictFail, contracts.RiskMed, []contracts.RequiredAction{contracts.ActAskMinimalQuestion}},
+		{"weak evidence on FAST answers with restricted scope, no retry", nil, "What is DT-001?", "Tables are data [1].", contracts.ArchitectSpec{},
+			&contracts.CheckResult{Reason: "weak_evidence_fast_track", RequiredActions: []contracts.RequiredAction{contracts.ActRestrictScope}}, 1, contracts.TrackFast, 0,
 			contracts.VerdictPass, contracts.RiskMed, []contracts.RequiredAction{contracts.ActRestrictScope}},
 		{"no evidence on QUALITY after the last retry fails with a question", nil, "How do I set the mode?", "From memory.", contracts.ArchitectSpec{}, noEvidence, 0, contracts.TrackQuality, 2,
 			contracts.VerdictFail, contracts.RiskMed, []contracts.RequiredAction{contracts.ActAskMinimalQuestion}},
@@ -57,6 +60,8 @@ func TestContractCheckVerdicts(t *testing.T) {
 			in := newState(tc.message)
 			in.Draft, in.Spec, in.EvidenceCheck, in.Track, in.RetryCount = tc.draft, tc.spec, tc.evidence, tc.track, tc.retries
 			in.Policy = tc.policy
+			// The attempt searched: a retry that found nothing new is futile.
+			in.QueryTraces = []contracts.QueryTrace{{Tool: "search_kb", Query: "q", Attempt: tc.retries}}
 			for i := 0; i < tc.items; i++ {
 				in.Evidence = append(in.Evidence, item)
 			}

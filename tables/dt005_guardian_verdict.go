@@ -8,8 +8,9 @@ import "fmt"
 // either track (the agent stopped before it looked); any other evidence
 // failure is retried only on the QUALITY track; on the FAST track weak
 // evidence passes with its scope restricted (§3: restrict scope, no
-// definitive claims) rather than failing; a contract failure is retried on
-// either track. No evidence retry is asked when it cannot find anything new
+// definitive claims) rather than failing, while an answer with no evidence
+// at all fails once its retries are spent; a contract failure is retried
+// on either track. No evidence retry is asked when it cannot find anything new
 // (retry_useful false: the last retry found nothing the turn had not), and
 // retries end at MaxRetries.
 func guardianVerdict(c Config) Table {
@@ -33,10 +34,10 @@ func guardianVerdict(c Config) Table {
 			{Inputs: []string{"false", "-", "-", "-", "-", "-", "-"}, Outputs: []string{"FAIL", "high", "safe_exit", "-"}, Annotation: "policy violation: no retry, no required action (seed 004 §11)"},
 			{Inputs: []string{"true", "false", "0", "true", "-", "-", left}, Outputs: []string{"RETRY", "med", "retry_bump", "-"}, Annotation: "answered with no evidence, retries left"},
 			{Inputs: []string{"true", "false", "-", "true", "-", `"QUALITY"`, left}, Outputs: []string{"RETRY", "med", "retry_bump", "-"}, Annotation: "evidence insufficient, retries left"},
-			{Inputs: []string{"true", "false", "-", "-", "true", `"FAST"`, "-"}, Outputs: []string{"PASS", "med", "finalize", "RESTRICT_SCOPE"}, Annotation: "fast track, weak evidence: answer with restricted scope (seed 004 §3)"},
-			{Inputs: []string{"true", "false", "-", "-", "-", `"QUALITY"`, "-"}, Outputs: []string{"FAIL", "med", "safe_exit", "ASK_MINIMAL_QUESTION"}, Annotation: "evidence insufficient, no retry"},
-			{Inputs: []string{"true", "-", "-", "-", "false", "-", left}, Outputs: []string{"RETRY", "low", "retry_bump", "-"}, Annotation: "contract broken, retries left"},
-			{Inputs: []string{"true", "-", "-", "-", "false", "-", spent}, Outputs: []string{"FAIL", "low", "safe_exit", "SAFE_REFUSAL"}, Annotation: "contract broken, no retries left"},
+			{Inputs: []string{"true", "false", ">= 1", "-", "true", `"FAST"`, "-"}, Outputs: []string{"PASS", "med", "finalize", "RESTRICT_SCOPE"}, Annotation: "fast track, weak evidence: answer with restricted scope (seed 004 §3)"},
+			{Inputs: []string{"true", "false", "-", "-", "-", "-", "-"}, Outputs: []string{"FAIL", "med", "safe_exit", "ASK_MINIMAL_QUESTION"}, Annotation: "evidence insufficient, no retry"},
+			{Inputs: []string{"true", "true", "-", "-", "false", "-", left}, Outputs: []string{"RETRY", "low", "retry_bump", "-"}, Annotation: "contract broken, retries left"},
+			{Inputs: []string{"true", "true", "-", "-", "false", "-", spent}, Outputs: []string{"FAIL", "low", "safe_exit", "SAFE_REFUSAL"}, Annotation: "contract broken, no retries left"},
 			{Inputs: []string{"true", "true", "-", "-", "true", "-", "-"}, Outputs: []string{"PASS", "low", "finalize", "-"}, Annotation: "all checks passed"},
 		},
 		Examples: []Example{
@@ -46,16 +47,16 @@ func guardianVerdict(c Config) Table {
 			verdictEx(2, true, false, 0, true, true, "QUALITY", m-1),
 			verdictEx(3, true, false, 1, true, true, "QUALITY", 0),
 			verdictEx(3, true, false, 1, true, false, "QUALITY", m-1),
-			verdictEx(4, true, false, 0, true, true, "FAST", m),
-			verdictEx(4, true, false, 0, false, true, "FAST", 1),
-			verdictEx(4, true, false, 2, true, true, "FAST", 0),
+			verdictEx(4, true, false, 1, true, true, "FAST", 0),
+			verdictEx(4, true, false, 3, false, true, "FAST", m),
+			verdictEx(5, true, false, 0, true, true, "FAST", m),
+			verdictEx(5, true, false, 0, false, true, "FAST", 1),
 			verdictEx(5, true, false, 1, true, true, "QUALITY", m),
 			verdictEx(5, true, false, 1, false, true, "QUALITY", 1),
+			verdictEx(5, true, false, 2, true, false, "FAST", 0),
 			verdictEx(6, true, true, 2, true, false, "QUALITY", 0),
 			verdictEx(6, true, true, 1, true, false, "FAST", m-1),
-			verdictEx(6, true, false, 0, false, false, "FAST", 0),
 			verdictEx(7, true, true, 2, true, false, "QUALITY", m),
-			verdictEx(7, true, false, 1, true, false, "FAST", m),
 			verdictEx(8, true, true, 2, true, true, "QUALITY", 0),
 			verdictEx(8, true, true, 1, false, true, "FAST", m),
 		},

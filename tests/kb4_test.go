@@ -1,0 +1,99 @@
+package tests
+
+import (
+	"context"
+	"testing"
+
+	"github.com/cloudwego/eino/schema"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sgrgraph/sgrgraph/agent"
+	"github.com/sgrgraph/sgrgraph/config"
+	"github.com/sgrgraph/sgrgraph/contracts"
+)
+
+// kb4 answers from the four articles of testdata/kb4, one of them on SAML
+// single sign-on, with the offline defaults.
+func kb4(edit ...func(*config.Config)) func(*config.Config) {
+	return func(c *config.Config) {
+		c.KB.Dir = "testdata/kb4"
+		for _, e := range edit {
+			e(c)
+		}
+	}
+}
+
+// drafts are the answers the agent wrote in a turn, in order: the
+// assistant messages that call no tool and are not the injected plan.
+func drafts(s *contracts.ChatState) []string {
+	var out []string
+	for _, m := range s.Messages {
+		if m.Role == schema.Assistant && len(m.ToolCalls) == 0 && !contracts.Synthetic(m) {
+			out = append(out, m.Content)
+		}
+	}
+	return out
+}
+
+// One strong article is enough when the knowledge base has nothing more
+// on the topic: the whole default turn passes a Russian question about
+// SAML single sign-on at the first attempt, citing its one article, with
+// one draft.
+func TestOneStrongArticleAnswersOnAFourArticleKB(t *testing.T) {
+	a := newAgent(t, agent.Options{}, kb4())
+	s, err := a.RunState(context.Background(), agent.Turn{SessionID: "kb4", Message: "Как настроить единый вход SAML?"})
+	require.NoError(t, err)
+	assert.Equal(t, contracts.TrackQuality, s.Track, "the two-item count applies")
+	require.NotNil(t, s.Verdict)
+	assert.Equal(t, contracts.VerdictPass, s.Verdict.Verdict, "%v", s.Verdict.Reasons)
+	assert.Zero(t, s.RetryCount, "no retry asked for a second article the knowledge base does not have")
+	require.Len(t, s.Evidence, 1)
+	assert.Equal(t, "saml-sso", s.Evidence[0].Ref)
+	assert.Contains(t, s.Answer, "SAML 2.0")
+	assert.Contains(t, s.Answer, "[1] Единый вход через SAML")
+	assert.Len(t, drafts(s), 1)
+}
+
+// Other phrasings of the question pass too, at most after one retry: when
+// the first searches' words find the article only weakly, a retry with
+// other words finds it strongly.
+func TestOtherSAMLQuestionsPassOnAFourArticleKB(t *testing.T) {
+	a := newAgent(t, agent.Options{}, kb4())
+	for _, q := range []string{
+		"Как настроить единый вход через SAML в портале?",
+		"Что такое SAML?",
+		"Ошибка Audience mismatch при входе через SAML",
+	} {
+		t.Run(q, func(t *testing.T) {
+			s, err := a.RunState(context.Background(), agent.Turn{SessionID: "kb4", Message: q})
+			require.NoError(t, err)
+			require.NotNil(t, s.Verdict)
+			assert.Equal(t, contracts.VerdictPass, s.Verdict.Verdict, "%v", s.Verdict.Reasons)
+			assert.LessOrEqual(t, s.RetryCount, 1)
+			require.Len(t, s.Evidence, 1)
+			assert.Equal(t, "saml-sso", s.Evidence[0].Ref)
+		})
+	}
+}
+
+// With the seed's rule (sole_article_confidence 0) the count alone decides
+// and the one article is not enough; the Guardian asks for one retry, and
+// when that retry's searches find nothing new it asks for no other, since
+// searching again could only find the same article.
+func TestNoRetryThatCannotFindAnythingNew(t *testing.T) {
+	a := newAgent(t, agent.Options{}, kb4(func(c *config.Config) { c.Guardian.SoleArticleConfidence = 0 }))
+	s, err := a.RunState(context.Background(), agent.Turn{SessionID: "kb4", Message: "Как настроить единый вход SAML?"})
+	require.NoError(t, err)
+	require.NotNil(t, s.Verdict)
+	assert.Equal(t, contracts.VerdictFail, s.Verdict.Verdict)
+	assert.Equal(t, 1, s.RetryCount, "tables.max_retries is 2, but the retry found nothing new")
+	searchedAgain := false
+	for _, q := range s.QueryTraces {
+		searchedAgain = searchedAgain || q.Attempt == 1
+	}
+	assert.True(t, searchedAgain, "the retry did search")
+	for _, e := range s.Evidence {
+		assert.Zero(t, e.Attempt, "%s: found by the first attempt, not again by the retry", e.Ref)
+	}
+}
