@@ -177,3 +177,28 @@ func TestClipCutsAtARune(t *testing.T) {
 		assert.Equal(t, byRunes(s), clip(s))
 	}
 }
+
+// Evidence and query traces record the attempt that made them; an article
+// found again by a retry keeps the attempt that first found it, so the
+// Guardian can tell that the retry found nothing new.
+func TestAgentToolsRecordTheAttempt(t *testing.T) {
+	c := AgentTools{Tools: []tool.InvokableTool{&searchDouble{}}}
+	in := newState("q")
+	in.Messages = append(in.Messages, schema.AssistantMessage("", []schema.ToolCall{call("1", "search_kb", `{"query":"guard"}`)}))
+	s, _ := runToolsInOrder(t, c, in)
+	s.RetryCount = 1
+	s.Messages = append(s.Messages, schema.AssistantMessage("", []schema.ToolCall{call("2", "search_kb", `{"query":"guard mode"}`)}))
+	s, _ = runToolsInOrder(t, c, s)
+	require.Len(t, s.QueryTraces, 2)
+	assert.Equal(t, []int{0, 1}, []int{s.QueryTraces[0].Attempt, s.QueryTraces[1].Attempt})
+	require.Len(t, s.Evidence, 2, "the retry found the same two articles")
+	for _, e := range s.Evidence {
+		assert.Zero(t, e.Attempt, e.Ref)
+	}
+
+	better := newState("q")
+	addEvidence(better, contracts.EvidenceItem{Source: contracts.SourceDoc, Ref: "guard", Confidence: 0.4})
+	addEvidence(better, contracts.EvidenceItem{Source: contracts.SourceDoc, Ref: "guard", Confidence: 0.9, Attempt: 2})
+	assert.Equal(t, 0.9, better.Evidence[0].Confidence)
+	assert.Zero(t, better.Evidence[0].Attempt, "a better score for a known article is not a new find")
+}
