@@ -123,8 +123,9 @@ func (c AgentTools) run(ctx context.Context, name, args string) (string, error) 
 
 // record turns a tool result into evidence and a query trace. A knowledge
 // base result gives one evidence item per article, with the article's
-// score as confidence; any other result is one item, fully trusted, since
-// the tool answered the question it was asked.
+// score as confidence; any other result is one item per query, of the
+// tool's declared source, fully trusted, since the tool answered the
+// question it was asked.
 func (c AgentTools) record(s *contracts.ChatState, name, args, out string) {
 	source := contracts.SourceDoc
 	if src, ok := c.Sources[name]; ok {
@@ -132,7 +133,13 @@ func (c AgentTools) record(s *contracts.ChatState, name, args, out string) {
 	}
 	res, err := c.result(out)
 	if err != nil || res.Articles == nil {
-		addEvidence(s, contracts.EvidenceItem{Source: source, Ref: name, Snippet: clip(out), Confidence: 1, Tool: name, Query: queryOf(args), Attempt: s.RetryCount})
+		// Each query of such a tool is its own evidence: two SQL queries
+		// are two facts, not one found twice.
+		ref := name
+		if q := queryOf(args); q != "" {
+			ref = name + ": " + q
+		}
+		addEvidence(s, contracts.EvidenceItem{Source: source, Ref: ref, Snippet: clip(out), Confidence: 1, Tool: name, Query: queryOf(args), Attempt: s.RetryCount})
 		s.QueryTraces = append(s.QueryTraces, contracts.QueryTrace{Query: queryOf(args), Tool: name, Attempt: s.RetryCount})
 		return
 	}

@@ -72,8 +72,8 @@ func TestAgentTools(t *testing.T) {
 			nil, 0, []string{"index closed"}, 2},
 		{"an unknown tool answers with an error", []schema.ToolCall{call("1", "analyse_user_request", `{}`)},
 			nil, 0, []string{`unknown tool "analyse_user_request"`}, 2},
-		{"a plain-text tool is one db item", []schema.ToolCall{call("1", "query_db", `{"query":"open tickets"}`)},
-			[]string{"query_db"}, 0, []string{""}, 2},
+		{"a plain-text tool is one db item per query", []schema.ToolCall{call("1", "query_db", `{"query":"open tickets"}`)},
+			[]string{"query_db: open tickets"}, 0, []string{""}, 2},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
