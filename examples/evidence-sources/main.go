@@ -2,10 +2,11 @@
 // documentation: agent.Options.Tools gives the agent a read-only SQL tool
 // (query_db, over an in-memory SQLite help-desk database) declared as db
 // evidence and a policy lookup (lookup_policy) declared as policy evidence.
-// With them, seed 004's source rules hold as written: a live status needs
+// With them, the strict source rules hold as written: a live status needs
 // db evidence and may not rest on the documentation, troubleshooting needs
 // db (or graph) evidence, and two kinds of source are asked of every
-// QUALITY answer.
+// QUALITY answer. A status first answered from the documentation is sent
+// back (REMOVE_DOC_EVIDENCE, USE_DB_ONLY) and passes on the database.
 //
 // A scripted model plays the planner and the agent, so the run is the same
 // every time and shows the rules rather than a model's choices; any chat
@@ -64,10 +65,13 @@ func run(ctx context.Context, w io.Writer) error {
 		sgrtest.ToolCalls(call("3", "query_db", "SELECT code, count FROM service_errors WHERE service = 'sso'"),
 			call("4", "lookup_policy", "sso errors")),
 		sgrtest.Text("Sign-in failed 14 times with AUDIENCE_MISMATCH; the access team handles it within four working hours."),
-		// The same status answered from the documentation: refused.
+		// The same status answered from the documentation first: the
+		// Guardian asks for a retry on live data only, which passes.
 		plan(contracts.RequestStatusMetric, status),
 		sgrtest.ToolCalls(call("5", "search_kb", "open tickets"), call("6", "lookup_policy", "ticket status")),
 		sgrtest.Text("The documentation says tickets are listed in the web chat."),
+		sgrtest.ToolCall("query_db", `{"query":"SELECT count(*) AS open FROM tickets WHERE queue = 'billing' AND status = 'open'"}`),
+		sgrtest.Text("3 billing tickets are open."),
 	)
 	cache, err := os.MkdirTemp("", "evidence-sources")
 	if err != nil {
@@ -76,9 +80,9 @@ func run(ctx context.Context, w io.Writer) error {
 	defer os.RemoveAll(cache)
 	cfg := config.Default()
 	cfg.KB.CacheDir = cache
-	// The seed's numbers: two kinds of source and a mean confidence of
-	// 0.6 on the QUALITY track; no retries, so a refused answer shows at once.
-	cfg.Guardian.QualityMinSources, cfg.Guardian.MinAvgConfidence, cfg.Tables.MaxRetries = 2, 0.6, 0
+	// The strict numbers: two kinds of source and a mean confidence of
+	// 0.6 on the QUALITY track; one retry.
+	cfg.Guardian.QualityMinSources, cfg.Guardian.MinAvgConfidence, cfg.Tables.MaxRetries = 2, 0.6, 1
 	a, err := agent.New(ctx, cfg, agent.Options{Model: model, Tools: []agent.Tool{
 		{InvokableTool: queryDB{db: db}, Source: contracts.SourceDB},
 		{InvokableTool: deskPolicies(), Source: contracts.SourcePolicy},
@@ -103,6 +107,11 @@ func run(ctx context.Context, w io.Writer) error {
 		}
 		if docs > 0 {
 			fmt.Fprintf(w, "  doc evidence: %d articles\n", docs)
+		}
+		for _, d := range res.Decisions {
+			if d.Table == "DT-005" && d.Outputs["verdict"] == "RETRY" {
+				fmt.Fprintf(w, "  %s: RETRY on rule %d\n", res.Plan.RequestType, d.Rule)
+			}
 		}
 		fmt.Fprintf(w, "  %s: %s %s %v\n", res.Plan.RequestType, res.Verdict.Verdict, res.Verdict.RiskLevel, res.Verdict.Reasons)
 		fmt.Fprintf(w, "  %s\n", strings.SplitN(res.Answer, "\n", 2)[0])

@@ -26,9 +26,10 @@ func Example() {
 	//   Sign-in failed 14 times with AUDIENCE_MISMATCH; the access team handles it within four working hours.
 	// > How many billing tickets are open?
 	//   policy evidence from lookup_policy: ticket status → A ticket is open until an agent marks it resolved; reopened tickets count as open.
-	//   doc evidence: 5 articles
-	//   STATUS_METRIC: FAIL med [status_request_must_not_use_doc_as_primary]
-	//   I could not find enough in the knowledge base to answer this reliably. Which part of sgrgraph is this about, and what exactly are you trying to do?
+	//   db evidence from query_db: SELECT count(*) AS open FROM tickets WHERE queue = 'billing' AND status = 'open' → [{"open":3}]
+	//   STATUS_METRIC: RETRY on rule 3
+	//   STATUS_METRIC: PASS low []
+	//   3 billing tickets are open.
 }
 
 // query_db runs one SELECT on a read-only connection; anything else is
