@@ -31,10 +31,10 @@ func guardianVerdict(c Config) Table {
 			{Name: "next", Type: TypeString}, {Name: "required_action", Type: TypeString},
 		},
 		Rules: []Rule{
-			{Inputs: []string{"false", "-", "-", "-", "-", "-", "-"}, Outputs: []string{"FAIL", "high", "safe_exit", "-"}, Annotation: "policy violation: no retry, no required action (seed 004 §11)"},
+			{Inputs: []string{"false", "-", "-", "-", "-", "-", "-"}, Outputs: []string{"FAIL", "high", "safe_exit", "-"}, Annotation: "policy violation: no retry, no required action"},
 			{Inputs: []string{"true", "false", "0", "true", "-", "-", left}, Outputs: []string{"RETRY", "med", "retry_bump", "-"}, Annotation: "answered with no evidence, retries left"},
 			{Inputs: []string{"true", "false", "-", "true", "-", `"QUALITY"`, left}, Outputs: []string{"RETRY", "med", "retry_bump", "-"}, Annotation: "evidence insufficient, retries left"},
-			{Inputs: []string{"true", "false", ">= 1", "-", "true", `"FAST"`, "-"}, Outputs: []string{"PASS", "med", "finalize", "RESTRICT_SCOPE"}, Annotation: "fast track, weak evidence: answer with restricted scope (seed 004 §3)"},
+			{Inputs: []string{"true", "false", ">= 1", "-", "true", `"FAST"`, "-"}, Outputs: []string{"PASS", "med", "finalize", "RESTRICT_SCOPE"}, Annotation: "fast track, weak evidence: answer with restricted scope"},
 			{Inputs: []string{"true", "false", "-", "-", "-", "-", "-"}, Outputs: []string{"FAIL", "med", "safe_exit", "ASK_MINIMAL_QUESTION"}, Annotation: "evidence insufficient, no retry"},
 			{Inputs: []string{"true", "true", "-", "-", "false", "-", left}, Outputs: []string{"RETRY", "low", "retry_bump", "-"}, Annotation: "contract broken, retries left"},
 			{Inputs: []string{"true", "true", "-", "-", "false", "-", spent}, Outputs: []string{"FAIL", "low", "safe_exit", "SAFE_REFUSAL"}, Annotation: "contract broken, no retries left"},
