@@ -70,7 +70,7 @@ var instructions = map[contracts.RequiredAction]string{
 	contracts.ActRetrieveDoc:            "Search the documentation.",
 	contracts.ActRetrievePolicy:         "Look up the applicable policy.",
 	contracts.ActRefineQuery:            "Search with more specific queries.",
-	contracts.ActRestrictScope:          "Answer only the part of the request the sources cover.",
+	contracts.ActRestrictScope:          "Answer only the part of the request the sources cover, and make no definitive claims beyond them.",
 	contracts.ActAddRequiredSections:    "Add the required sections.",
 	contracts.ActRegenerateDraft:        "Write the answer again.",
 	contracts.ActRemoveForbiddenContent: "Remove forbidden content and personal data from the answer.",
