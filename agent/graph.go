@@ -16,9 +16,12 @@ type State = *contracts.ChatState
 // one step and keep the rest.
 type Nodes struct {
 	GuardianVerify, SGRPlan, InjectSynthetic nodes.Func
-	AgentModel, CallTool, AgentTools         nodes.Func
-	EvidenceCheck, ContractCheck, RetryBump  nodes.Func
-	Finalize, SafeExit                       nodes.Func
+	// PolicyCheck checks the role's permissions once the plan gives the
+	// request type, before any search.
+	PolicyCheck                             nodes.Func
+	AgentModel, CallTool, AgentTools        nodes.Func
+	EvidenceCheck, ContractCheck, RetryBump nodes.Func
+	Finalize, SafeExit                      nodes.Func
 	// HumanReview, when set, holds a draft for a person between the
 	// Guardian's verdict and the way out (guardian.human_review).
 	HumanReview nodes.Func
@@ -45,6 +48,7 @@ func (g Graph) Mermaid() string {
 func NewGraph(ctx context.Context, n Nodes, t Tables, opts ...graph.CompileOption) (Graph, error) {
 	const (
 		guardian, plan, inject = nodes.GuardianVerifyName, nodes.SGRPlanName, nodes.InjectSyntheticName
+		policy                 = nodes.PolicyCheckName
 		react, model, call     = nodes.ReactAgentName, nodes.AgentModelName, nodes.CallToolName
 		tools, evidence        = nodes.AgentToolsName, nodes.EvidenceCheckName
 		contract, retry        = nodes.ContractCheckName, nodes.RetryBumpName
@@ -73,6 +77,7 @@ func NewGraph(ctx context.Context, n Nodes, t Tables, opts ...graph.CompileOptio
 	turn, err := g.
 		AddNode(guardian, n.GuardianVerify).
 		AddNode(plan, n.SGRPlan).
+		AddNode(policy, n.PolicyCheck).
 		AddNode(inject, n.InjectSynthetic).
 		AddNode(react, graph.Subgraph(loop)).
 		AddNode(evidence, n.EvidenceCheck).
@@ -83,7 +88,11 @@ func NewGraph(ctx context.Context, n Nodes, t Tables, opts ...graph.CompileOptio
 		AddEdge(graph.START, guardian).
 		AddConditionalEdges(guardian, graph.ByTable[State](t.Enforcement, "decision"),
 			map[string]string{"Continue": plan, "Block": exit}).
-		AddEdge(plan, inject).
+		AddEdge(plan, policy).
+		// The role's permissions need the plan's request type: DT-001
+		// decides again, before any search, once policy_check has it.
+		AddConditionalEdges(policy, graph.ByTable[State](t.Enforcement, "decision"),
+			map[string]string{"Continue": inject, "Block": exit}).
 		AddConditionalEdges(inject, graph.ByTable[State](t.Routing, "action"),
 			map[string]string{"normal": react, "clarify": graph.END, "block": graph.END, "guardian_block": graph.END}).
 		AddConditionalEdges(react, graph.ByFunc(nodes.AfterReactAgent), map[string]string{evidence: evidence, exit: exit}).
@@ -121,7 +130,8 @@ func (n *Nodes) replace(with Nodes) {
 		node *nodes.Func
 		with nodes.Func
 	}{
-		{&n.GuardianVerify, with.GuardianVerify}, {&n.SGRPlan, with.SGRPlan}, {&n.InjectSynthetic, with.InjectSynthetic},
+		{&n.GuardianVerify, with.GuardianVerify}, {&n.SGRPlan, with.SGRPlan}, {&n.PolicyCheck, with.PolicyCheck},
+		{&n.InjectSynthetic, with.InjectSynthetic},
 		{&n.AgentModel, with.AgentModel}, {&n.CallTool, with.CallTool}, {&n.AgentTools, with.AgentTools},
 		{&n.EvidenceCheck, with.EvidenceCheck}, {&n.ContractCheck, with.ContractCheck}, {&n.RetryBump, with.RetryBump},
 		{&n.Finalize, with.Finalize}, {&n.SafeExit, with.SafeExit}, {&n.HumanReview, with.HumanReview},

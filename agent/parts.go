@@ -81,6 +81,7 @@ func (a *Agent) parts(ctx context.Context, o Options) (Nodes, Tables, error) {
 		offered, have = append(offered, t.InvokableTool), append(have, source)
 	}
 	rules := cfg.Guardian.EvidenceRules()
+	rules.RelevanceThreshold = cfg.KB.RelevanceThreshold
 	reachable(&rules, have...)
 	contract := cfg.Guardian.Contract()
 	policy, err := cfg.Guardian.CompiledPolicy()
@@ -92,6 +93,7 @@ func (a *Agent) parts(ctx context.Context, o Options) (Nodes, Tables, error) {
 		GuardianVerify: guardian(cfg, classifier, policy, dt001, texts),
 		SGRPlan: nodes.SGRPlan{Model: planner, Binding: dt003, Tracks: dt006, Texts: texts, Product: product,
 			Language: lang, Contract: contract, Timeout: timeout}.Node(),
+		PolicyCheck: nodes.PolicyCheck{Policy: policy, Enforcement: dt001, Mode: cfg.Guard.Mode}.Node(),
 		InjectSynthetic: nodes.InjectSynthetic{Routing: dt002, Outputs: dt004, Texts: texts, Mode: nodes.InjectionMode(cfg.Agent.Injection),
 			Product: product, Language: lang}.Node(),
 		AgentModel: nodes.AgentModel{Model: answerer, Tools: offered, Binding: dt003, MaxIterations: cfg.Agent.MaxIterations,
@@ -99,7 +101,7 @@ func (a *Agent) parts(ctx context.Context, o Options) (Nodes, Tables, error) {
 		CallTool:      toolStep.Call(),
 		AgentTools:    toolStep.Node(),
 		EvidenceCheck: nodes.EvidenceCheck{Rules: rules}.Node(),
-		ContractCheck: nodes.ContractCheck{Verdicts: dt005, Policy: policy}.Node(),
+		ContractCheck: nodes.ContractCheck{Verdicts: dt005}.Node(),
 		RetryBump:     nodes.RetryBump(),
 		Finalize:      nodes.Finalize{Texts: texts, Product: product, Language: lang}.Node(),
 		SafeExit:      nodes.SafeExit{Texts: texts, Product: product, Language: lang}.Node(),

@@ -20,6 +20,9 @@ type EvidenceItem struct {
 	// Tool and Query say which call produced it.
 	Tool  string `json:"tool,omitempty"`
 	Query string `json:"query,omitempty"`
+	// Attempt is the turn's attempt (its retry count) that first found
+	// this item: 0 before any Guardian RETRY.
+	Attempt int `json:"attempt,omitempty"`
 }
 
 // ArchitectSpec is the answer contract the Guardian checks a draft against.

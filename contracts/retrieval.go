@@ -36,4 +36,6 @@ type QueryTrace struct {
 	Confidence RetrievalConfidence `json:"confidence"`
 	Articles   []Article           `json:"articles"`
 	Error      string              `json:"error,omitempty"`
+	// Attempt is the turn's attempt (its retry count) that made the call.
+	Attempt int `json:"attempt,omitempty"`
 }

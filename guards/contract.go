@@ -75,3 +75,16 @@ func kinds(found []SensitiveMatch) []string {
 	}
 	return out
 }
+
+// ContractFor is the part of the contract a track is held to. Seed 004 §5
+// checks the contract on the QUALITY track only, and so do the consistency
+// rules here (§1.3: required sections and domain terms). Forbidden content
+// and personal data are the policy axis of §1.1, and an empty draft is no
+// answer at all: CheckContract applies those on every track.
+func ContractFor(track contracts.Track, spec contracts.ArchitectSpec) contracts.ArchitectSpec {
+	if track == contracts.TrackQuality {
+		return spec
+	}
+	spec.RequiredSections, spec.DomainTerms = nil, nil
+	return spec
+}

@@ -24,11 +24,29 @@ type SourceRule struct {
 
 // EvidenceRules are the numbers and source rules of the evidence check.
 type EvidenceRules struct {
-	QualityMinItems   int                                  `json:"quality_min_items"`
-	QualityMinSources int                                  `json:"quality_min_sources"`
-	MinAvgConfidence  float64                              `json:"min_avg_confidence"`
-	FastMinItems      int                                  `json:"fast_min_items"`
-	Sources           map[contracts.RequestType]SourceRule `json:"sources"`
+	QualityMinItems   int     `json:"quality_min_items"`
+	QualityMinSources int     `json:"quality_min_sources"`
+	MinAvgConfidence  float64 `json:"min_avg_confidence"`
+	FastMinItems      int     `json:"fast_min_items"`
+	// SoleArticleConfidence lets one article meet the QUALITY count when
+	// it scores at least this much and the searches found nothing else
+	// relevant (SoleArticleSuffices); 0 keeps the seed's count as it is.
+	SoleArticleConfidence float64 `json:"sole_article_confidence,omitempty"`
+	// RelevanceThreshold is the article score that counts as relevant to
+	// the question (kb.relevance_threshold).
+	RelevanceThreshold float64                              `json:"relevance_threshold,omitempty"`
+	Sources            map[contracts.RequestType]SourceRule `json:"sources"`
+}
+
+// EvidenceCase is what the evidence check judges: the request, its track,
+// the evidence gathered and the searches that gathered it.
+type EvidenceCase struct {
+	RequestType contracts.RequestType
+	Track       contracts.Track
+	Evidence    []contracts.EvidenceItem
+	// Searches are the turn's retrieval calls with their retrieval
+	// confidence; the sole-article rule reads them.
+	Searches []contracts.QueryTrace
 }
 
 // DefaultEvidenceRules returns every row of seed 004 §3. The seed's neo4j is
@@ -77,20 +95,26 @@ func (r EvidenceRules) Validate() error {
 	if r.FastMinItems < 0 || r.FastMinItems > 20 {
 		errs = append(errs, fmt.Errorf("fast_min_items: %d is outside 0..20", r.FastMinItems))
 	}
+	if r.SoleArticleConfidence < 0 || r.SoleArticleConfidence > 1 {
+		errs = append(errs, fmt.Errorf("sole_article_confidence: %g is outside [0,1]", r.SoleArticleConfidence))
+	}
 	return errors.Join(errs...)
 }
 
 // CheckEvidence judges whether the evidence gathered is enough for the
 // request type on the track, in the order of the seed's check: count,
-// diversity, forbidden and required sources, average confidence.
-func CheckEvidence(rt contracts.RequestType, track contracts.Track, ev []contracts.EvidenceItem, r EvidenceRules) contracts.CheckResult {
+// diversity, forbidden and required sources, average confidence. One
+// strong article meets the QUALITY count when the knowledge base has
+// nothing more on the topic (SoleArticleSuffices).
+func CheckEvidence(c EvidenceCase, r EvidenceRules) contracts.CheckResult {
+	rt, track, ev := c.RequestType, c.Track, c.Evidence
 	rule, known := r.Sources[rt]
 	if rt != "" && !known {
 		return fail(fmt.Sprintf("unknown_request_type(%s)", rt), contracts.ActRefineQuery)
 	}
 	quality := track == contracts.TrackQuality
 	sources := sourcesOf(ev)
-	if quality && len(ev) < r.QualityMinItems {
+	if quality && len(ev) < r.QualityMinItems && !SoleArticleSuffices(c, r) {
 		return fail(fmt.Sprintf("insufficient_evidence_count(<%d)", r.QualityMinItems), contracts.ActAddEvidence, contracts.ActRetrieveMore)
 	}
 	if quality && len(sources) < r.QualityMinSources {
@@ -108,6 +132,11 @@ func CheckEvidence(rt contracts.RequestType, track contracts.Track, ev []contrac
 	// answered without a search.
 	if !quality && len(ev) < r.FastMinItems && rt != contracts.RequestCasual {
 		return fail("no_evidence_fast_track", contracts.ActRetrieveMore, contracts.ActRestrictScope)
+	}
+	// Found, but nothing clearly on the question: the FAST track answers
+	// with its scope restricted (§3: restrict scope, no definitive claims).
+	if !quality && len(ev) > 0 && r.RelevanceThreshold > 0 && rt != contracts.RequestCasual && !anyRelevant(ev, r.RelevanceThreshold) {
+		return fail("weak_evidence_fast_track", contracts.ActRestrictScope)
 	}
 	return contracts.CheckResult{OK: true, Reason: "ok"}
 }
@@ -171,6 +200,15 @@ func sourcesOf(ev []contracts.EvidenceItem) []contracts.EvidenceSource {
 		}
 	}
 	return out
+}
+
+func anyRelevant(ev []contracts.EvidenceItem, threshold float64) bool {
+	for _, e := range ev {
+		if e.Confidence >= threshold {
+			return true
+		}
+	}
+	return false
 }
 
 func averageConfidence(ev []contracts.EvidenceItem) float64 {

@@ -79,7 +79,7 @@ func TestCheckEvidence(t *testing.T) {
 	rules := DefaultEvidenceRules()
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := CheckEvidence(tc.rt, tc.track, tc.ev, rules)
+			got := CheckEvidence(EvidenceCase{RequestType: tc.rt, Track: tc.track, Evidence: tc.ev}, rules)
 			assert.Equal(t, c.CheckResult{OK: tc.ok, Reason: tc.reason, RequiredActions: tc.actions}, got)
 		})
 	}
@@ -88,10 +88,10 @@ func TestCheckEvidence(t *testing.T) {
 func TestEvidenceRulesAreConfigurable(t *testing.T) {
 	rules := DefaultEvidenceRules()
 	rules.QualityMinSources = 1
-	got := CheckEvidence(c.RequestHowtoPolicy, c.TrackQuality, items("doc", 0.7, "doc", 0.8), rules)
+	got := CheckEvidence(EvidenceCase{RequestType: c.RequestHowtoPolicy, Track: c.TrackQuality, Evidence: items("doc", 0.7, "doc", 0.8)}, rules)
 	assert.True(t, got.OK, "a single-source knowledge base can lower the diversity minimum")
 	rules.QualityMinItems = 3
-	got = CheckEvidence(c.RequestHowtoPolicy, c.TrackQuality, items("doc", 0.7, "doc", 0.8), rules)
+	got = CheckEvidence(EvidenceCase{RequestType: c.RequestHowtoPolicy, Track: c.TrackQuality, Evidence: items("doc", 0.7, "doc", 0.8)}, rules)
 	assert.Equal(t, "insufficient_evidence_count(<3)", got.Reason)
 }
 
@@ -105,6 +105,7 @@ func TestEvidenceRulesValidate(t *testing.T) {
 		{func(r *EvidenceRules) { r.QualityMinSources = 5 }, "quality_min_sources: 5 is outside 0..4"},
 		{func(r *EvidenceRules) { r.MinAvgConfidence = 1.5 }, "min_avg_confidence: 1.5 is outside [0,1]"},
 		{func(r *EvidenceRules) { r.FastMinItems = 21 }, "fast_min_items: 21 is outside 0..20"},
+		{func(r *EvidenceRules) { r.SoleArticleConfidence = -0.1 }, "sole_article_confidence: -0.1 is outside [0,1]"},
 	} {
 		r := DefaultEvidenceRules()
 		tc.modify(&r)

@@ -93,7 +93,8 @@ func (c AgentTools) Node() Func {
 	return func(_ context.Context, s *contracts.ChatState) (*contracts.ChatState, error) {
 		for _, r := range s.ToolResults {
 			if r.Error != "" {
-				s.QueryTraces = append(s.QueryTraces, contracts.QueryTrace{Query: queryOf(r.Args), Tool: r.Tool, Error: r.Error})
+				s.QueryTraces = append(s.QueryTraces, contracts.QueryTrace{Query: queryOf(r.Args), Tool: r.Tool, Error: r.Error,
+					Attempt: s.RetryCount})
 				continue
 			}
 			c.record(s, r.Tool, r.Args, r.Output)
@@ -122,8 +123,9 @@ func (c AgentTools) run(ctx context.Context, name, args string) (string, error) 
 
 // record turns a tool result into evidence and a query trace. A knowledge
 // base result gives one evidence item per article, with the article's
-// score as confidence; any other result is one item, fully trusted, since
-// the tool answered the question it was asked.
+// score as confidence; any other result is one item per query, of the
+// tool's declared source, fully trusted, since the tool answered the
+// question it was asked.
 func (c AgentTools) record(s *contracts.ChatState, name, args, out string) {
 	source := contracts.SourceDoc
 	if src, ok := c.Sources[name]; ok {
@@ -131,11 +133,18 @@ func (c AgentTools) record(s *contracts.ChatState, name, args, out string) {
 	}
 	res, err := c.result(out)
 	if err != nil || res.Articles == nil {
-		addEvidence(s, contracts.EvidenceItem{Source: source, Ref: name, Snippet: clip(out), Confidence: 1, Tool: name, Query: queryOf(args)})
-		s.QueryTraces = append(s.QueryTraces, contracts.QueryTrace{Query: queryOf(args), Tool: name})
+		// Each query of such a tool is its own evidence: two SQL queries
+		// are two facts, not one found twice.
+		ref := name
+		if q := queryOf(args); q != "" {
+			ref = name + ": " + q
+		}
+		addEvidence(s, contracts.EvidenceItem{Source: source, Ref: ref, Snippet: clip(out), Confidence: 1, Tool: name, Query: queryOf(args), Attempt: s.RetryCount})
+		s.QueryTraces = append(s.QueryTraces, contracts.QueryTrace{Query: queryOf(args), Tool: name, Attempt: s.RetryCount})
 		return
 	}
-	s.QueryTraces = append(s.QueryTraces, contracts.QueryTrace{Query: res.Query, Tool: name, Confidence: res.Confidence, Articles: res.Articles})
+	s.QueryTraces = append(s.QueryTraces, contracts.QueryTrace{Query: res.Query, Tool: name, Confidence: res.Confidence, Articles: res.Articles,
+		Attempt: s.RetryCount})
 	for _, a := range res.Articles {
 		snippet := ""
 		if len(a.Chunks) > 0 {
@@ -145,7 +154,8 @@ func (c AgentTools) record(s *contracts.ChatState, name, args, out string) {
 		if ref == "" {
 			ref = a.KBID
 		}
-		addEvidence(s, contracts.EvidenceItem{Source: source, Ref: ref, Snippet: clip(snippet), Confidence: a.Score, Tool: name, Query: res.Query})
+		addEvidence(s, contracts.EvidenceItem{Source: source, Ref: ref, Snippet: clip(snippet), Confidence: a.Score, Tool: name, Query: res.Query,
+			Attempt: s.RetryCount})
 		if !hasArticle(s.Articles, a.KBID) {
 			s.Articles = append(s.Articles, a)
 		}
@@ -175,11 +185,14 @@ type resultHolder interface {
 
 // addEvidence keeps one item per source and reference, the best scored:
 // an article two searches found is one piece of evidence, not two, while
-// the query traces still show both searches.
+// the query traces still show both searches. The item keeps the attempt
+// that first found it, so a retry that finds only what was known shows
+// as finding nothing new.
 func addEvidence(s *contracts.ChatState, e contracts.EvidenceItem) {
 	for i, have := range s.Evidence {
 		if have.Source == e.Source && have.Ref == e.Ref {
 			if e.Confidence > have.Confidence {
+				e.Attempt = have.Attempt
 				s.Evidence[i] = e
 			}
 			return

@@ -72,8 +72,8 @@ func TestAgentTools(t *testing.T) {
 			nil, 0, []string{"index closed"}, 2},
 		{"an unknown tool answers with an error", []schema.ToolCall{call("1", "analyse_user_request", `{}`)},
 			nil, 0, []string{`unknown tool "analyse_user_request"`}, 2},
-		{"a plain-text tool is one db item", []schema.ToolCall{call("1", "query_db", `{"query":"open tickets"}`)},
-			[]string{"query_db"}, 0, []string{""}, 2},
+		{"a plain-text tool is one db item per query", []schema.ToolCall{call("1", "query_db", `{"query":"open tickets"}`)},
+			[]string{"query_db: open tickets"}, 0, []string{""}, 2},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -176,4 +176,29 @@ func TestClipCutsAtARune(t *testing.T) {
 		strings.Repeat("\xff", 350), strings.Repeat("ж", 299) + "\xffxyz", "\xe2\x82" + strings.Repeat("€", 320)} {
 		assert.Equal(t, byRunes(s), clip(s))
 	}
+}
+
+// Evidence and query traces record the attempt that made them; an article
+// found again by a retry keeps the attempt that first found it, so the
+// Guardian can tell that the retry found nothing new.
+func TestAgentToolsRecordTheAttempt(t *testing.T) {
+	c := AgentTools{Tools: []tool.InvokableTool{&searchDouble{}}}
+	in := newState("q")
+	in.Messages = append(in.Messages, schema.AssistantMessage("", []schema.ToolCall{call("1", "search_kb", `{"query":"guard"}`)}))
+	s, _ := runToolsInOrder(t, c, in)
+	s.RetryCount = 1
+	s.Messages = append(s.Messages, schema.AssistantMessage("", []schema.ToolCall{call("2", "search_kb", `{"query":"guard mode"}`)}))
+	s, _ = runToolsInOrder(t, c, s)
+	require.Len(t, s.QueryTraces, 2)
+	assert.Equal(t, []int{0, 1}, []int{s.QueryTraces[0].Attempt, s.QueryTraces[1].Attempt})
+	require.Len(t, s.Evidence, 2, "the retry found the same two articles")
+	for _, e := range s.Evidence {
+		assert.Zero(t, e.Attempt, e.Ref)
+	}
+
+	better := newState("q")
+	addEvidence(better, contracts.EvidenceItem{Source: contracts.SourceDoc, Ref: "guard", Confidence: 0.4})
+	addEvidence(better, contracts.EvidenceItem{Source: contracts.SourceDoc, Ref: "guard", Confidence: 0.9, Attempt: 2})
+	assert.Equal(t, 0.9, better.Evidence[0].Confidence)
+	assert.Zero(t, better.Evidence[0].Attempt, "a better score for a known article is not a new find")
 }

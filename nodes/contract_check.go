@@ -14,9 +14,6 @@ import (
 type ContractCheck struct {
 	// Verdicts is DT-005.
 	Verdicts *tables.Table
-	// Policy is the query policy (L0), checked again now that the request
-	// type is known; nil allows everything.
-	Policy *guards.QueryPolicy
 }
 
 // VerdictInputs reads DT-005's inputs off the state.
@@ -26,6 +23,7 @@ func VerdictInputs(s *contracts.ChatState) map[string]any {
 		"policy_ok":      s.Policy == nil || s.Policy.Decision != contracts.PolicyDeny,
 		"evidence_ok":    ok(s.EvidenceCheck),
 		"evidence_items": len(s.Evidence),
+		"retry_useful":   guards.RetryCanFindMore(s.Evidence, s.QueryTraces, s.RetryCount),
 		"contract_ok":    ok(s.ContractCheck),
 		"track":          string(orTrack(s.Track)),
 		"retry_count":    s.RetryCount,
@@ -39,17 +37,15 @@ func orTrack(t contracts.Track) contracts.Track {
 	return t
 }
 
-// Node checks the draft against the answer contract (seed 004 §4), then
-// DT-005 gives the verdict. The Guardian judges only: it never writes or
+// Node checks the draft against the part of the answer contract its track
+// is held to (seed 004 §4-§5), then DT-005 gives the verdict. The query
+// policy was checked before any search (policy_check); its result is
+// DT-005's first input. The Guardian judges only: it never writes or
 // edits the answer.
 func (c ContractCheck) Node() Func {
 	return func(ctx context.Context, s *contracts.ChatState) (*contracts.ChatState, error) {
-		res := guards.CheckContract(s.Spec, s.Draft)
+		res := guards.CheckContract(guards.ContractFor(s.Track, s.Spec), s.Draft)
 		s.ContractCheck = &res
-		if c.Policy != nil {
-			p := c.Policy.Check(s.UserMessage, s.UserRole, s.RequestType)
-			s.Policy = &p
-		}
 		out, err := decide(s, c.Verdicts, VerdictInputs(s))
 		if err != nil {
 			return nil, err
@@ -69,8 +65,15 @@ func (c ContractCheck) Node() Func {
 				}
 			}
 		}
-		if v.Verdict == contracts.VerdictFail {
-			v.RequiredActions = []contracts.RequiredAction{contracts.RequiredAction(out.Get("fail_action"))}
+		// A RETRY asks for what the failed checks need; a FAIL or PASS
+		// carries the table's one action: none for a policy FAIL (seed 004
+		// §11) or a clean PASS, RESTRICT_SCOPE for a restricted PASS, which
+		// finalize applies.
+		if v.Verdict != contracts.VerdictRetry {
+			v.RequiredActions = []contracts.RequiredAction{}
+			if a := out.Get("required_action"); a != "-" && a != "" {
+				v.RequiredActions = append(v.RequiredActions, contracts.RequiredAction(a))
+			}
 		}
 		s.Verdict = v
 		events.Emit(ctx, contracts.Event{Kind: contracts.EventVerdict, Verdict: v})

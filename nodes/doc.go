@@ -1,6 +1,6 @@
 // Package nodes holds the nodes of an sgrgraph turn, one file each, each a
 // plain function over *contracts.ChatState: guardian_verify, sgr_plan,
-// inject_synthetic, agent_model and agent_tools (the react_agent loop),
+// policy_check, inject_synthetic, agent_model and agent_tools (the react_agent loop),
 // evidence_check, contract_check, retry_bump, finalize and safe_exit.
 //
 // Each node is made by a constructor that takes what it needs explicitly;
@@ -20,6 +20,7 @@ type Func = func(ctx context.Context, s *contracts.ChatState) (*contracts.ChatSt
 const (
 	GuardianVerifyName  = "guardian_verify"
 	SGRPlanName         = "sgr_plan"
+	PolicyCheckName     = "policy_check"
 	InjectSyntheticName = "inject_synthetic"
 	ReactAgentName      = "react_agent"
 	AgentModelName      = "agent_model"

@@ -18,7 +18,8 @@ type EvidenceCheck struct {
 // result; contract_check turns both checks into the verdict.
 func (c EvidenceCheck) Node() Func {
 	return func(_ context.Context, s *contracts.ChatState) (*contracts.ChatState, error) {
-		res := guards.CheckEvidence(s.RequestType, s.Track, s.Evidence, c.Rules)
+		res := guards.CheckEvidence(guards.EvidenceCase{RequestType: s.RequestType, Track: s.Track, Evidence: s.Evidence,
+			Searches: s.QueryTraces}, c.Rules)
 		s.EvidenceCheck = &res
 		return s, nil
 	}

@@ -3,6 +3,7 @@ package nodes
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/sgrgraph/sgrgraph/contracts"
@@ -20,14 +21,27 @@ type Finalize struct {
 // cites. Articles are numbered in the order the searches returned them,
 // the order the agent's [n] citations refer to; only cited ones are
 // listed, or all of them when the draft cites none.
+//
+// A PASS that restricts the scope (DT-005: weak evidence on the FAST
+// track) opens the answer with a notice that it covers only what the
+// knowledge base says and is no definitive answer (seed 004 §3); the
+// Guardian never edits the draft itself.
 func (c Finalize) Node() Func {
 	return func(ctx context.Context, s *contracts.ChatState) (*contracts.ChatState, error) {
+		lang := answerLanguage(s, c.Texts, c.Language)
 		s.Answer = strings.TrimSpace(s.Draft)
+		if s.Verdict != nil && slices.Contains(s.Verdict.RequiredActions, contracts.ActRestrictScope) {
+			notice, err := text(c.Texts, lang, "restricted_scope_notice", c.Product)
+			if err != nil {
+				return nil, err
+			}
+			s.Answer = notice + "\n\n" + s.Answer
+		}
 		addUI(ctx, s, contracts.UIAnswer, s.Answer)
 		if len(s.Articles) == 0 {
 			return s, nil
 		}
-		heading, err := text(c.Texts, answerLanguage(s, c.Texts, c.Language), "sources_heading", c.Product)
+		heading, err := text(c.Texts, lang, "sources_heading", c.Product)
 		if err != nil {
 			return nil, err
 		}

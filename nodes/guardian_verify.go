@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/sgrgraph/sgrgraph/contracts"
-	"github.com/sgrgraph/sgrgraph/events"
 	"github.com/sgrgraph/sgrgraph/guards"
 	"github.com/sgrgraph/sgrgraph/guards/safety"
 	"github.com/sgrgraph/sgrgraph/tables"
@@ -70,11 +69,7 @@ func (c GuardianVerify) Node() Func {
 		}
 		s.Action = contracts.ActionGuardianBlock
 		if s.Policy != nil && s.Policy.Decision == contracts.PolicyDeny {
-			// Seed 004 §11: a policy denial is a FAIL that no retry can mend.
-			s.Action = contracts.ActionBlock
-			s.Verdict = &contracts.Verdict{Verdict: contracts.VerdictFail, RiskLevel: contracts.RiskHigh,
-				Reasons: s.Policy.Reasons, RequiredActions: []contracts.RequiredAction{contracts.ActSafeRefusal}}
-			events.Emit(ctx, contracts.Event{Kind: contracts.EventVerdict, Verdict: s.Verdict})
+			refuseByPolicy(ctx, s)
 		}
 		lang := answerLanguage(s, c.Texts, c.Language)
 		placeholder, err := text(c.Texts, lang, "blocked_message_placeholder", c.Product)

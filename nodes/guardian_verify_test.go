@@ -58,6 +58,7 @@ func TestGuardianVerify(t *testing.T) {
 				require.NotNil(t, s.Verdict)
 				assert.Equal(t, contracts.VerdictFail, s.Verdict.Verdict)
 				assert.Equal(t, []string{"forbidden_topic(salary)"}, s.Verdict.Reasons)
+				assert.Empty(t, s.Verdict.RequiredActions, "no retry mends a denial (seed 004 §11)")
 			}
 			want := tc.message
 			if tc.placeholder != "" {

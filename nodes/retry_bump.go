@@ -2,6 +2,7 @@ package nodes
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/cloudwego/eino/schema"
@@ -12,11 +13,19 @@ import (
 // RetryBump counts a RETRY and turns the Guardian's required actions into
 // explicit instructions for the next attempt (seed 004 §6-§7). The rejected
 // draft stays in the context so the model sees what it is correcting.
+// REMOVE_DOC_EVIDENCE is also applied to the record: the documentation
+// found so far is dropped from the evidence and the articles, so the next
+// answer is judged on what it may rest on; evidence only ever grows
+// otherwise, and a forbidden source once found would fail every attempt.
 func RetryBump() Func {
 	return func(_ context.Context, s *contracts.ChatState) (*contracts.ChatState, error) {
 		s.RetryCount++
 		s.ReactIters = 0
 		s.Draft = ""
+		if s.Verdict != nil && slices.Contains(s.Verdict.RequiredActions, contracts.ActRemoveDocEvidence) {
+			s.Evidence = slices.DeleteFunc(slices.Clone(s.Evidence), func(e contracts.EvidenceItem) bool { return e.Source == contracts.SourceDoc })
+			s.Articles = []contracts.Article{}
+		}
 		s.Messages = append(s.Messages, schema.UserMessage(RetryInstructions(s.Verdict)))
 		return s, nil
 	}
@@ -61,7 +70,7 @@ var instructions = map[contracts.RequiredAction]string{
 	contracts.ActRetrieveDoc:            "Search the documentation.",
 	contracts.ActRetrievePolicy:         "Look up the applicable policy.",
 	contracts.ActRefineQuery:            "Search with more specific queries.",
-	contracts.ActRestrictScope:          "Answer only the part of the request the sources cover.",
+	contracts.ActRestrictScope:          "Answer only the part of the request the sources cover, and make no definitive claims beyond them.",
 	contracts.ActAddRequiredSections:    "Add the required sections.",
 	contracts.ActRegenerateDraft:        "Write the answer again.",
 	contracts.ActRemoveForbiddenContent: "Remove forbidden content and personal data from the answer.",

@@ -47,6 +47,34 @@ func TestRetryBump(t *testing.T) {
 	}
 }
 
+// A live status must not rest on the documentation: the retry drops the
+// documentation found so far, so the next answer is judged without it.
+func TestRetryBumpRemovesDocEvidence(t *testing.T) {
+	doc := contracts.EvidenceItem{Source: contracts.SourceDoc, Ref: "guide"}
+	policy := contracts.EvidenceItem{Source: contracts.SourcePolicy, Ref: "lookup_policy: status"}
+	for _, tc := range []struct {
+		name     string
+		actions  []contracts.RequiredAction
+		evidence []contracts.EvidenceItem
+		articles int
+	}{
+		{"REMOVE_DOC_EVIDENCE drops doc items and articles", []contracts.RequiredAction{contracts.ActRemoveDocEvidence, contracts.ActUseDBOnly},
+			[]contracts.EvidenceItem{policy}, 0},
+		{"other actions keep everything", []contracts.RequiredAction{contracts.ActRetrieveMore}, []contracts.EvidenceItem{doc, policy}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := newState("q")
+			in.Verdict = &contracts.Verdict{Verdict: contracts.VerdictRetry, RequiredActions: tc.actions}
+			in.Evidence = []contracts.EvidenceItem{doc, policy}
+			in.Articles = []contracts.Article{{KBID: "guide"}}
+			s, _, err := sgrtest.RunNode(context.Background(), RetryBumpName, RetryBump(), in)
+			require.NoError(t, err)
+			assert.Equal(t, tc.evidence, s.Evidence)
+			assert.Len(t, s.Articles, tc.articles)
+		})
+	}
+}
+
 func TestEscapeReviewMarker(t *testing.T) {
 	for _, tc := range []struct {
 		in, want string

@@ -36,7 +36,7 @@ func TestInputsRefuseValuesOutsideTheirDomain(t *testing.T) {
 	valid := map[string]map[string]any{
 		"DT-002": {"spam_score": 0.1, "intent_confidence": 0.9, "guardian_level": "Safe"},
 		"DT-003": {"turn_state": "new_user_msg", "sgr_call_count": 0},
-		"DT-005": {"policy_ok": true, "evidence_ok": true, "evidence_items": 1, "contract_ok": true, "track": "FAST", "retry_count": 0},
+		"DT-005": {"policy_ok": true, "evidence_ok": true, "evidence_items": 1, "retry_useful": true, "contract_ok": true, "track": "FAST", "retry_count": 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.table+" "+tc.input, func(t *testing.T) {

@@ -161,26 +161,34 @@ func TestVerdictFlow(t *testing.T) {
 		name                       string
 		policy, evidence, contract bool
 		items                      int
+		useful                     bool
 		track                      string
 		retries                    int
 		verdict, risk, next        string
+		action                     string
 	}{
-		{"policy violation fails at once", false, true, true, 2, "QUALITY", 0, "FAIL", "high", "safe_exit"},
-		{"no evidence at all is retried on fast too", true, false, true, 0, "FAST", 1, "RETRY", "med", "retry_bump"},
-		{"no evidence fails after max retry", true, false, true, 0, "FAST", 2, "FAIL", "med", "safe_exit"},
-		{"evidence retry on quality", true, false, true, 1, "QUALITY", 0, "RETRY", "med", "retry_bump"},
-		{"evidence fails after max retry", true, false, true, 1, "QUALITY", 2, "FAIL", "med", "safe_exit"},
-		{"weak evidence fails on fast", true, false, true, 1, "FAST", 0, "FAIL", "med", "safe_exit"},
-		{"contract retry", true, true, false, 2, "QUALITY", 1, "RETRY", "low", "retry_bump"},
-		{"contract fails after max retry", true, true, false, 2, "QUALITY", 2, "FAIL", "low", "safe_exit"},
-		{"pass", true, true, true, 2, "QUALITY", 0, "PASS", "low", "finalize"},
+		{"policy violation fails at once, with no required action", false, true, true, 2, true, "QUALITY", 0, "FAIL", "high", "safe_exit", "-"},
+		{"no evidence at all is retried on fast too", true, false, true, 0, true, "FAST", 1, "RETRY", "med", "retry_bump", "-"},
+		{"no evidence on fast after max retry fails with a question", true, false, true, 0, true, "FAST", 2, "FAIL", "med", "safe_exit", "ASK_MINIMAL_QUESTION"},
+		{"no evidence on fast is not retried when a retry found nothing new", true, false, true, 0, false, "FAST", 1, "FAIL", "med", "safe_exit", "ASK_MINIMAL_QUESTION"},
+		{"no evidence on quality after max retry fails", true, false, true, 0, true, "QUALITY", 2, "FAIL", "med", "safe_exit", "ASK_MINIMAL_QUESTION"},
+		{"evidence retry on quality", true, false, true, 1, true, "QUALITY", 0, "RETRY", "med", "retry_bump", "-"},
+		{"no evidence retry that cannot find anything new", true, false, true, 1, false, "QUALITY", 1, "FAIL", "med", "safe_exit", "ASK_MINIMAL_QUESTION"},
+		{"evidence fails after max retry", true, false, true, 1, true, "QUALITY", 2, "FAIL", "med", "safe_exit", "ASK_MINIMAL_QUESTION"},
+		{"weak evidence on fast answers restricted, no retry", true, false, true, 1, true, "FAST", 0, "PASS", "med", "finalize", "RESTRICT_SCOPE"},
+		{"weak evidence on fast after max retry still answers restricted", true, false, true, 1, true, "FAST", 2, "PASS", "med", "finalize", "RESTRICT_SCOPE"},
+		{"weak evidence and a broken contract on fast asks a question", true, false, false, 1, true, "FAST", 0, "FAIL", "med", "safe_exit", "ASK_MINIMAL_QUESTION"},
+		{"contract retry", true, true, false, 2, true, "QUALITY", 1, "RETRY", "low", "retry_bump", "-"},
+		{"contract fails after max retry", true, true, false, 2, true, "QUALITY", 2, "FAIL", "low", "safe_exit", "SAFE_REFUSAL"},
+		{"pass", true, true, true, 2, true, "QUALITY", 0, "PASS", "low", "finalize", "-"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			res, err := dt.Evaluate(map[string]any{"policy_ok": tc.policy, "evidence_ok": tc.evidence, "evidence_items": tc.items,
-				"contract_ok": tc.contract, "track": tc.track, "retry_count": tc.retries})
+				"retry_useful": tc.useful, "contract_ok": tc.contract, "track": tc.track, "retry_count": tc.retries})
 			require.NoError(t, err)
-			assert.Equal(t, []string{tc.verdict, tc.risk, tc.next}, []string{res.Get("verdict"), res.Get("risk_level"), res.Get("next")})
+			assert.Equal(t, []string{tc.verdict, tc.risk, tc.next, tc.action},
+				[]string{res.Get("verdict"), res.Get("risk_level"), res.Get("next"), res.Get("required_action")})
 		})
 	}
 }
@@ -233,7 +241,7 @@ func TestEvaluateErrors(t *testing.T) {
 
 func TestEvaluateAcceptsNumericStringsAndInts(t *testing.T) {
 	dt := get(t, standard(t, DefaultConfig()), "DT-005")
-	res, err := dt.Evaluate(map[string]any{"policy_ok": "true", "evidence_ok": true, "evidence_items": "3", "contract_ok": "false", "track": "FAST", "retry_count": "2"})
+	res, err := dt.Evaluate(map[string]any{"policy_ok": "true", "evidence_ok": true, "evidence_items": "3", "retry_useful": "true", "contract_ok": "false", "track": "FAST", "retry_count": "2"})
 	require.NoError(t, err)
 	assert.Equal(t, "FAIL", res.Get("verdict"))
 }
@@ -274,7 +282,7 @@ func TestParseInputs(t *testing.T) {
 	in, err := ParseInputs(dt, []string{"policy_ok=true", "retry_count=2", "track=FAST"})
 	require.NoError(t, err)
 	assert.Equal(t, map[string]any{"policy_ok": true, "retry_count": 2.0, "track": "FAST",
-		"evidence_ok": nil, "evidence_items": nil, "contract_ok": nil}, in, "inputs not given are DMN's null")
+		"evidence_ok": nil, "evidence_items": nil, "retry_useful": nil, "contract_ok": nil}, in, "inputs not given are DMN's null")
 	_, err = dt.Evaluate(in)
 	assert.ErrorContains(t, err, "no rule matches contract_ok=<nil>", "null matches only -, and every rule tests the contract")
 	dt1 := get(t, s, "DT-001")

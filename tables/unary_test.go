@@ -125,7 +125,7 @@ func BenchmarkEvaluateDT002(b *testing.B) {
 func BenchmarkEvaluateVerdict(b *testing.B) {
 	s, _ := Standard(DefaultConfig())
 	dt, _ := s.Get("DT-005")
-	in := map[string]any{"policy_ok": true, "evidence_ok": true, "evidence_items": 2, "contract_ok": true, "track": "QUALITY", "retry_count": 0}
+	in := map[string]any{"policy_ok": true, "evidence_ok": true, "evidence_items": 2, "retry_useful": true, "contract_ok": true, "track": "QUALITY", "retry_count": 0}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := dt.Evaluate(in); err != nil {

@@ -175,6 +175,7 @@ func TestLoadReplacesTemplatesAndCatalogue(t *testing.T) {
   policy_refusal: "h"
   model_unavailable: "i"
   sources_heading: "Quellen:"
+  restricted_scope_notice: "j"
 `), 0o644))
 	s, err := Load("", cat)
 	require.NoError(t, err)

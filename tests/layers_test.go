@@ -47,6 +47,7 @@ var layers = map[string]struct {
 	"examples/interrupt":            {[]string{"graph", "checkpoint/sqlite", "examples/internal/exampletest"}, true},
 	"examples/stream":               {[]string{"graph", "examples/internal/exampletest"}, true},
 	"examples/queue":                {[]string{"agent", "config", "contracts", "runs", "examples/internal/exampletest", "sgrtest/servers"}, false},
+	"examples/evidence-sources":     {[]string{"agent", "config", "contracts", "sgrtest"}, true},
 	"examples/internal/exampletest": {nil, false},
 	"sgrtest":                       {[]string{"contracts", "events", "graph", "models"}, true},
 	"models/offline":                {[]string{"contracts", "models", "templates"}, true},

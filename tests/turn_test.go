@@ -338,7 +338,7 @@ func TestRunUntilTheAgent(t *testing.T) {
 	require.Len(t, s.Messages, 2, "the user message and the one synthetic message")
 	assert.True(t, strings.HasPrefix(s.Messages[1].Content, "## Analysis"))
 	assert.Empty(t, s.Draft)
-	assert.Equal(t, []string{"guardian_verify", "sgr_plan", "inject_synthetic"}, nodeNames(s))
+	assert.Equal(t, []string{"guardian_verify", "sgr_plan", "policy_check", "inject_synthetic"}, nodeNames(s))
 }
 
 func nodeNames(s *contracts.ChatState) []string {

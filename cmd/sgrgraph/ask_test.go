@@ -144,7 +144,7 @@ func TestAskShowsEvidenceUnmaskedOnlyWhenConfigured(t *testing.T) {
 }
 
 // TestAskRole: --role reaches the query policy, which denies a role the
-// request types configured for it.
+// request types configured for it before any search (policy_check).
 func TestAskRole(t *testing.T) {
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "c.yaml")
@@ -157,5 +157,6 @@ func TestAskRole(t *testing.T) {
 	guest := ask("guest")
 	assert.Contains(t, guest, `"verdict": "FAIL"`)
 	assert.Contains(t, guest, "permission_denied(role=guest,request_type=HOWTO_POLICY)")
+	assert.Contains(t, guest, `"query_traces": []`, "the role is refused before any search")
 	assert.Contains(t, ask("admin"), `"verdict": "PASS"`)
 }
