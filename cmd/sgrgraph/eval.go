@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io/fs"
 	"os"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sgrgraph/sgrgraph/config"
 	"github.com/sgrgraph/sgrgraph/docs"
 	"github.com/sgrgraph/sgrgraph/eval"
 	"github.com/sgrgraph/sgrgraph/eval/runner"
@@ -56,12 +58,7 @@ func newEvalCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			kb := cfg.KB.Dir
-			if kb == "" {
-				kb = "embedded documentation"
-			}
-			report := eval.Report{Context: []string{"provider " + cfg.Model.Provider, "model " + cfg.Model.Name,
-				"guard " + cfg.Guard.Provider, "knowledge base " + kb, "injection " + cfg.Agent.Injection}}
+			report := eval.Report{Context: runContext(cfg)}
 			for i, s := range sets {
 				report.Sets = append(report.Sets, eval.Measure(s, obs[i], topK))
 			}
@@ -121,4 +118,14 @@ func loadFloors(check bool, floorsFile string) ([]eval.Floor, error) {
 		return nil, fmt.Errorf("--floors: %w", err)
 	}
 	return floors, nil
+}
+
+// runContext says what the turns ran with, for the report's first line.
+func runContext(cfg config.Config) []string {
+	out := []string{"provider " + cfg.Model.Provider}
+	if cfg.Model.Name != "" {
+		out = append(out, "model "+cfg.Model.Name)
+	}
+	kb := cmp.Or(cfg.KB.Dir, "embedded documentation")
+	return append(out, "guard "+cfg.Guard.Provider, "guard mode "+cfg.Guard.Mode, "knowledge base "+kb, "injection "+cfg.Agent.Injection)
 }
