@@ -222,10 +222,7 @@ func observeState(o *eval.Observation, s *contracts.ChatState) {
 			}
 		}
 	}
-	o.Answer = s.Answer
-	for _, a := range s.Articles {
-		o.Cited = append(o.Cited, a.KBID)
-	}
+	o.Answer, o.Cited = answerAndSources(s)
 	if s.Plan != nil {
 		o.Subqueries = s.Plan.Subqueries
 	}
@@ -281,4 +278,25 @@ func baseline(k *agent.Knowledge, question string) (string, error) {
 		texts = append(texts, c.Text)
 	}
 	return strings.Join(texts, "\n\n"), nil
+}
+
+// answerAndSources splits a finished turn's answer from the list of
+// sources finalize appends to it, and names the articles that list shows:
+// those the answer's [n] citations number, or all when it cites none.
+func answerAndSources(s *contracts.ChatState) (string, []string) {
+	answer := s.Answer
+	if d := strings.TrimSpace(s.Draft); d != "" && strings.HasPrefix(answer, d) {
+		answer = d
+	}
+	var cited, all []string
+	for i, a := range s.Articles {
+		all = append(all, a.KBID)
+		if strings.Contains(answer, fmt.Sprintf("[%d]", i+1)) {
+			cited = append(cited, a.KBID)
+		}
+	}
+	if cited == nil {
+		return answer, all
+	}
+	return answer, cited
 }

@@ -56,6 +56,8 @@ func TestRunObservesTheTurn(t *testing.T) {
 	assert.Equal(t, []string{"batch"}, obs[2].Ranked[:1])
 	assert.Contains(t, obs[3].Baseline, "guard.mode", "the baseline quotes the best paragraph")
 	assert.NotEmpty(t, obs[3].Answer)
+	assert.NotContains(t, obs[3].Answer, "Sources", "the answer without the list of sources after it")
+	assert.Equal(t, []string{"guard"}, obs[3].Cited, "the article its citation numbers")
 
 	var modes []string
 	for _, o := range obs[4:7] {
@@ -102,6 +104,26 @@ func TestFirstDraft(t *testing.T) {
 			drafted, unsearched := firstDraft(tc.runs)
 			assert.Equal(t, tc.drafted, drafted)
 			assert.Equal(t, tc.unsearched, unsearched)
+		})
+	}
+}
+
+func TestAnswerAndSources(t *testing.T) {
+	arts := []contracts.Article{{KBID: "a"}, {KBID: "b"}, {KBID: "c"}}
+	tests := []struct {
+		name, draft, answer string
+		want                string
+		cited               []string
+	}{
+		{"cited ones", "Do x [2] and y [3].", "Do x [2] and y [3].\n\nSources:\n[2] B\n[3] C", "Do x [2] and y [3].", []string{"b", "c"}},
+		{"no citation: all listed", "Do x.", "Do x.\n\nSources:\n[1] A\n[2] B\n[3] C", "Do x.", []string{"a", "b", "c"}},
+		{"a refusal is not the draft", "Do x [1].", "I cannot answer that.", "I cannot answer that.", []string{"a", "b", "c"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			answer, cited := answerAndSources(&contracts.ChatState{Draft: tc.draft, Answer: tc.answer, Articles: arts})
+			assert.Equal(t, tc.want, answer)
+			assert.Equal(t, tc.cited, cited)
 		})
 	}
 }
