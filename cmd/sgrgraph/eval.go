@@ -63,7 +63,7 @@ func newEvalCmd(a *app) *cobra.Command {
 				report.Sets = append(report.Sets, eval.Measure(s, obs[i], topK))
 			}
 			for _, fig := range report.Figures() {
-				fmt.Fprintf(a.out, "%-44s %s\n", fig.Name, strings.TrimSpace(fmt.Sprintf("%10.3f", fig.Value)))
+				fmt.Fprintf(a.out, "%-44s %.3f\n", fig.Name, fig.Value)
 			}
 			if out != "" {
 				if err := report.Write(out); err != nil {
@@ -71,19 +71,7 @@ func newEvalCmd(a *app) *cobra.Command {
 				}
 				fmt.Fprintf(a.out, "report: %s, %s\n", filepath.Join(out, "report.md"), filepath.Join(out, "report.html"))
 			}
-			if floors == nil {
-				return nil
-			}
-			breaches := eval.Check(report.Figures(), floors)
-			if len(breaches) == 0 {
-				fmt.Fprintf(a.out, "floors: all %d kept\n", len(floors))
-				return nil
-			}
-			lines := make([]string, len(breaches))
-			for i, b := range breaches {
-				lines[i] = b.String()
-			}
-			return fmt.Errorf("%d of %d floors not kept:\n  %s", len(breaches), len(floors), strings.Join(lines, "\n  "))
+			return checkFloors(a, report.Figures(), floors)
 		},
 	}
 	f.registerKB(cmd)
@@ -128,4 +116,22 @@ func runContext(cfg config.Config) []string {
 	}
 	kb := cmp.Or(cfg.KB.Dir, "embedded documentation")
 	return append(out, "guard "+cfg.Guard.Provider, "guard mode "+cfg.Guard.Mode, "knowledge base "+kb, "injection "+cfg.Agent.Injection)
+}
+
+// checkFloors says whether the figures keep the floors: an error naming
+// each figure not kept, its value and its floor; none when floors is nil.
+func checkFloors(a *app, figures []eval.Figure, floors []eval.Floor) error {
+	if floors == nil {
+		return nil
+	}
+	breaches := eval.Check(figures, floors)
+	if len(breaches) == 0 {
+		fmt.Fprintf(a.out, "floors: all %d kept\n", len(floors))
+		return nil
+	}
+	lines := make([]string, len(breaches))
+	for i, b := range breaches {
+		lines[i] = b.String()
+	}
+	return fmt.Errorf("%d of %d floors not kept:\n  %s", len(breaches), len(floors), strings.Join(lines, "\n  "))
 }
