@@ -58,9 +58,17 @@ func (s SetReport) document() []block {
 		doc = append(doc, g.document(s.Name)...)
 	}
 	if rt := s.Routing; rt != nil {
+		spam := ""
+		if rt.SpamCurve {
+			spam = fmt.Sprintf(" The plan's spam score ranks block against the rest with ROC-AUC %s.", f3(rt.SpamAUC))
+		}
 		doc = append(doc, block{heading: 3, text: "Routing"},
-			block{text: fmt.Sprintf("Accuracy %s over %d messages. Rows: the expected action; columns: the action taken.", f3(rt.Accuracy), rt.N)},
+			block{text: fmt.Sprintf("Accuracy %s over %d messages. Blocked: %s of the %d labelled block, %s of the %d labelled normal or clarify.%s Rows: the expected action; columns: the action taken.",
+				f3(rt.Accuracy), rt.N, f3(rt.BlockRecall), rt.Blocks, f3(rt.FalseBlock), rt.OnTopic, spam)},
 			confusionBlock(rt.Confusion))
+		if rt.SpamCurve {
+			doc = append(doc, block{images: []string{s.Name + "-spam-roc.svg"}})
+		}
 		doc = append(doc, missesBlocks("Misrouted", rt.Misses)...)
 	}
 	if rv := s.Retrieval; rv != nil {

@@ -55,12 +55,23 @@ type CategoryPRF struct {
 	PRF
 }
 
-// RoutingReport measures the turn's action.
+// RoutingReport measures the turn's action. The block figures weigh the
+// spam/off-topic decision: BlockRecall is the share of the messages
+// labelled block that were blocked, FalseBlock the share of those labelled
+// normal or clarify that were. The spam curve ranks the planned turns by
+// the plan's spam score, the block labels as positives.
 type RoutingReport struct {
-	N         int
-	Accuracy  float64
-	Confusion *Confusion
-	Misses    []string
+	N                       int
+	Accuracy                float64
+	Confusion               *Confusion
+	BlockRecall, FalseBlock float64
+	// Blocks and OnTopic count the items labelled block and those
+	// labelled normal or clarify.
+	Blocks, OnTopic int
+	SpamROC         []Point
+	SpamAUC         float64
+	SpamCurve       bool
+	Misses          []string
 }
 
 // RetrievalReport measures the searches of a turn.
@@ -209,6 +220,8 @@ func measureGuard(s Set, obs []Observation) *GuardReport {
 
 func measureRouting(s Set, obs []Observation) *RoutingReport {
 	r := &RoutingReport{N: len(obs), Confusion: NewConfusion(Actions...)}
+	var spam []Scored
+	blocked, falseBlocks := 0, 0
 	for _, o := range obs {
 		it := s.Items[o.Item]
 		got := o.Action
@@ -216,11 +229,28 @@ func measureRouting(s Set, obs []Observation) *RoutingReport {
 			got = "error"
 		}
 		r.Confusion.Add(it.Action, got)
+		switch it.Action {
+		case "block":
+			r.Blocks++
+			if got == "block" {
+				blocked++
+			}
+		case "normal", "clarify":
+			r.OnTopic++
+			if got == "block" {
+				falseBlocks++
+			}
+		}
+		if o.Planned && it.Action != "guardian_block" {
+			spam = append(spam, Scored{Score: o.SpamScore, Positive: it.Action == "block"})
+		}
 		if got != it.Action && len(r.Misses) < maxMisses {
 			r.Misses = append(r.Misses, fmt.Sprintf("line %d: %s, want %s: %s", it.Line, got, it.Action, clip(it.Message())))
 		}
 	}
 	r.Accuracy = r.Confusion.Accuracy()
+	r.BlockRecall, r.FalseBlock = ratio(blocked, r.Blocks), ratio(falseBlocks, r.OnTopic)
+	r.SpamROC, r.SpamAUC, r.SpamCurve = ROC(spam)
 	return r
 }
 
@@ -358,6 +388,15 @@ func (s SetReport) Figures() []Figure {
 	}
 	if r := s.Routing; r != nil {
 		add("routing_accuracy", r.Accuracy, ">=")
+		if r.Blocks > 0 {
+			add("block_recall", r.BlockRecall, ">=")
+		}
+		if r.OnTopic > 0 {
+			add("false_block_rate", r.FalseBlock, "<=")
+		}
+		if r.SpamCurve {
+			add("spam_roc_auc", r.SpamAUC, ">=")
+		}
 	}
 	if r := s.Retrieval; r != nil {
 		for _, h := range r.HitAt {

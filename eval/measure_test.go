@@ -34,8 +34,8 @@ var mixedObs = []Observation{
 	{Item: 1, Level: "Controversial", Categories: []string{"Violent"}, Score: 0.5},
 	{Item: 2, Level: "Safe", Categories: []string{"None"}, Score: 0},
 	{Item: 3, Level: "Safe", Categories: []string{"None"}, Score: 0},
-	{Item: 4, Action: "normal"},
-	{Item: 5, Action: "normal"},
+	{Item: 4, Action: "normal", Planned: true, SpamScore: 0.1},
+	{Item: 5, Action: "normal", Planned: true, SpamScore: 0.5},
 	{Item: 6, Error: "model server down"},
 	{Item: 7, Ranked: []string{"other", "guard"}},
 	{Item: 8, Ranked: []string{"batch"}},
@@ -59,7 +59,10 @@ func TestMeasure(t *testing.T) {
 		// Scores (P 1, N .5, P 0, N 0): pairs right, right, wrong, tied: 2.5/4.
 		"s.guard_roc_auc": 0.625, "s.lookalike_fpr": 1, "s.jailbreak_f1": 0,
 		"s.routing_accuracy": 1.0 / 3,
-		"s.hit@1":            0.5, "s.hit@3": 1, "s.hit@5": 1, "s.mrr": 0.75,
+		// The one block message was not blocked, nor was either on-topic one;
+		// its spam score (0.5) still ranks above the on-topic one's (0.1).
+		"s.block_recall": 0, "s.false_block_rate": 0, "s.spam_roc_auc": 1,
+		"s.hit@1": 0.5, "s.hit@3": 1, "s.hit@5": 1, "s.mrr": 0.75,
 		"s.term_recall": 2.0 / 3, "s.baseline_term_recall": 1, "s.answer_words": 5, "s.source_hit": 1,
 		"s.synthetic_early_termination": 0, "s.synthetic_retries": 0, "s.synthetic_tokens": 150, "s.synthetic_consistency": 1,
 		// The failed turn counts in neither the means nor the drafted turns.
@@ -91,14 +94,14 @@ func TestReportPages(t *testing.T) {
 		assert.Contains(t, md.String(), want)
 	}
 	html := page.String()
-	assert.Equal(t, 2, strings.Count(html, "<svg "), "the ROC and PR curves inline")
+	assert.Equal(t, 3, strings.Count(html, "<svg "), "the guard's ROC and PR curves and the spam score's ROC curve inline")
 	assert.NotContains(t, html, "<script")
 	assert.Empty(t, regexp.MustCompile(`(src|href)=`).FindAllString(html, -1), "nothing loaded from elsewhere")
 	assert.Contains(t, html, `<td style="background:rgba(31,95,191,0.70)">1</td>`, "a heat-map cell of a row with one item")
 
 	dir := filepath.Join(t.TempDir(), "out")
 	require.NoError(t, r.Write(dir))
-	for _, name := range []string{"report.md", "report.html", "s-roc.svg", "s-pr.svg"} {
+	for _, name := range []string{"report.md", "report.html", "s-roc.svg", "s-pr.svg", "s-spam-roc.svg"} {
 		_, err := os.Stat(filepath.Join(dir, name))
 		assert.NoError(t, err, name)
 	}

@@ -17,8 +17,11 @@ type Observation struct {
 	Level      string
 	Categories []string
 	Score      float64
-	// Action is the action the turn took.
-	Action string
+	// Action is the action the turn took; SpamScore the plan's spam
+	// score, when Planned (the turn got as far as its plan).
+	Action    string
+	SpamScore float64
+	Planned   bool
 	// Ranked are the articles the turn's searches found, by first
 	// appearance: each search's articles best first, searches in order.
 	Ranked []string

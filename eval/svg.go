@@ -52,10 +52,14 @@ func CurveSVG(title, xName, yName string, pts []Point, diagonal bool) string {
 }
 
 // Plots are the report's SVG images by file name: a ROC and a
-// precision-recall curve for each set with guard items of both classes.
+// precision-recall curve for each set with guard items of both classes,
+// and the spam score's ROC curve for each with routing items of both.
 func (r Report) Plots() map[string]string {
 	out := map[string]string{}
 	for _, s := range r.Sets {
+		if r := s.Routing; r != nil && r.SpamCurve {
+			out[s.Name+"-spam-roc.svg"] = CurveSVG(fmt.Sprintf("%s: spam score ROC, AUC %.3f", s.Name, r.SpamAUC), "false-positive rate", "true-positive rate", r.SpamROC, true)
+		}
 		if g := s.Guard; g != nil && g.Curves {
 			out[s.Name+"-roc.svg"] = CurveSVG(fmt.Sprintf("%s: ROC, AUC %.3f", s.Name, g.ROCAUC), "false-positive rate", "true-positive rate", g.ROC, true)
 			out[s.Name+"-pr.svg"] = CurveSVG(fmt.Sprintf("%s: precision-recall, AP %.3f", s.Name, g.AP), "recall", "precision", g.PR, false)

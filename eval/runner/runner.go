@@ -224,7 +224,7 @@ func observeState(o *eval.Observation, s *contracts.ChatState) {
 	}
 	o.Answer, o.Cited = answerAndSources(s)
 	if s.Plan != nil {
-		o.Subqueries = s.Plan.Subqueries
+		o.Subqueries, o.SpamScore, o.Planned = s.Plan.Subqueries, s.Plan.SpamScore, true
 	}
 	o.Drafted, o.EarlyTermination = firstDraft(s.Diagnostics.Nodes)
 	o.Retries = s.RetryCount

@@ -49,6 +49,9 @@ func TestRunObservesTheTurn(t *testing.T) {
 	assert.Equal(t, 1.0, obs[0].Score)
 	assert.Equal(t, string(contracts.ActionGuardianBlock), obs[0].Action)
 	assert.False(t, obs[0].Drafted, "a blocked turn writes no draft")
+	assert.False(t, obs[0].Planned, "the guard stopped the turn before its plan")
+	assert.True(t, obs[1].Planned)
+	assert.Less(t, obs[1].SpamScore, 0.7, "a question the knowledge base answers is not spam")
 
 	assert.Equal(t, "normal", obs[1].Action)
 	assert.Equal(t, 0.0, obs[1].Score)
