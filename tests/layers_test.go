@@ -63,7 +63,9 @@ var layers = map[string]struct {
 	"server":       {[]string{"agent", "checkpoint", "contracts", "guards", "nodes", "runs"}, true}, // the default turn over HTTP
 	"mcpserver":    {[]string{"agent", "contracts", "guards"}, false},                               // the default turn over MCP
 	"webui":        {[]string{"templates"}, false},                                                  // the web chat: static files and their labels
-	"cmd/sgrgraph": {[]string{"agent", "batch", "checkpoint", "contracts", "mcpserver", "runs", "server", "tables", "config", "guards", "guards/safety", "kb", "models/offline", "models/openai", "tools", "webui"}, true},
+	"eval":         {nil, false},                                                                    // measurement only: sets, metrics, report
+	"eval/runner":  {[]string{"agent", "config", "contracts", "eval", "nodes"}, false},              // the sets' items through the default turn
+	"cmd/sgrgraph": {[]string{"agent", "batch", "checkpoint", "contracts", "docs", "eval", "eval/runner", "mcpserver", "runs", "server", "tables", "config", "guards", "guards/safety", "kb", "models/offline", "models/openai", "tools", "webui"}, true},
 }
 
 func TestLayers(t *testing.T) {

@@ -1,0 +1,47 @@
+package eval
+
+// Observation is what one run of one item's message through a turn showed:
+// the runner fills it, Measure reads it. An injection item has one
+// observation per injection mode, the others one each.
+type Observation struct {
+	// Item is the item's index in its set.
+	Item int
+	// Mode is the injection mode the turn ran under.
+	Mode string
+	// Error says why the turn gave no result; the item then counts as
+	// wrong wherever it is measured.
+	Error string
+
+	// Level and Categories are the safety guard's verdict; Score is its
+	// confidence that the message is unsafe, in [0, 1].
+	Level      string
+	Categories []string
+	Score      float64
+	// Action is the action the turn took; SpamScore the plan's spam
+	// score, when Planned (the turn got as far as its plan).
+	Action    string
+	SpamScore float64
+	Planned   bool
+	// Ranked are the articles the turn's searches found, by first
+	// appearance: each search's articles best first, searches in order.
+	Ranked []string
+	// Answer is the final answer; Cited the articles it rests on.
+	Answer string
+	Cited  []string
+	// Baseline is the retrieval baseline's answer to the same message:
+	// the three best paragraphs a plain search of the knowledge base
+	// returns.
+	Baseline string
+	// Searches are the queries the turn sent to the knowledge base;
+	// Subqueries the plan's.
+	Searches   []string
+	Subqueries []string
+	// Drafted: the turn reached a first draft. EarlyTermination: that
+	// first draft was written before any search.
+	Drafted          bool
+	EarlyTermination bool
+	// Retries are the Guardian's retries; Tokens the prompt and
+	// completion tokens of all the turn's model calls.
+	Retries int
+	Tokens  int
+}

@@ -1,0 +1,302 @@
+// Package runner sends the items of labelled sets through sgrgraph's
+// default turn (package agent), as `sgrgraph ask` runs one, and records
+// what each turn showed as an eval.Observation for package eval to measure.
+package runner
+
+import (
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/sgrgraph/sgrgraph/agent"
+	"github.com/sgrgraph/sgrgraph/config"
+	"github.com/sgrgraph/sgrgraph/contracts"
+	"github.com/sgrgraph/sgrgraph/eval"
+	"github.com/sgrgraph/sgrgraph/nodes"
+)
+
+// Modes are the injection modes of the A/B, in report order.
+var Modes = []string{"synthetic", "directive", "trace"}
+
+// baselineParagraphs is how many of the best paragraphs the retrieval
+// baseline answers with.
+const baselineParagraphs = 3
+
+// maxParallel bounds the turns run at once.
+const maxParallel = 64
+
+// Options say how the turns run.
+type Options struct {
+	// Config is the configuration every turn runs under; an item's kb and
+	// an injection mode of the A/B are laid over it.
+	Config config.Config
+	// Agent supplies parts built in Go (a test's model double); its
+	// Knowledge is ignored, the runner opens each knowledge base once.
+	Agent agent.Options
+	// Modes are the injection modes injection items run under; empty:
+	// all three.
+	Modes []string
+	// Parallel is how many turns run at once; 0 is 1.
+	Parallel int
+}
+
+// job is one turn to run: an item of a set under an injection mode.
+type job struct {
+	set, item int
+	mode      string
+}
+
+// Run runs every item of the sets and returns each set's observations,
+// in the sets' order. A turn that fails is an observation with its Error;
+// only a knowledge base or an agent that cannot be built stops the run.
+func Run(ctx context.Context, sets []eval.Set, o Options) ([][]eval.Observation, error) {
+	if o.Parallel < 0 || o.Parallel > maxParallel {
+		return nil, fmt.Errorf("parallel: %d is outside 1..%d", o.Parallel, maxParallel)
+	}
+	modes := o.Modes
+	if len(modes) == 0 {
+		modes = Modes
+	}
+	for _, m := range modes {
+		if !slices.Contains(Modes, m) {
+			return nil, fmt.Errorf("modes: %q is not one of %s", m, strings.Join(Modes, ", "))
+		}
+	}
+	p := newPool(o)
+	defer p.close()
+	var jobs []job
+	for si, s := range sets {
+		for ii, it := range s.Items {
+			if it.Kind != eval.KindInjection {
+				jobs = append(jobs, job{si, ii, o.Config.Agent.Injection})
+				continue
+			}
+			for _, m := range modes {
+				jobs = append(jobs, job{si, ii, m})
+			}
+		}
+	}
+	out := make([][]eval.Observation, len(sets))
+	obs := make([]eval.Observation, len(jobs))
+	errs := make([]error, len(jobs))
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range max(o.Parallel, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				obs[i], errs[i] = p.observe(ctx, sets[jobs[i].set], jobs[i])
+			}
+		}()
+	}
+	for i := range jobs {
+		if ctx.Err() != nil {
+			break
+		}
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for i, j := range jobs {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		out[j.set] = append(out[j.set], obs[i])
+	}
+	return out, nil
+}
+
+// pool holds the knowledge bases and the agents the turns need, each
+// built once, on first use.
+type pool struct {
+	o         Options
+	mu        sync.Mutex
+	knowledge map[string]*agent.Knowledge
+	agents    map[[2]string]*agent.Agent
+}
+
+func newPool(o Options) *pool {
+	return &pool{o: o, knowledge: map[string]*agent.Knowledge{}, agents: map[[2]string]*agent.Agent{}}
+}
+
+func (p *pool) close() {
+	for _, a := range p.agents {
+		a.Close()
+	}
+	for _, k := range p.knowledge {
+		k.Close()
+	}
+}
+
+// agent is the agent for a knowledge-base folder ("" the configured one)
+// and an injection mode, with that knowledge base.
+func (p *pool) agent(ctx context.Context, kbDir, mode string) (*agent.Agent, *agent.Knowledge, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	cfg := p.o.Config
+	k, ok := p.knowledge[kbDir]
+	if !ok {
+		c := cfg.KB
+		if kbDir != "" {
+			c.Dir = kbDir
+			if c.CacheDir != "" { // beside the configured index, one folder per knowledge base
+				sum := sha256.Sum256([]byte(kbDir))
+				c.CacheDir = filepath.Clean(c.CacheDir) + ".kb-" + hex.EncodeToString(sum[:6])
+			}
+		}
+		var err error
+		if k, err = agent.OpenKnowledge(ctx, c); err != nil {
+			return nil, nil, err
+		}
+		p.knowledge[kbDir] = k
+	}
+	key := [2]string{kbDir, mode}
+	if a, ok := p.agents[key]; ok {
+		return a, k, nil
+	}
+	cfg.Agent.Injection = mode
+	if kbDir != "" {
+		cfg.KB.Dir = kbDir
+	}
+	opts := p.o.Agent
+	opts.Knowledge = k
+	a, err := agent.New(ctx, cfg, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	p.agents[key] = a
+	return a, k, nil
+}
+
+// observe runs one job's turn and records what it showed.
+func (p *pool) observe(ctx context.Context, s eval.Set, j job) (eval.Observation, error) {
+	it := s.Items[j.item]
+	kbDir := ""
+	if it.KB != "" {
+		kbDir = filepath.Join(s.Dir, it.KB)
+	}
+	a, k, err := p.agent(ctx, kbDir, j.mode)
+	if err != nil {
+		return eval.Observation{}, fmt.Errorf("%s line %d: %w", s.Name, it.Line, err)
+	}
+	o := eval.Observation{Item: j.item, Mode: j.mode}
+	st, err := a.RunState(ctx, agent.Turn{SessionID: fmt.Sprintf("eval-%s-%d", s.Name, it.Line), Number: 1, Message: it.Message()})
+	switch {
+	case err != nil:
+		o.Error = err.Error()
+	case st == nil:
+		o.Error = "the turn ended without a state"
+	default:
+		observeState(&o, st)
+	}
+	if it.Kind == eval.KindAnswers {
+		if o.Baseline, err = baseline(k, it.Message()); err != nil {
+			return eval.Observation{}, fmt.Errorf("%s line %d: baseline: %w", s.Name, it.Line, err)
+		}
+	}
+	return o, nil
+}
+
+// observeState reads a finished turn's state.
+func observeState(o *eval.Observation, s *contracts.ChatState) {
+	o.Error = s.Error
+	if m := s.Moderation; m != nil {
+		o.Level, o.Categories, o.Score = string(m.Level), m.Categories, guardScore(m)
+	}
+	o.Action = string(s.Action)
+	for _, q := range s.QueryTraces {
+		o.Searches = append(o.Searches, q.Query)
+		for _, a := range q.Articles {
+			if !slices.Contains(o.Ranked, a.KBID) {
+				o.Ranked = append(o.Ranked, a.KBID)
+			}
+		}
+	}
+	o.Answer, o.Cited = answerAndSources(s)
+	if s.Plan != nil {
+		o.Subqueries, o.SpamScore, o.Planned = s.Plan.Subqueries, s.Plan.SpamScore, true
+	}
+	o.Drafted, o.EarlyTermination = firstDraft(s.Diagnostics.Nodes)
+	o.Retries = s.RetryCount
+	o.Tokens = s.Diagnostics.Tokens.Prompt + s.Diagnostics.Tokens.Completion
+}
+
+// firstDraft reads the node runs of a turn: whether the agent wrote a
+// draft (the loop ended and the Guardian's evidence check ran), and
+// whether it had searched before that first draft.
+func firstDraft(runs []contracts.NodeRun) (drafted, unsearched bool) {
+	searched := false
+	for _, r := range runs {
+		switch r.Node {
+		case nodes.AgentToolsName:
+			searched = true
+		case nodes.EvidenceCheckName:
+			return true, !searched
+		}
+	}
+	return false, false
+}
+
+// guardScore is the guard's confidence that a message is unsafe. The
+// classifiers give a level, not a probability, so the level stands in as
+// an ordinal score: Safe 0, Controversial 0.5, Unsafe 1 (Unknown, a failed
+// classification, in the middle).
+func guardScore(m *contracts.Moderation) float64 {
+	switch m.Level {
+	case contracts.LevelSafe:
+		return 0
+	case contracts.LevelUnsafe:
+		return 1
+	}
+	return 0.5
+}
+
+// baseline is the retrieval baseline's answer to a question: the three
+// best paragraphs (chunks) a plain search of the knowledge base returns.
+func baseline(k *agent.Knowledge, question string) (string, error) {
+	res, err := k.Index.Search(question, baselineParagraphs)
+	if err != nil {
+		return "", err
+	}
+	var chunks []contracts.Chunk
+	for _, a := range res.Articles {
+		chunks = append(chunks, a.Chunks...)
+	}
+	slices.SortStableFunc(chunks, func(a, b contracts.Chunk) int { return cmp.Compare(b.Score, a.Score) })
+	var texts []string
+	for _, c := range chunks[:min(len(chunks), baselineParagraphs)] {
+		texts = append(texts, c.Text)
+	}
+	return strings.Join(texts, "\n\n"), nil
+}
+
+// answerAndSources splits a finished turn's answer from the list of
+// sources finalize appends to it, and names the articles that list shows:
+// those the answer's [n] citations number, or all when it cites none.
+func answerAndSources(s *contracts.ChatState) (string, []string) {
+	answer := s.Answer
+	if d := strings.TrimSpace(s.Draft); d != "" && strings.HasPrefix(answer, d) {
+		answer = d
+	}
+	var cited, all []string
+	for i, a := range s.Articles {
+		all = append(all, a.KBID)
+		if strings.Contains(answer, fmt.Sprintf("[%d]", i+1)) {
+			cited = append(cited, a.KBID)
+		}
+	}
+	if cited == nil {
+		return answer, all
+	}
+	return answer, cited
+}
