@@ -16,8 +16,18 @@
 // ("kill" near "my neighbour") and name benign contexts that cancel it
 // ("kill" near "process"), so "how do I kill a hung process" stays Safe.
 //
-// It is a lexicon, not a model: it knows the phrasings it was written for
-// and their variants. tests/testdata/safety_labelled.jsonl and
-// safety_holdout.jsonl measure it; TestLabelledSet prints precision and
-// recall per level.
+// Beside the lexicon runs a trained model (model.go): a logistic regression
+// over hashed word and character n-grams of the normalised message, giving
+// Safe or one of the nine categories, for the phrasings the lexicon does
+// not list. combine.go decides between them: a lexicon entry that fires
+// stands, otherwise the model decides, and a benign context the lexicon
+// names still holds. `go generate ./guards/safety` trains the model again
+// from testdata/train (internal/train), byte for byte.
+//
+// tests/testdata/safety_labelled.jsonl and safety_holdout.jsonl measure the
+// whole (TestLabelledSet prints precision and recall per level); the
+// held-out fifth of the training sources measures it on data it was not
+// trained on (TestHeldOut).
 package safety
+
+//go:generate go run ./internal/train

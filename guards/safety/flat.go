@@ -2,6 +2,7 @@ package safety
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -48,8 +49,8 @@ type flatText struct {
 // readings already know where its words end.
 func flatReading(pieces []piece) (flatText, bool) {
 	runs := spelledRuns(pieces)
-	if spacedOut(pieces, runs) {
-		return flatText{}, false
+	if !slices.ContainsFunc(runs, func(r run) bool { return r.len() >= minRunLetters }) || spacedOut(pieces, runs) {
+		return flatText{}, false // no run to look inside
 	}
 	glue := make([]bool, len(pieces))
 	mark := make([]bool, len(pieces))

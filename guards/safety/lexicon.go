@@ -154,5 +154,5 @@ func NewRulesFromFile(path string) (*Rules, error) {
 	if err != nil {
 		return nil, err
 	}
-	return NewRules(lex)
+	return compileRules(lex) // LoadLexicon has validated it
 }

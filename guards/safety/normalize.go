@@ -100,6 +100,9 @@ const combiningBreve = '\u0306'
 func split(text string) []piece {
 	var pieces []piece
 	var g gap
+	// One buffer holds the letters of every piece; it never grows (a
+	// message has no more runes than bytes), so the pieces' slices stay put.
+	buf := make([]rune, 0, len(text))
 	for _, r := range strings.ToLower(text) {
 		switch {
 		case r == combiningBreve && g.n == 0 && endsIn(pieces, 'и'):
@@ -112,7 +115,9 @@ func split(text string) []piece {
 				g = gap{}
 			}
 			p := &pieces[len(pieces)-1]
-			p.runes = append(p.runes, yoAsYe(r))
+			start := len(buf) - len(p.runes)
+			buf = append(buf, yoAsYe(r))
+			p.runes = buf[start:len(buf):len(buf)]
 		default:
 			g.add(r)
 		}
@@ -186,6 +191,9 @@ func joinPieces(pieces []piece, glue, mark []bool) (out []string, marked []bool)
 // fillers and the other default-ignorable code points, and private-use
 // characters.
 func isInvisible(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r < ' ' && !unicode.IsSpace(r) || r == 0x7f
+	}
 	if unicode.IsSpace(r) {
 		return false // a line break or tab still ends a word
 	}
@@ -193,7 +201,12 @@ func isInvisible(r rune) bool {
 		unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point)
 }
 
-func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || isLeetSymbol(r) }
+func isWordRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || isLeetSymbol(r)
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
+}
 
 // isJoiner reports separators dropped inside a word ("вз/ломать", "k.i.l.l").
 func isJoiner(r rune) bool { return strings.ContainsRune("./*_|\\", r) }

@@ -52,6 +52,10 @@ func newTriggerIndex(exprs []string) *triggerIndex {
 		}
 	}
 	for i, ps := range known {
+		if slices.ContainsFunc(ps, func(p string) bool { return p[0] != ' ' }) {
+			ix.always = append(ix.always, i) // find looks only at spaces
+			continue
+		}
 		for _, p := range ps {
 			ix.byKey[p[:ix.keyLen]] = append(ix.byKey[p[:ix.keyLen]], candidate{trigger: i, prefix: p})
 		}
@@ -59,22 +63,43 @@ func newTriggerIndex(exprs []string) *triggerIndex {
 	return ix
 }
 
-// mayMatch says, for each trigger, whether it may match one of texts.
-func (ix *triggerIndex) mayMatch(texts []string) []bool {
-	may := make([]bool, ix.n)
+// candidates are where a text may match each trigger.
+type candidates struct {
+	everywhere []bool    // the trigger has no known prefixes: search the whole text
+	at         [][][]int // at[trigger][text]: offsets where one of its prefixes begins, ascending
+}
+
+// may reports whether trigger i may match one of the texts.
+func (c candidates) may(i int) bool { return c.everywhere[i] || c.at[i] != nil }
+
+// find lists, in one pass over each text, the offsets where a trigger's
+// prefix begins. Every prefix begins with the space before a word (a
+// trigger is " (?:…)"), so only those bytes are looked up.
+func (ix *triggerIndex) find(texts []string) candidates {
+	c := candidates{everywhere: make([]bool, ix.n), at: make([][][]int, ix.n)}
 	for _, i := range ix.always {
-		may[i] = true
+		c.everywhere[i] = true
 	}
-	for _, t := range texts {
+	for k, t := range texts {
 		for at := 0; at+ix.keyLen <= len(t); at++ {
-			for _, c := range ix.byKey[t[at:at+ix.keyLen]] {
-				if !may[c.trigger] && strings.HasPrefix(t[at:], c.prefix) {
-					may[c.trigger] = true
+			if t[at] != ' ' {
+				continue
+			}
+			for _, cand := range ix.byKey[t[at:at+ix.keyLen]] {
+				if !strings.HasPrefix(t[at:], cand.prefix) {
+					continue
+				}
+				if c.at[cand.trigger] == nil {
+					c.at[cand.trigger] = make([][]int, len(texts))
+				}
+				offs := c.at[cand.trigger][k]
+				if n := len(offs); n == 0 || offs[n-1] != at {
+					c.at[cand.trigger][k] = append(offs, at)
 				}
 			}
 		}
 	}
-	return may
+	return c
 }
 
 // prefixesOf finds, for the pattern expr, the literal strings every match
@@ -265,4 +290,12 @@ func nonEmpty(ps []string) ([]string, bool) {
 		}
 	}
 	return ps, len(ps) > 0
+}
+
+// offsets are trigger i's offsets in each text, nil when it is searched everywhere.
+func (c candidates) offsets(i int) [][]int {
+	if c.everywhere[i] {
+		return nil
+	}
+	return c.at[i]
 }

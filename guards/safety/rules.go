@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/sgrgraph/sgrgraph/contracts"
 )
@@ -23,16 +25,20 @@ const ProviderRules = "rules"
 const defaultWindow = 4
 
 // Rules is the offline classifier: a lexicon of word patterns run over the
-// normalised message. It is safe for concurrent use.
+// normalised message, and the trained model (model.go) for the phrasings
+// the lexicon does not list. It is safe for concurrent use.
 type Rules struct {
 	entries  []rule
 	terms    *regexp.Regexp // see flatTerms
 	triggers *triggerIndex  // which entries' triggers may match a message
+	model    *model         // nil: the lexicon alone
 }
 
 type rule struct {
 	Entry
 	trigger *regexp.Regexp   // unanchored, finds candidate words anywhere
+	at      *regexp.Regexp   // the trigger anchored, tried where the index found a prefix
+	spaces  int              // the most spaces a match holds (span.go), -1 unbounded
 	near    []*regexp.Regexp // one per group, anchored at a word start
 	unless  *regexp.Regexp   // anchored at a word start; nil when none
 	flat    flatRule         // the same, inside letters spaced out (flat.go)
@@ -40,12 +46,22 @@ type rule struct {
 
 var _ Classifier = (*Rules)(nil)
 
-// NewRules compiles a lexicon into a classifier.
+// NewRules compiles a lexicon into a classifier that runs it together with
+// the embedded model.
 func NewRules(lex Lexicon) (*Rules, error) {
 	if err := lex.Validate(); err != nil {
 		return nil, fmt.Errorf("lexicon: %w", err)
 	}
-	r := &Rules{terms: flatTerms(lex)}
+	return compileRules(lex)
+}
+
+// compileRules is NewRules over a lexicon already validated.
+func compileRules(lex Lexicon) (*Rules, error) {
+	m, err := defaultModel()
+	if err != nil {
+		return nil, err
+	}
+	r := &Rules{terms: flatTerms(lex), model: m}
 	var triggers []string
 	for _, e := range lex.Entries {
 		if e.Window == 0 {
@@ -53,7 +69,8 @@ func NewRules(lex Lexicon) (*Rules, error) {
 		}
 		trigger := ` (?:` + alternation(e.Match) + `)`
 		triggers = append(triggers, trigger)
-		c := rule{Entry: e, trigger: regexp.MustCompile(trigger), flat: compileFlat(e)}
+		c := rule{Entry: e, trigger: regexp.MustCompile(trigger), at: regexp.MustCompile(`^` + trigger),
+			spaces: spanSpaces(trigger), flat: compileFlat(e)}
 		for _, group := range e.Near {
 			c.near = append(c.near, regexp.MustCompile(`^(?:`+alternation(group)+`)`))
 		}
@@ -66,14 +83,19 @@ func NewRules(lex Lexicon) (*Rules, error) {
 	return r, nil
 }
 
-// NewDefaultRules is the classifier over the embedded lexicon.
-func NewDefaultRules() (*Rules, error) {
+// defaultRules is the embedded lexicon, parsed, validated and compiled once
+// per process: every agent shares it (Rules is read-only).
+var defaultRules = sync.OnceValues(func() (*Rules, error) {
 	lex, err := DefaultLexicon()
 	if err != nil {
 		return nil, err
 	}
-	return NewRules(lex)
-}
+	return compileRules(lex)
+})
+
+// NewDefaultRules is the classifier over the embedded lexicon and model,
+// compiled the first time it is asked for.
+func NewDefaultRules() (*Rules, error) { return defaultRules() }
 
 func alternation(patterns []string) string {
 	parts := make([]string, len(patterns))
@@ -83,11 +105,11 @@ func alternation(patterns []string) string {
 	return strings.Join(parts, "|")
 }
 
-// Classify returns level Safe with category None when no entry fires in any
-// reading of the normalised message nor inside its runs of spelled-out
-// letters (flat.go), else the highest level of the entries that fired and
-// their categories. Raw holds the verdict in Qwen3Guard's text format;
-// Reasons names each entry and the words that fired it.
+// Classify runs the lexicon over every reading of the normalised message
+// and inside its runs of spelled-out letters (flat.go), and the model over
+// the first reading, and combines them (see combine). Raw holds the verdict
+// in Qwen3Guard's text format; Reasons names each entry and the words that
+// fired it, and the model's category and probability when it decided.
 func (r *Rules) Classify(ctx context.Context, text string) (contracts.Moderation, error) {
 	if err := ctx.Err(); err != nil {
 		return contracts.Moderation{}, err
@@ -99,14 +121,15 @@ func (r *Rules) Classify(ctx context.Context, text string) (contracts.Moderation
 	for i, t := range texts {
 		starts[i] = wordStarts(t)
 	}
-	level := contracts.LevelSafe
-	found := map[string]bool{}
-	var reasons []string
-	may := r.triggers.mayMatch(texts)
+	v := lexiconVerdict{level: contracts.LevelSafe}
+	cands := r.triggers.find(texts)
 	for i, e := range r.entries {
-		hit, ok := "", false
-		if may[i] {
-			hit, ok = e.fireAny(texts, starts)
+		hit, ok, benign := "", false, false
+		if cands.may(i) {
+			hit, ok, benign = e.fireAny(texts, starts, cands.offsets(i))
+		}
+		if benign {
+			v.benign = append(v.benign, e.Category)
 		}
 		if !ok && spelled {
 			hit, ok = e.fireFlat(flat, r.terms)
@@ -114,43 +137,58 @@ func (r *Rules) Classify(ctx context.Context, text string) (contracts.Moderation
 		if !ok {
 			continue
 		}
-		found[e.Category] = true
-		reasons = append(reasons, fmt.Sprintf("%s: %q", e.ID, hit))
-		if e.Level == contracts.LevelUnsafe || level == contracts.LevelSafe {
-			level = e.Level
+		v.found = append(v.found, e.Category)
+		v.reasons = append(v.reasons, fmt.Sprintf("%s: %q", e.ID, hit))
+		if e.Level == contracts.LevelUnsafe || v.level == contracts.LevelSafe {
+			v.level = e.Level
 		}
 	}
-	m := contracts.Moderation{Level: level, Provider: ProviderRules, Reasons: reasons}
+	if r.model != nil {
+		v = combine(v, r.model.probabilities(texts[0]))
+	}
+	m := contracts.Moderation{Level: v.level, Provider: ProviderRules, Reasons: v.reasons}
 	for _, c := range categories {
-		if found[c] {
+		if slices.Contains(v.found, c) {
 			m.Categories = append(m.Categories, c)
 		}
 	}
 	if len(m.Categories) == 0 {
 		m.Categories = []string{contracts.CategoryNone}
 	}
-	m.Raw = "Safety: " + string(level) + "\nCategories: " + strings.Join(m.Categories, ", ")
+	m.Raw = "Safety: " + string(m.Level) + "\nCategories: " + strings.Join(m.Categories, ", ")
 	return m, nil
 }
 
-// fireAny is fire over each reading of the message in turn.
-func (e rule) fireAny(texts []string, starts [][]int) (string, bool) {
+// fireAny is fire over each reading of the message in turn; benign reports
+// a trigger that a benign context cancelled.
+// offsets are where the trigger may match each text, nil to search it all.
+func (e rule) fireAny(texts []string, starts [][]int, offsets [][]int) (hit string, ok, benign bool) {
 	for i, t := range texts {
-		if hit, ok := e.fire(t, starts[i]); ok {
-			return hit, true
+		var locs [][]int
+		if offsets == nil {
+			locs = e.trigger.FindAllStringIndex(t, -1)
+		} else {
+			locs = e.matchesAt(t, offsets[i])
 		}
+		hit, ok, cancelled := e.fire(t, starts[i], locs)
+		if ok {
+			return hit, true, false
+		}
+		benign = benign || cancelled
 	}
-	return "", false
+	return "", false, benign
 }
 
 // fire reports the first trigger of e that has its near groups and no
-// benign context around it, with the words that triggered.
-func (e rule) fire(norm string, starts []int) (string, bool) {
-	for _, loc := range e.trigger.FindAllStringIndex(norm, -1) {
+// benign context around it, with the words that triggered; cancelled
+// reports a trigger that a benign context cancelled.
+func (e rule) fire(norm string, starts []int, locs [][]int) (hit string, ok, cancelled bool) {
+	for _, loc := range locs {
 		first := sort.SearchInts(starts, loc[0]+1)  // the word the trigger starts at
 		last := sort.SearchInts(starts, loc[1]) - 1 // the word it ends in
 		lo, hi := max(0, first-e.Window), min(len(starts)-1, last+e.Window)
 		if e.unless != nil && e.anyAt(e.unless, norm, starts, lo, hi, -1) {
+			cancelled = true
 			continue
 		}
 		ok := true
@@ -161,10 +199,28 @@ func (e rule) fire(norm string, starts []int) (string, bool) {
 			}
 		}
 		if ok {
-			return strings.TrimSpace(norm[loc[0]:loc[1]]), true
+			return strings.TrimSpace(norm[loc[0]:loc[1]]), true, false
 		}
 	}
-	return "", false
+	return "", false, cancelled
+}
+
+// matchesAt are the trigger's matches that begin at the offsets, as
+// FindAllStringIndex gives them: the anchored pattern is tried at each
+// offset past the end of the previous match.
+func (e rule) matchesAt(norm string, offsets []int) [][]int {
+	var locs [][]int
+	end := 0
+	for _, at := range offsets {
+		if at < end {
+			continue
+		}
+		if loc := e.at.FindStringIndex(window(norm, at, e.spaces)); loc != nil {
+			locs = append(locs, []int{at, at + loc[1]})
+			end = max(at+loc[1], at+1)
+		}
+	}
+	return locs
 }
 
 // anyAt reports whether re matches at the start of a word in [lo, hi]

@@ -83,11 +83,22 @@ entries:
 		{"cheese cake recipe", contracts.LevelSafe},                              // unless cancels
 		{"how do I kill my neighbour", contracts.LevelSafe},                      // the embedded lexicon is replaced
 	}
+	r.model = nil // the lexicon alone; TestReplacedLexiconKeepsTheModel has both
 	for _, tc := range tests {
 		m, err := r.Classify(context.Background(), tc.text)
 		require.NoError(t, err)
 		assert.Equal(t, tc.level, m.Level, tc.text)
 	}
+}
+
+func TestReplacedLexiconKeepsTheModel(t *testing.T) {
+	r := rulesOf(t, "version: 1\nentries:\n  - {id: pii.cake, category: PII, level: Controversial, match: ['cake']}\n")
+	m, err := r.Classify(context.Background(), "how do I kill my neighbour")
+	require.NoError(t, err)
+	assert.Equal(t, contracts.LevelUnsafe, m.Level)
+	assert.Equal(t, []string{contracts.CategoryViolent}, m.Categories)
+	require.Len(t, m.Reasons, 1)
+	assert.Contains(t, m.Reasons[0], "model: Violent")
 }
 
 func TestNewRulesRejectsAnInvalidLexicon(t *testing.T) {

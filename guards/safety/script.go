@@ -9,6 +9,9 @@ import (
 // look-alike letters, leetspeak digits and symbols into it. A word without
 // letters is a number and stays one; "!" at either end is punctuation.
 func fixWord(w []rune) string {
+	if inOneAlphabet(w) {
+		return string(w) // read as it is written: the common case, and the quick one
+	}
 	if !hasLetter(w) {
 		return strings.Trim(string(w), "@$!")
 	}
@@ -29,6 +32,22 @@ func fixWord(w []rune) string {
 		}
 	}
 	return string(out)
+}
+
+// inOneAlphabet reports a word of plain Latin (a-z) or plain Russian (а-я)
+// letters only: no look-alike from the other alphabet, no digit or symbol,
+// so fixWord would give it back unchanged.
+func inOneAlphabet(w []rune) bool {
+	if len(w) == 0 {
+		return false
+	}
+	latin := w[0] >= 'a' && w[0] <= 'z'
+	for _, r := range w {
+		if latin && (r < 'a' || r > 'z') || !latin && (r < 'а' || r > 'я') {
+			return false
+		}
+	}
+	return true
 }
 
 func hasLetter(w []rune) bool {

@@ -1,0 +1,227 @@
+package safety
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/sgrgraph/sgrgraph/contracts"
+)
+
+// Example is one labelled message of the training data
+// (testdata/train/<source>/data.jsonl).
+type Example struct {
+	Text       string                `json:"text"`
+	Lang       string                `json:"lang"`
+	Level      contracts.SafetyLevel `json:"level"`
+	Categories []string              `json:"categories"`
+	// Group keeps related rows on the same side of the held-out split (one
+	// article of the criminal code, one action phrased many ways).
+	Group string `json:"group,omitempty"`
+	// Pair names the Russian and English versions of one message.
+	Pair string `json:"pair,omitempty"`
+	// Lookalike marks a safe message that contains a trigger word.
+	Lookalike bool `json:"lookalike,omitempty"`
+	// Source is the directory the row came from.
+	Source string `json:"-"`
+}
+
+// HeldOut reports whether an example belongs to the held-out fifth of its
+// source: a hash of the source and the group (or the text), so the split
+// never depends on the order of the files and whole groups stay together.
+func (e Example) HeldOut() bool {
+	key := e.Group
+	if key == "" {
+		key = e.Text
+	}
+	h := fnv.New32a()
+	h.Write([]byte(e.Source + "\x00" + key))
+	return h.Sum32()%5 == 0
+}
+
+// LoadExamples reads every source directory under dir in name order.
+func LoadExamples(dir string) ([]Example, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*", "data.jsonl"))
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(files)
+	var out []Example
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		sc := bufio.NewScanner(f)
+		sc.Buffer(nil, 1<<20)
+		for line := 1; sc.Scan(); line++ {
+			var e Example
+			if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+				f.Close()
+				return nil, fmt.Errorf("%s:%d: %w", name, line, err)
+			}
+			if e.Level != contracts.LevelSafe && len(e.Categories) == 0 {
+				f.Close()
+				return nil, fmt.Errorf("%s:%d: categories: a %s row needs at least one", name, line, e.Level)
+			}
+			e.Source = filepath.Base(filepath.Dir(name))
+			out = append(out, e)
+		}
+		f.Close()
+		if err := sc.Err(); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	return out, nil
+}
+
+// Training settings. The model must hold up on phrasing it has not seen, so
+// it is regularised rather than fitted to the sets: few epochs, weight decay.
+type trainSettings struct {
+	runs   int // runs over different shuffles, averaged
+	epochs int
+	rate   float64 // the first epoch's learning rate; it falls as 1/(1+epoch/2)
+	shrink float32 // L2 weight decay: every weight shrinks this much after each epoch
+}
+
+var defaultTraining = trainSettings{runs: 3, epochs: 12, rate: 2, shrink: 0.98}
+
+const trainSeed = 15
+
+// TrainModel trains the model on the training split of the examples under
+// dir and returns the weights file. The same data gives the same bytes on
+// the same architecture: the files are read in name order, the shuffles have
+// fixed seeds, nothing iterates a map, and every product is rounded before
+// it is added, so the compiler fuses no multiply-add.
+func TrainModel(dir string) ([]byte, error) {
+	all, err := LoadExamples(dir)
+	if err != nil {
+		return nil, err
+	}
+	return train(all, defaultTraining)
+}
+
+func train(all []Example, set trainSettings) ([]byte, error) {
+	var rows []trainRow
+	// Each language's Safe and flagged rows weigh the same in total, so the
+	// many unsafe Russian prompts do not teach that Russian is unsafe.
+	count := map[string]int{}
+	for _, e := range all {
+		if !e.HeldOut() {
+			count[e.Lang+string(e.Level)]++
+		}
+	}
+	for _, e := range all {
+		if e.HeldOut() {
+			continue
+		}
+		var r trainRow
+		eachFeature(normalize(e.Text), func(h uint32) { r.feats = append(r.feats, h) })
+		r.value = float32(featureValue(len(r.feats)))
+		if e.Level == contracts.LevelSafe {
+			r.target[0] = 1
+		}
+		for _, c := range e.Categories {
+			i, err := classIndex(c)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %q: %w", e.Source, e.Text, err)
+			}
+			r.target[i] += 1 / float32(len(e.Categories))
+		}
+		other := count[e.Lang+string(contracts.LevelSafe)]
+		if e.Level == contracts.LevelSafe {
+			other = count[e.Lang+string(contracts.LevelUnsafe)] + count[e.Lang+string(contracts.LevelControversial)]
+		}
+		r.weight = float32(math.Sqrt(float64(max(other, 1)) / float64(count[e.Lang+string(e.Level)])))
+		rows = append(rows, r)
+	}
+	// Several runs over different shuffles, averaged: one run's weights
+	// depend on the order it saw the rows in, and a message near the
+	// threshold would flip with any change to the data.
+	w := make([]float32, modelBuckets*modelClasses)
+	var bias [modelClasses]float32
+	for run := range set.runs {
+		rw, rb := sgd(rows, set, trainSeed+uint64(run))
+		for i := range w {
+			w[i] += float32(rw[i] / float32(set.runs))
+		}
+		for c := range bias {
+			bias[c] += float32(rb[c] / float32(set.runs))
+		}
+	}
+	return quantise(w, bias), nil
+}
+
+// quantise keeps each weight as an int8 with one scale per class.
+func quantise(w []float32, bias [modelClasses]float32) []byte {
+	var scale [modelClasses]float32
+	for i, x := range w {
+		c := i % modelClasses
+		scale[c] = max(scale[c], float32(math.Abs(float64(x))))
+	}
+	for c := range scale {
+		scale[c] /= 127
+		if scale[c] == 0 {
+			scale[c] = 1
+		}
+	}
+	q := make([]int8, len(w))
+	for i, x := range w {
+		q[i] = int8(math.Round(float64(x / scale[i%modelClasses])))
+	}
+	return encodeModel(scale, bias, q)
+}
+
+// trainRow is one example as the training loop reads it.
+type trainRow struct {
+	feats  []uint32
+	value  float32
+	target [modelClasses]float32
+	weight float32
+}
+
+// sgd is one run of stochastic gradient descent with its own shuffle.
+func sgd(rows []trainRow, set trainSettings, seed uint64) ([]float32, [modelClasses]float32) {
+	w := make([]float32, modelBuckets*modelClasses)
+	var bias [modelClasses]float32
+	rng := rand.New(rand.NewPCG(seed, seed))
+	for epoch := range set.epochs {
+		rate := float32(set.rate / (1 + float64(epoch)/2))
+		for _, i := range rng.Perm(len(rows)) {
+			r := rows[i]
+			var scores [modelClasses]float64
+			for c := range modelClasses {
+				scores[c] = float64(bias[c])
+			}
+			for _, h := range r.feats {
+				for c := range modelClasses {
+					p := float32(w[int(h)*modelClasses+c] * r.value)
+					scores[c] += float64(p)
+				}
+			}
+			p := softmax(scores)
+			var step [modelClasses]float32
+			for c := range modelClasses {
+				g := float32(float32(p[c])-r.target[c]) * r.weight
+				step[c] = float32(rate * g)
+				bias[c] -= step[c]
+			}
+			for _, h := range r.feats {
+				for c := range modelClasses {
+					d := float32(step[c] * r.value)
+					w[int(h)*modelClasses+c] -= d
+				}
+			}
+		}
+		for i := range w {
+			w[i] = float32(w[i] * set.shrink)
+		}
+	}
+	return w, bias
+}

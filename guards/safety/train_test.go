@@ -1,0 +1,35 @@
+package safety
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestTrainReproduces trains the model again on the committed data and
+// checks it gives the embedded weights byte for byte: model.bin is what
+// `go generate ./guards/safety` makes, and nothing else.
+func TestTrainReproduces(t *testing.T) {
+	b, err := TrainModel("testdata/train")
+	require.NoError(t, err)
+	require.Equal(t, len(embeddedModel), len(b), "size of the trained weights")
+	require.True(t, bytes.Equal(embeddedModel, b), "model.bin differs from a fresh training: run go generate ./guards/safety")
+	require.LessOrEqual(t, len(b), 2<<20, "weights file size")
+}
+
+func TestLoadExamplesNamesTheBadLine(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, writeFile(dir+"/x/data.jsonl", `{"text":"a","lang":"en","level":"Safe"}`+"\n"+`{"text":"b","lang":"en","level":"Unsafe"}`+"\n"))
+	_, err := LoadExamples(dir)
+	require.ErrorContains(t, err, "data.jsonl:2: categories")
+}
+
+func writeFile(path, text string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, []byte(text), 0o644)
+}
