@@ -42,7 +42,8 @@ type Catalogue map[string]map[string]string
 // requiredKeys must exist in every language of a catalogue.
 var requiredKeys = []string{"user_intent_prefix", "sgr_normal_response", "sgr_clarify_intro", "sgr_clarify_outro",
 	"sgr_spam_response", "sgr_guardian_response", "blocked_message_placeholder", "safe_exit_question",
-	"safe_exit_refusal", "policy_refusal", "model_unavailable", "sources_heading"}
+	"safe_exit_refusal", "policy_refusal", "model_unavailable", "sources_heading", "guard_unavailable",
+	"answer_disclaimer", "recommended_articles"}
 
 // actions are the actions that have templates.
 var actions = []contracts.Action{contracts.ActionNormal, contracts.ActionClarify, contracts.ActionBlock, contracts.ActionGuardianBlock}
