@@ -14,6 +14,10 @@ import (
 func TestFinalize(t *testing.T) {
 	f := newFixtures(t)
 	articles := []contracts.Article{{KBID: "guard", Title: "The guard", URL: "https://docs/guard"}, {KBID: "tables", Title: "Tables"}}
+	var six []contracts.Article
+	for _, id := range []string{"a", "b", "c", "d", "e", "f"} {
+		six = append(six, contracts.Article{KBID: id, Title: id})
+	}
 	tests := []struct {
 		name     string
 		draft    string
@@ -26,8 +30,10 @@ func TestFinalize(t *testing.T) {
 			"Set guard.mode [1].\n\nSources:\n[1] The guard — https://docs/guard", []contracts.UIType{contracts.UIAnswer, contracts.UISources}},
 		{"no citation lists every article", "Set guard.mode.", "en", articles,
 			"Set guard.mode.\n\nSources:\n[1] The guard — https://docs/guard\n[2] Tables", []contracts.UIType{contracts.UIAnswer, contracts.UISources}},
-		{"Russian heading", "Ключ guard.mode [2].", "ru", articles,
-			"Ключ guard.mode [2].\n\nИсточники:\n[2] Tables", []contracts.UIType{contracts.UIAnswer, contracts.UISources}},
+		{"Russian heading; the one cited article is [1]", "Ключ guard.mode [2].", "ru", articles,
+			"Ключ guard.mode [1].\n\nИсточники:\n[1] Tables", []contracts.UIType{contracts.UIAnswer, contracts.UISources}},
+		{"numbers without gaps, in the text and the list", "Mode [3], tables [6] and [3] again; arr[9] is code.", "en", six,
+			"Mode [1], tables [2] and [1] again; arr[9] is code.\n\nSources:\n[1] c\n[2] f", []contracts.UIType{contracts.UIAnswer, contracts.UISources}},
 		{"no articles, no sources", "Hello!", "en", nil, "Hello!", []contracts.UIType{contracts.UIAnswer}},
 	}
 	for _, tc := range tests {
@@ -42,6 +48,15 @@ func TestFinalize(t *testing.T) {
 				types = append(types, u.Type)
 			}
 			assert.Equal(t, tc.ui, types)
+			assert.Equal(t, s.Answer[:len(s.UI[0].Content)], s.UI[0].Content, "the answer message carries the new numbers")
+			assert.Len(t, s.Articles, len(tc.articles), "no article is lost")
+			if tc.name == "numbers without gaps, in the text and the list" {
+				var ids []string
+				for _, a := range s.Articles {
+					ids = append(ids, a.KBID)
+				}
+				assert.Equal(t, []string{"c", "f", "a", "b", "d", "e"}, ids, "the n-th article is the one [n] cites")
+			}
 		})
 	}
 }
