@@ -57,12 +57,12 @@ var layers = map[string]struct {
 	"agent": {[]string{"checkpoint", "checkpoint/postgres", "checkpoint/redis", "checkpoint/sqlite", "config", "contracts", "docs", "events", "graph", "guards", "guards/safety", "kb", "models",
 		"models/offline", "models/openai", "nodes", "outbound", "tables", "templates", "tools"}, true},
 	"templates":    {[]string{"contracts"}, false},
-	"batch":        {[]string{"agent", "contracts"}, false},
+	"batch":        {[]string{"agent", "contracts", "templates"}, false},
 	"runs":         {[]string{"agent", "contracts"}, true},                                          // turns queued for workers (a Spec holds eino messages)
 	"server":       {[]string{"agent", "checkpoint", "contracts", "guards", "nodes", "runs"}, true}, // the default turn over HTTP
 	"mcpserver":    {[]string{"agent", "contracts", "guards"}, false},                               // the default turn over MCP
 	"webui":        {[]string{"templates"}, false},                                                  // the web chat: static files and their labels
-	"cmd/sgrgraph": {[]string{"agent", "batch", "checkpoint", "contracts", "mcpserver", "runs", "server", "tables", "config", "guards", "guards/safety", "kb", "models/openai", "tools", "webui"}, true},
+	"cmd/sgrgraph": {[]string{"agent", "batch", "checkpoint", "contracts", "mcpserver", "runs", "server", "tables", "config", "guards", "guards/safety", "kb", "models/openai", "templates", "tools", "webui"}, true},
 }
 
 func TestLayers(t *testing.T) {

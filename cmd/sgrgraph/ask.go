@@ -71,12 +71,8 @@ func (f *turnFlags) override(cfg *config.Config) {
 	}
 }
 
-// build opens the knowledge base and compiles the agent; the returned
-// function releases both.
-func (f *turnFlags) build(cmd *cobra.Command, a *app) (*agent.Agent, func(), error) {
-	if f.lang != "" && f.lang != "ru" && f.lang != "en" {
-		return nil, nil, fmt.Errorf("--lang: %q is not ru or en", f.lang)
-	}
+// config is the configuration with the flags laid over it.
+func (f *turnFlags) config(a *app) config.Config {
 	cfg := a.cfg
 	if f.kbDir != "" {
 		cfg.KB.Dir = f.kbDir
@@ -86,6 +82,16 @@ func (f *turnFlags) build(cmd *cobra.Command, a *app) (*agent.Agent, func(), err
 	}
 	f.override(&cfg)
 	cfg.Product = productOf(cfg)
+	return cfg
+}
+
+// build opens the knowledge base and compiles the agent; the returned
+// function releases both.
+func (f *turnFlags) build(cmd *cobra.Command, a *app) (*agent.Agent, func(), error) {
+	if f.lang != "" && f.lang != "ru" && f.lang != "en" {
+		return nil, nil, fmt.Errorf("--lang: %q is not ru or en", f.lang)
+	}
+	cfg := f.config(a)
 	var opts agent.Options
 	closeTrace := func() {}
 	if f.trace != "" {
