@@ -139,7 +139,7 @@ func blocked(t *testing.T, b *browser, url string) {
 	require.Len(t, v.UI, 2, v)
 	assert.Equal(t, "intent", v.UI[0].Type, "seed 000 template 3 shows how the request was understood")
 	assert.Equal(t, "refusal", v.UI[1].Type)
-	assert.Contains(t, v.UI[1].Text, "doesn't appear to be related to sgrgraph support")
+	assert.Contains(t, v.UI[1].Text, "doesn't seem to be about sgrgraph")
 	assert.Empty(t, v.Answer)
 	assert.Equal(t, []string{"spam", "safety"}, v.badgeKinds(), "nothing was searched or judged: no confidence, queries or verdict")
 	assert.Equal(t, badgeView{"spam", "red", "Spam: 1.00 ✗ High", colours["red"]}, v.badges()["spam"])

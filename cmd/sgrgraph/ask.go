@@ -187,7 +187,7 @@ type printer struct {
 	labels   templates.Catalogue // the footer's words
 	lang     string              // the language asked for (--lang), if any
 	question string
-	answered bool // the answer is on screen (a turn resumed after a review sends no events)
+	answered bool // the reply is on screen (a turn resumed after a review sends no events)
 }
 
 // newPrinter is the printer of one turn.
@@ -221,7 +221,10 @@ func (p *printer) event(ev contracts.Event) {
 	defer p.mu.Unlock()
 	switch {
 	case ev.Kind == contracts.EventUI:
-		p.answered = p.answered || ev.UI.Type == contracts.UIAnswer
+		switch ev.UI.Type {
+		case contracts.UIAnswer, contracts.UIClarification, contracts.UIRefusal: // the turn's reply, res.Answer
+			p.answered = true
+		}
 		p.print(ev.UI.Content)
 	case ev.Kind == contracts.EventRetry:
 		fmt.Fprintf(p.out, "[%s]\n\n", ev.Error)
