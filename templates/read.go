@@ -5,8 +5,19 @@ import (
 	"strings"
 )
 
-// subqueriesField opens the Analysis list of the plan's search queries.
-const subqueriesField = "**Subqueries**:"
+// subqueriesFields open the Analysis list of the plan's search queries,
+// one per language of the labels ("**Subqueries**:", "**Подзапросы**:").
+var subqueriesFields = func() map[string]bool {
+	labels, err := UILabels()
+	if err != nil { // the embedded labels: their tests keep them valid
+		panic(err)
+	}
+	fields := map[string]bool{}
+	for lang := range labels {
+		fields["**"+labels.Label(lang, "analysis_field_subqueries", nil)+"**:"] = true
+	}
+	return fields
+}()
 
 // Subqueries reads the plan's search queries back out of a synthetic
 // message (or a directive tool result): the quoted items of the
@@ -17,7 +28,7 @@ func Subqueries(message string) ([]string, bool) {
 	lines := strings.Split(message, "\n")
 	start := -1
 	for i, line := range lines {
-		if line == subqueriesField {
+		if subqueriesFields[line] {
 			start = i + 1
 			break
 		}

@@ -36,18 +36,18 @@ func TestRender(t *testing.T) {
 		{contracts.ActionNormal, "en",
 			[]string{`**Topic**: "Guard modes"`, "**Confidence**: High (0.90)", "**Subqueries**:\n- \"guard mode\"\n- \"report mode\"\n", "1. \"search the docs\"\n2. \"answer\""},
 			[]string{"I'll look this up in the knowledge base"}, []string{"I'll look this up in the knowledge base and answer from what I find."}, []string{"Content advisory"}},
-		{contracts.ActionNormal, "ru", []string{"[spam_score: 0.05]"},
+		{contracts.ActionNormal, "ru", []string{"[spam_score: 0.05]", "**Тема**: \"Guard modes\"", "**Уверенность**: Высокая (0.90)", "**Подзапросы**:\n- \"guard mode\""},
 			[]string{"Поищу ответ в базе знаний"}, []string{"Поищу ответ в базе знаний и отвечу по найденному."}, nil},
 		{contracts.ActionClarify, "en",
 			[]string{`"switch the guard to report mode" (not completely understood)`, "**Confidence**: Low (0.90)", "**Uncertainties**:\n- \"which version\""},
 			[]string{"I want to be sure", `"Which version do you run?"`, "Once you tell me"},
 			[]string{"so one question first:\n\nWhich version do you run?\n\n"}, nil},
-		{contracts.ActionClarify, "ru", nil, []string{"Хочу убедиться", "Как только ответите"}, []string{"поэтому сначала уточню:"}, nil},
+		{contracts.ActionClarify, "ru", []string{"(понято не полностью)", "**Неясности**:"}, []string{"Хочу убедиться", "Как только ответите"}, []string{"поэтому сначала уточню:"}, nil},
 		{contracts.ActionBlock, "en", []string{"Request unrelated to Acme [spam_score: 0.05]", `**Reason**: "Not spam"`},
 			[]string{"doesn't seem to be about Acme"}, []string{"setting up and using Acme"}, nil},
-		{contracts.ActionBlock, "ru", nil, []string{"не относится к Acme"}, nil, nil},
+		{contracts.ActionBlock, "ru", []string{"**Оценка**: Запрос не по теме или спам", "Запрос не относится к Acme [spam_score: 0.05]"}, []string{"не относится к Acme"}, nil, nil},
 		{contracts.ActionGuardianBlock, "en", []string{"**Action**: guardian_block"}, []string{"I can't process this request"}, nil, nil},
-		{contracts.ActionGuardianBlock, "ru", nil, []string{"Я не могу обработать этот запрос", "в поддержку Acme"}, nil, nil},
+		{contracts.ActionGuardianBlock, "ru", []string{"**Действие**: guardian_block"}, []string{"Я не могу обработать этот запрос", "в поддержку Acme"}, nil, nil},
 	}
 	for _, tc := range tests {
 		t.Run(string(tc.action)+"/"+tc.lang, func(t *testing.T) {
@@ -232,4 +232,26 @@ func TestDefaultCatalogueShape(t *testing.T) {
 			assert.NotContains(t, text, "{", "%s.%s", lang, key)
 		}
 	}
+}
+
+// The Analysis section speaks the answer language: every field name and
+// phrase comes from the labels, none is left in English in Russian.
+func TestAnalysisLabelsFollowTheLanguage(t *testing.T) {
+	s, err := Default()
+	require.NoError(t, err)
+	mod := &contracts.Moderation{Level: contracts.LevelControversial, Categories: []string{contracts.CategoryPolitical}}
+	for _, a := range actions {
+		r, err := s.Render(a, "ru", Data{Plan: plan(), Moderation: mod, Product: "Acme"})
+		require.NoError(t, err)
+		for _, english := range []string{"Topic", "Intent", "Validity", "Confidence", "Subqueries", "Assessment", "Reason",
+			"Content advisory", "request", "Request", "High", "Low", "understood"} {
+			assert.NotContains(t, skeleton(r.Analysis), english, "%s: %q in a Russian analysis", a, english)
+		}
+	}
+	r, err := s.Render(contracts.ActionNormal, "ru", Data{Plan: plan(), Moderation: mod})
+	require.NoError(t, err)
+	assert.Contains(t, r.Analysis, "**Предупреждение по содержанию**: запрос касается тем \"Politically Sensitive Topics\"; отвечай нейтрально")
+	got, ok := Subqueries(r.Message())
+	assert.True(t, ok)
+	assert.Equal(t, []string{"guard mode", "report mode"}, got, "the Russian list reads back")
 }
