@@ -3,21 +3,23 @@ package templates
 import (
 	"encoding/json"
 	"strings"
+	"sync"
 )
 
-// subqueriesFields open the Analysis list of the plan's search queries,
-// one per language of the labels ("**Subqueries**:", "**Подзапросы**:").
-var subqueriesFields = func() map[string]bool {
+// subqueriesFields are the lines that open the Analysis list of the plan's
+// search queries, one per language of the labels ("**Subqueries**:",
+// "**Подзапросы**:").
+var subqueriesFields = sync.OnceValue(func() map[string]bool {
+	fields := map[string]bool{}
 	labels, err := UILabels()
 	if err != nil { // the embedded labels: their tests keep them valid
-		panic(err)
+		return fields
 	}
-	fields := map[string]bool{}
 	for lang := range labels {
 		fields["**"+labels.Label(lang, "analysis_field_subqueries", nil)+"**:"] = true
 	}
 	return fields
-}()
+})
 
 // Subqueries reads the plan's search queries back out of a synthetic
 // message (or a directive tool result): the quoted items of the
@@ -26,9 +28,10 @@ var subqueriesFields = func() map[string]bool {
 // own Markdown.
 func Subqueries(message string) ([]string, bool) {
 	lines := strings.Split(message, "\n")
+	fields := subqueriesFields()
 	start := -1
 	for i, line := range lines {
-		if subqueriesFields[line] {
+		if fields[line] {
 			start = i + 1
 			break
 		}

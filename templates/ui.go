@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 )
@@ -22,8 +23,14 @@ var uiLabels []byte
 
 // UILabels is the label catalogue (ui.yaml): every language has
 // the same keys and, in each text, the same {placeholders}, so a page that
-// switches language never meets a missing label.
-func UILabels() (Catalogue, error) { return parseUILabels(uiLabels) }
+// switches language never meets a missing label. It is read once per
+// process and shared: callers read it and never change it.
+func UILabels() (Catalogue, error) { return embeddedLabels() }
+
+// embeddedLabels parses ui.yaml on first use only: every agent, template
+// set and batch run reads the same labels, and parsing them costs a
+// millisecond.
+var embeddedLabels = sync.OnceValues(func() (Catalogue, error) { return parseUILabels(uiLabels) })
 
 func parseUILabels(data []byte) (Catalogue, error) {
 	var cat Catalogue
