@@ -186,7 +186,7 @@ func TestRunWritesEveryRowInOrder(t *testing.T) {
 				Rows: 5, Done: 3, Failed: 2, Actions: map[string]int{"normal": 3}, Verdicts: map[string]int{"PASS": 3},
 				MeanMS: sum.MeanMS, P95MS: sum.P95MS}, sum)
 			header, rows := readAll(t, o.Output)
-			assert.Equal(t, append([]string{"ID", "Название", "Описание"}, ResultColumns...), header)
+			assert.Equal(t, append([]string{"ID", "Название", "Описание"}, ResultColumns("en")...), header)
 			require.Len(t, rows, 5)
 			col := func(r Row, name string) string {
 				for i, h := range header {

@@ -2,11 +2,13 @@ package batch
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	htmltomarkdown "github.com/JohannesKaufmann/html-to-markdown/v2"
 
 	"github.com/sgrgraph/sgrgraph/contracts"
+	"github.com/sgrgraph/sgrgraph/templates"
 )
 
 // Columns names the input columns a request is made of.
@@ -24,9 +26,29 @@ func DefaultColumns() Columns {
 	return Columns{ID: "ID", Subject: "Название", Description: "Описание"}
 }
 
-// ResultColumns are added to every output row, in this order.
-var ResultColumns = []string{"articles", "found_chunks", "answer", "spam_score", "retrieval_confidence",
+// resultColumnKeys are the columns added to every output row, in this
+// order: their label keys are "column_" and the key; the English labels
+// are these keys themselves, names a program can rely on.
+var resultColumnKeys = []string{"articles", "found_chunks", "answer", "spam_score", "retrieval_confidence",
 	"query_count", "user_intent", "action", "verdict", "safety_level", "error"}
+
+// ResultColumns are the names of the added columns in lang (ru or en; a
+// language the labels lack reads English).
+func ResultColumns(lang string) []string {
+	labels, err := templates.UILabels()
+	if err != nil { // the embedded labels are checked by their tests
+		return resultColumnKeys
+	}
+	return resultColumns(labels, lang)
+}
+
+func resultColumns(labels templates.Catalogue, lang string) []string {
+	out := make([]string, len(resultColumnKeys))
+	for i, k := range resultColumnKeys {
+		out[i] = labels.Label(lang, "column_"+k, nil)
+	}
+	return out
+}
 
 // request is the turn's message: "# subject", a blank line, and the
 // description as Markdown; either part may be missing.
@@ -51,8 +73,8 @@ func request(subject, description string) (string, error) {
 
 // resultCells are the added columns of a row; a row without a record (not
 // run yet) has them empty.
-func resultCells(rec *Record) []any {
-	cells := make([]any, len(ResultColumns))
+func (t Texts) resultCells(rec *Record) []any {
+	cells := make([]any, len(resultColumnKeys))
 	if rec == nil {
 		return cells
 	}
@@ -61,8 +83,9 @@ func resultCells(rec *Record) []any {
 	if res == nil {
 		return cells
 	}
-	cells[0], cells[1], cells[2] = articles(res), chunks(res), res.Answer
-	if res.Plan != nil {
+	cells[0], cells[1], cells[2] = t.articles(res), chunks(res), t.AnswerCell(*res, rec.Request)
+	if res.Plan != nil && res.Action != contracts.ActionGuardianBlock {
+		// A Guardian's refusal shows nothing of how the request was understood (seed 000 template 4).
 		cells[3], cells[6] = res.Plan.SpamScore, res.Plan.UserIntent
 	}
 	if c, ok := confidence(res.QueryTraces); ok {
@@ -93,25 +116,30 @@ func confidence(traces []contracts.QueryTrace) (float64, bool) {
 }
 
 // articles lists each query's articles with their scores, then the set the
-// answer drew on.
-func articles(res *contracts.StructuredResult) string {
+// answer drew on, in the labels' language.
+func (t Texts) articles(res *contracts.StructuredResult) string {
 	var b strings.Builder
-	for i, t := range res.QueryTraces {
-		fmt.Fprintf(&b, "Query %d: %s\n", i+1, t.Query)
-		if t.Error != "" {
-			fmt.Fprintf(&b, "- error: %s\n", t.Error)
+	for i, q := range res.QueryTraces {
+		b.WriteString(t.label("batch_query", map[string]string{"n": strconv.Itoa(i + 1), "query": q.Query}) + "\n")
+		if q.Error != "" {
+			fmt.Fprintf(&b, "- error: %s\n", q.Error)
 		}
-		for _, a := range t.Articles {
-			fmt.Fprintf(&b, "- %s - %s (score %.4f)%s\n", a.KBID, a.Title, a.Score, link(a.URL))
+		for _, a := range q.Articles {
+			b.WriteString(t.article(a))
 		}
 	}
 	if len(res.Articles) > 0 {
-		b.WriteString("All articles:\n")
+		b.WriteString(t.label("batch_all_articles", nil) + "\n")
 		for _, a := range res.Articles {
-			fmt.Fprintf(&b, "- %s - %s (score %.4f)%s\n", a.KBID, a.Title, a.Score, link(a.URL))
+			b.WriteString(t.article(a))
 		}
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+func (t Texts) article(a contracts.Article) string {
+	score := t.label("batch_score", map[string]string{"score": strconv.FormatFloat(a.Score, 'f', 4, 64)})
+	return fmt.Sprintf("- %s - %s (%s)%s\n", a.KBID, a.Title, score, link(a.URL))
 }
 
 func link(url string) string {

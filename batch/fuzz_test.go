@@ -342,7 +342,7 @@ func xlsxSeeds(f *testing.F, dir string) [][]byte {
 		if kind == "example" {
 			require.NoError(f, WriteExample(p, 12))
 		} else {
-			w, err := createTable(p, append([]string{"ID"}, ResultColumns...), false)
+			w, err := createTable(p, append([]string{"ID"}, ResultColumns("en")...), false)
 			require.NoError(f, err)
 			require.NoError(f, w.write([]any{"1", "a", "b", "answer", 0.5, 0.25, 2, "intent", "normal", "PASS", "Safe", ""}))
 			require.NoError(f, w.commit())

@@ -24,6 +24,8 @@ type Options struct {
 	// rows to run from there (0 = all).
 	Start, Limit int
 	Columns      Columns
+	// Texts are the words of the added columns.
+	Texts Texts
 	// Progress receives a progress bar (Terminal) or plain progress lines.
 	Progress io.Writer
 	Terminal bool
@@ -115,7 +117,7 @@ func (o *Options) settle() error {
 	if o.Progress == nil {
 		o.Progress = io.Discard
 	}
-	return nil
+	return o.Texts.settle()
 }
 
 func same(a, b string) bool {

@@ -62,7 +62,7 @@ func Run(ctx context.Context, h Handler, o Options) (Summary, error) {
 	if err := o.settle(); err != nil {
 		return Summary{}, err
 	}
-	plan, err := scan(o.Input, o.Columns)
+	plan, err := scan(o.Input, o.Columns, resultColumns(o.Texts.Labels, o.Texts.Language))
 	if err != nil {
 		return Summary{}, err
 	}
@@ -252,7 +252,7 @@ func writeOutput(o Options, plan tablePlan, j *journal) error {
 		return err
 	}
 	defer t.close()
-	header := append(slices.Clone(plan.header), ResultColumns...)
+	header := append(slices.Clone(plan.header), resultColumns(o.Texts.Labels, o.Texts.Language)...)
 	w, err := createTable(o.Output, header, plan.bom)
 	if err != nil {
 		return err
@@ -266,7 +266,7 @@ func writeOutput(o Options, plan tablePlan, j *journal) error {
 			w.abort()
 			return err
 		}
-		results, err := rowResults(j, o.Columns.index(t.header()), row)
+		results, err := rowResults(j, o.Texts, o.Columns.index(t.header()), row)
 		if err != nil {
 			w.abort()
 			return err
@@ -289,10 +289,10 @@ const changedNotRun = "not run: the request changed since its last result, which
 
 // rowResults are a row's result cells: its latest result, unless that
 // answered another request than the row now makes.
-func rowResults(j *journal, idx columnIndex, row Row) ([]any, error) {
+func rowResults(j *journal, texts Texts, idx columnIndex, row Row) ([]any, error) {
 	id := strings.TrimSpace(cell(row, idx.id))
 	if j.state(id, idx.hash(row)) == rowChanged {
-		cells := resultCells(nil)
+		cells := texts.resultCells(nil)
 		cells[len(cells)-1] = changedNotRun
 		return cells, nil
 	}
@@ -300,7 +300,7 @@ func rowResults(j *journal, idx columnIndex, row Row) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return resultCells(rec), nil
+	return texts.resultCells(rec), nil
 }
 
 func cell(r Row, i int) string {

@@ -44,7 +44,7 @@ func (c columnIndex) request(r Row) (string, error) {
 // scan reads the whole input once, checking its structure: the columns
 // exist, no result column is already there, every row has an ID, no ID
 // repeats. The readers check the rest: names unique, no cell past them.
-func scan(path string, cols Columns) (tablePlan, error) {
+func scan(path string, cols Columns, added []string) (tablePlan, error) {
 	t, err := openTable(path)
 	if err != nil {
 		return tablePlan{}, err
@@ -84,7 +84,7 @@ func scan(path string, cols Columns) (tablePlan, error) {
 				path, c.name, c.flag, strings.Join(p.header, ", "))
 		}
 	}
-	for _, c := range ResultColumns {
+	for _, c := range added {
 		if slices.Contains(p.header, c) {
 			return tablePlan{}, fmt.Errorf("%s: column %q is already there, and a run adds it; rename it (is this an output table?)", path, c)
 		}

@@ -16,6 +16,10 @@ func TestFinalize(t *testing.T) {
 	restricted := &contracts.Verdict{Verdict: contracts.VerdictPass, RiskLevel: contracts.RiskMed, Reasons: []string{"no_evidence_fast_track"},
 		RequiredActions: []contracts.RequiredAction{contracts.ActRestrictScope}}
 	articles := []contracts.Article{{KBID: "guard", Title: "The guard", URL: "https://docs/guard"}, {KBID: "tables", Title: "Tables"}}
+	var six []contracts.Article
+	for _, id := range []string{"a", "b", "c", "d", "e", "f"} {
+		six = append(six, contracts.Article{KBID: id, Title: id})
+	}
 	tests := []struct {
 		name     string
 		verdict  *contracts.Verdict
@@ -29,8 +33,10 @@ func TestFinalize(t *testing.T) {
 			"Set guard.mode [1].\n\nSources:\n[1] The guard — https://docs/guard", []contracts.UIType{contracts.UIAnswer, contracts.UISources}},
 		{"no citation lists every article", nil, "Set guard.mode.", "en", articles,
 			"Set guard.mode.\n\nSources:\n[1] The guard — https://docs/guard\n[2] Tables", []contracts.UIType{contracts.UIAnswer, contracts.UISources}},
-		{"Russian heading", nil, "Ключ guard.mode [2].", "ru", articles,
-			"Ключ guard.mode [2].\n\nИсточники:\n[2] Tables", []contracts.UIType{contracts.UIAnswer, contracts.UISources}},
+		{"Russian heading; the one cited article is [1]", nil, "Ключ guard.mode [2].", "ru", articles,
+			"Ключ guard.mode [1].\n\nИсточники:\n[1] Tables", []contracts.UIType{contracts.UIAnswer, contracts.UISources}},
+		{"numbers without gaps, in the text and the list", nil, "Mode [3], tables [6] and [3] again; arr[9] is code.", "en", six,
+			"Mode [1], tables [2] and [1] again; arr[9] is code.\n\nSources:\n[1] c\n[2] f", []contracts.UIType{contracts.UIAnswer, contracts.UISources}},
 		{"no articles, no sources", nil, "Hello!", "en", nil, "Hello!", []contracts.UIType{contracts.UIAnswer}},
 		{"a restricted PASS says the answer is not definitive", restricted, "Set guard.mode [1].", "en", articles[:1],
 			"The knowledge base has little on this, so what follows covers only what it says and is not a definitive answer.\n\n" +
@@ -53,6 +59,15 @@ func TestFinalize(t *testing.T) {
 				types = append(types, u.Type)
 			}
 			assert.Equal(t, tc.ui, types)
+			assert.Equal(t, s.Answer[:len(s.UI[0].Content)], s.UI[0].Content, "the answer message carries the new numbers")
+			assert.Len(t, s.Articles, len(tc.articles), "no article is lost")
+			if tc.name == "numbers without gaps, in the text and the list" {
+				var ids []string
+				for _, a := range s.Articles {
+					ids = append(ids, a.KBID)
+				}
+				assert.Equal(t, []string{"c", "f", "a", "b", "d", "e"}, ids, "the n-th article is the one [n] cites")
+			}
 		})
 	}
 }

@@ -163,7 +163,9 @@ func (c InjectSynthetic) show(ctx context.Context, s *contracts.ChatState, r tem
 	if !ch.Response {
 		return nil
 	}
-	if s.Plan != nil {
+	// A Guardian's refusal shows the refusal alone (seed 000 template 4):
+	// saying back how an unsafe request was understood repeats it.
+	if s.Plan != nil && s.Action != contracts.ActionGuardianBlock {
 		prefix, err := text(c.Texts, lang, "user_intent_prefix", c.Product)
 		if err != nil {
 			return err

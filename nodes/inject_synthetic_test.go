@@ -31,9 +31,10 @@ func TestInjectSyntheticRoutes(t *testing.T) {
 		overrides int
 	}{
 		{"normal", ptr(validPlan()), contracts.LevelSafe, contracts.ActionNormal, []contracts.UIType{contracts.UIIntent, contracts.UIResponse}, "", 0},
-		{"the table wins over the model", &spam, contracts.LevelSafe, contracts.ActionBlock, []contracts.UIType{contracts.UIIntent, contracts.UIRefusal}, "doesn't appear to be related", 1},
+		{"the table wins over the model", &spam, contracts.LevelSafe, contracts.ActionBlock, []contracts.UIType{contracts.UIIntent, contracts.UIRefusal}, "doesn't seem to be about", 1},
 		{"clarify asks the plan's question", &unclear, contracts.LevelSafe, contracts.ActionClarify, []contracts.UIType{contracts.UIIntent, contracts.UIClarification}, "Which guard?", 0},
-		{"unsafe in report mode", ptr(validPlan()), contracts.LevelUnsafe, contracts.ActionGuardianBlock, []contracts.UIType{contracts.UIIntent, contracts.UIRefusal}, "can't process this request", 1},
+		// Seed 000 template 4: the refusal alone, never how the request was understood.
+		{"unsafe in report mode", ptr(validPlan()), contracts.LevelUnsafe, contracts.ActionGuardianBlock, []contracts.UIType{contracts.UIRefusal}, "can't process this request", 1},
 		{"no plan: the agent answers the user's words", nil, contracts.LevelSafe, contracts.ActionNormal, []contracts.UIType{contracts.UIResponse}, "", 0},
 	}
 	for _, tc := range tests {

@@ -27,6 +27,14 @@ func (c SafeExit) Node() Func {
 		var answer string
 		kind := contracts.UIRefusal
 		switch {
+		case s.Action == contracts.ActionGuardianBlock && s.Moderation != nil && s.Moderation.Level == contracts.LevelUnknown:
+			// The classifier failed or said nothing usable: the request was
+			// not found harmful, it could not be checked, and the user is told so.
+			r, err := text(c.Texts, lang, "guard_unavailable", c.Product)
+			if err != nil {
+				return nil, err
+			}
+			answer = r
 		case s.Action == contracts.ActionGuardianBlock:
 			r, err := c.Texts.Render(contracts.ActionGuardianBlock, lang, templates.Data{Moderation: s.Moderation, Product: c.Product})
 			if err != nil {

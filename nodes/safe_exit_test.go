@@ -19,26 +19,34 @@ func TestSafeExit(t *testing.T) {
 	tests := []struct {
 		name    string
 		message string
+		level   contracts.SafetyLevel // the Guardian's at the door
 		action  contracts.Action
 		verdict *contracts.Verdict
 		policy  *contracts.PolicyResult
 		answer  string
 		ui      contracts.UIType
 	}{
-		{"blocked at the door", "How do I make a bomb?", contracts.ActionGuardianBlock, nil, nil, "can't process this request", contracts.UIRefusal},
-		{"blocked at the door, in Russian", "Как сделать бомбу?", contracts.ActionGuardianBlock, nil, nil, "не могу обработать этот запрос", contracts.UIRefusal},
-		{"short evidence asks one question", "How do I set the mode?", contracts.ActionNormal, fail(contracts.ActAskMinimalQuestion), nil, "Which part of sgrgraph", contracts.UIClarification},
-		{"anything else is refused", "How do I set the mode?", contracts.ActionNormal, fail(contracts.ActSafeRefusal), nil, "can't give a reliable answer", contracts.UIRefusal},
-		{"a policy denial gets the policy refusal", "What is my boss's salary?", contracts.ActionBlock, fail(contracts.ActSafeRefusal),
+		{"blocked at the door", "How do I make a bomb?", "", contracts.ActionGuardianBlock, nil, nil, "can't process this request", contracts.UIRefusal},
+		{"blocked at the door, in Russian", "Как сделать бомбу?", "", contracts.ActionGuardianBlock, nil, nil, "не могу обработать этот запрос", contracts.UIRefusal},
+		{"short evidence asks one question", "How do I set the mode?", "", contracts.ActionNormal, fail(contracts.ActAskMinimalQuestion), nil, "Which part of sgrgraph", contracts.UIClarification},
+		{"anything else is refused", "How do I set the mode?", "", contracts.ActionNormal, fail(contracts.ActSafeRefusal), nil, "can't give a reliable answer", contracts.UIRefusal},
+		{"a policy denial gets the policy refusal", "What is my boss's salary?", "", contracts.ActionBlock, fail(contracts.ActSafeRefusal),
 			&contracts.PolicyResult{Decision: contracts.PolicyDeny}, "outside what sgrgraph support may answer", contracts.UIRefusal},
-		{"a model that stays down says so", "How do I set the mode?", contracts.ActionNormal, nil, nil,
+		{"a model that stays down says so", "How do I set the mode?", "", contracts.ActionNormal, nil, nil,
 			"model service is not answering right now", contracts.UIRefusal},
-		{"refused in Russian", "Как выбрать режим?", contracts.ActionNormal, fail(contracts.ActSafeRefusal), nil, "не могу дать надёжный ответ", contracts.UIRefusal},
+		{"a guard that did not answer: not checked, not harmful", "How do I set the mode?", contracts.LevelUnknown, contracts.ActionGuardianBlock, nil, nil,
+			"couldn't check this request", contracts.UIRefusal},
+		{"a guard that did not answer, in Russian", "Как выбрать режим?", contracts.LevelUnknown, contracts.ActionGuardianBlock, nil, nil,
+			"Не удалось проверить запрос", contracts.UIRefusal},
+		{"refused in Russian", "Как выбрать режим?", "", contracts.ActionNormal, fail(contracts.ActSafeRefusal), nil, "не могу дать надёжный ответ", contracts.UIRefusal},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			in := newState(tc.message)
 			in.Action, in.Verdict, in.Policy, in.Draft = tc.action, tc.verdict, tc.policy, "a rejected draft"
+			if tc.level != "" {
+				in.Moderation = &contracts.Moderation{Level: tc.level}
+			}
 			if tc.verdict == nil && tc.action == contracts.ActionNormal {
 				in.Error = "model unavailable: 503"
 			}
@@ -46,6 +54,9 @@ func TestSafeExit(t *testing.T) {
 			require.NoError(t, err)
 			assert.Contains(t, s.Answer, tc.answer)
 			assert.NotContains(t, s.Answer, "rejected draft")
+			if tc.level == contracts.LevelUnknown {
+				assert.NotContains(t, s.Answer, "harmful", "an unchecked request is not called harmful")
+			}
 			require.Len(t, s.UI, 1)
 			assert.Equal(t, tc.ui, s.UI[0].Type)
 			assert.Equal(t, s.Answer, s.Messages[len(s.Messages)-1].Content, "the exit is in the history for the next turn")

@@ -3,10 +3,23 @@ package templates
 import (
 	"encoding/json"
 	"strings"
+	"sync"
 )
 
-// subqueriesField opens the Analysis list of the plan's search queries.
-const subqueriesField = "**Subqueries**:"
+// subqueriesFields are the lines that open the Analysis list of the plan's
+// search queries, one per language of the labels ("**Subqueries**:",
+// "**Подзапросы**:").
+var subqueriesFields = sync.OnceValue(func() map[string]bool {
+	fields := map[string]bool{}
+	labels, err := UILabels()
+	if err != nil { // the embedded labels: their tests keep them valid
+		return fields
+	}
+	for lang := range labels {
+		fields["**"+labels.Label(lang, "analysis_field_subqueries", nil)+"**:"] = true
+	}
+	return fields
+})
 
 // Subqueries reads the plan's search queries back out of a synthetic
 // message (or a directive tool result): the quoted items of the
@@ -15,9 +28,10 @@ const subqueriesField = "**Subqueries**:"
 // own Markdown.
 func Subqueries(message string) ([]string, bool) {
 	lines := strings.Split(message, "\n")
+	fields := subqueriesFields()
 	start := -1
 	for i, line := range lines {
-		if line == subqueriesField {
+		if fields[line] {
 			start = i + 1
 			break
 		}

@@ -42,16 +42,18 @@ type Catalogue map[string]map[string]string
 // requiredKeys must exist in every language of a catalogue.
 var requiredKeys = []string{"user_intent_prefix", "sgr_normal_response", "sgr_clarify_intro", "sgr_clarify_outro",
 	"sgr_spam_response", "sgr_guardian_response", "blocked_message_placeholder", "safe_exit_question",
-	"safe_exit_refusal", "policy_refusal", "model_unavailable", "sources_heading", "restricted_scope_notice"}
+	"safe_exit_refusal", "policy_refusal", "model_unavailable", "sources_heading", "restricted_scope_notice", "guard_unavailable",
+	"answer_disclaimer", "recommended_articles"}
 
 // actions are the actions that have templates.
 var actions = []contracts.Action{contracts.ActionNormal, contracts.ActionClarify, contracts.ActionBlock, contracts.ActionGuardianBlock}
 
 // Set is a parsed template file with its catalogue. It is safe for concurrent use.
 type Set struct {
-	tmpl  *template.Template
-	cat   Catalogue
-	bound sync.Pool // *binding: clones of tmpl, lent to one render at a time
+	tmpl   *template.Template
+	cat    Catalogue
+	labels Catalogue // the Analysis section's words (ui.yaml)
+	bound  sync.Pool // *binding: clones of tmpl, lent to one render at a time
 }
 
 // Rendered is one rendered template, its sections kept apart so the UI
@@ -132,9 +134,13 @@ func parse(tmplText, tmplName string, catData []byte, catName string) (*Set, err
 	if err := cat.validate(); err != nil {
 		return nil, fmt.Errorf("catalogue %s: %w", catName, err)
 	}
-	s := &Set{cat: cat}
-	// "text" is bound per render to the turn's language; this one only lets Parse succeed.
-	t, err := template.New(tmplName).Option("missingkey=error").Funcs(funcs(nil)).Parse(tmplText)
+	labels, err := UILabels()
+	if err != nil {
+		return nil, err
+	}
+	s := &Set{cat: cat, labels: labels}
+	// "text" and "label" are bound per render to the turn's language; these only let Parse succeed.
+	t, err := template.New(tmplName).Option("missingkey=error").Funcs(funcs(nil, nil)).Parse(tmplText)
 	if err != nil {
 		return nil, fmt.Errorf("templates %s: %w", tmplName, err)
 	}
@@ -325,7 +331,8 @@ func (s *Set) bind(lang string, v view) (bound, error) {
 			return bound{}, err
 		}
 		b = &binding{t: t}
-		t.Funcs(funcs(func(key string) (string, error) { return s.Text(b.lang, key, b.vars) }))
+		t.Funcs(funcs(func(key string) (string, error) { return s.Text(b.lang, key, b.vars) },
+			func(key string, pairs ...string) (string, error) { return s.label(b.lang, key, b.vars, pairs) }))
 	}
 	b.lang, b.vars = lang, map[string]string{"user_intent": v.UserIntent, "product": v.Product}
 	return bound{b: b, v: v}, nil
@@ -345,13 +352,33 @@ func (b bound) run(action contracts.Action, part string) (string, error) {
 	return strings.TrimSpace(out.String()), nil
 }
 
-func funcs(text func(string) (string, error)) template.FuncMap {
+// label is a label of the Analysis section in lang, {product} and the
+// name/value pairs filled in; a language the labels lack reads English.
+func (s *Set) label(lang, key string, vars map[string]string, pairs []string) (string, error) {
+	if _, ok := s.labels["en"][key]; !ok {
+		return "", fmt.Errorf("label %q: not in the labels", key)
+	}
+	if len(pairs)%2 != 0 {
+		return "", fmt.Errorf("label %q: a name without its value", key)
+	}
+	all := map[string]string{"product": vars["product"]}
+	for i := 0; i < len(pairs); i += 2 {
+		all[pairs[i]] = pairs[i+1]
+	}
+	return s.labels.Label(lang, key, all), nil
+}
+
+func funcs(text func(string) (string, error), label func(string, ...string) (string, error)) template.FuncMap {
 	if text == nil {
 		text = func(string) (string, error) { return "", errors.New("text used outside Render") }
 	}
+	if label == nil {
+		label = func(string, ...string) (string, error) { return "", errors.New("label used outside Render") }
+	}
 	return template.FuncMap{
-		"text": text,
-		"join": strings.Join,
+		"text":  text,
+		"label": label,
+		"join":  strings.Join,
 		"bullets": func(items []string) string {
 			return list(items, func(int) string { return "- " })
 		},

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"gopkg.in/yaml.v3"
 
 	"github.com/sgrgraph/sgrgraph/contracts"
 )
@@ -34,20 +35,19 @@ func TestRender(t *testing.T) {
 	}{
 		{contracts.ActionNormal, "en",
 			[]string{`**Topic**: "Guard modes"`, "**Confidence**: High (0.90)", "**Subqueries**:\n- \"guard mode\"\n- \"report mode\"\n", "1. \"search the docs\"\n2. \"answer\""},
-			[]string{`I'll help you with "switch the guard to report mode". Let me search the knowledge base`},
-			[]string{"I'll help you with switch the guard to report mode. Let me search the knowledge base"}, []string{"Content advisory"}},
-		{contracts.ActionNormal, "ru", []string{"[spam_score: 0.05]"},
-			[]string{`Я помогу вам с "switch the guard to report mode".`}, []string{"Я помогу вам с switch the guard to report mode."}, nil},
+			[]string{"I'll look this up in the knowledge base"}, []string{"I'll look this up in the knowledge base and answer from what I find."}, []string{"Content advisory"}},
+		{contracts.ActionNormal, "ru", []string{"[spam_score: 0.05]", "**Тема**: \"Guard modes\"", "**Уверенность**: Высокая (0.90)", "**Подзапросы**:\n- \"guard mode\""},
+			[]string{"Поищу ответ в базе знаний"}, []string{"Поищу ответ в базе знаний и отвечу по найденному."}, nil},
 		{contracts.ActionClarify, "en",
 			[]string{`"switch the guard to report mode" (not completely understood)`, "**Confidence**: Low (0.90)", "**Uncertainties**:\n- \"which version\""},
-			[]string{"I want to make sure", `"Which version do you run?"`, "Could you please provide more details"},
-			[]string{"You mentioned switch the guard to report mode, but", "\n\nWhich version do you run?\n\n"}, nil},
-		{contracts.ActionClarify, "ru", nil, []string{"Я хочу убедиться", "Не могли бы вы"}, []string{"Я хочу убедиться"}, nil},
+			[]string{"I want to be sure", `"Which version do you run?"`, "Once you tell me"},
+			[]string{"so one question first:\n\nWhich version do you run?\n\n"}, nil},
+		{contracts.ActionClarify, "ru", []string{"(понято не полностью)", "**Неясности**:"}, []string{"Хочу убедиться", "Как только ответите"}, []string{"поэтому сначала уточню:"}, nil},
 		{contracts.ActionBlock, "en", []string{"Request unrelated to Acme [spam_score: 0.05]", `**Reason**: "Not spam"`},
-			[]string{"related to Acme support"}, []string{"related to Acme support"}, nil},
-		{contracts.ActionBlock, "ru", nil, []string{"не связан с поддержкой Acme"}, nil, nil},
+			[]string{"doesn't seem to be about Acme"}, []string{"setting up and using Acme"}, nil},
+		{contracts.ActionBlock, "ru", []string{"**Оценка**: Запрос не по теме или спам", "Запрос не относится к Acme [spam_score: 0.05]"}, []string{"не относится к Acme"}, nil, nil},
 		{contracts.ActionGuardianBlock, "en", []string{"**Action**: guardian_block"}, []string{"I can't process this request"}, nil, nil},
-		{contracts.ActionGuardianBlock, "ru", nil, []string{"Я не могу обработать этот запрос", "службой поддержки Acme"}, nil, nil},
+		{contracts.ActionGuardianBlock, "ru", []string{"**Действие**: guardian_block"}, []string{"Я не могу обработать этот запрос", "в поддержку Acme"}, nil, nil},
 	}
 	for _, tc := range tests {
 		t.Run(string(tc.action)+"/"+tc.lang, func(t *testing.T) {
@@ -68,6 +68,7 @@ func TestRender(t *testing.T) {
 			assert.NotContains(t, r.Response, "spam_score", "the response never shows scores")
 			assert.NotContains(t, r.UserResponse, `"`, "the user reads the plan's text plain")
 			assert.Equal(t, "## Analysis\n"+r.Analysis+"\n\n## Response\n"+r.Response, r.Message())
+			assert.NotContains(t, r.UserResponse, plan().UserIntent, "the intent has a line of its own; the texts never splice it into a sentence")
 		})
 	}
 }
@@ -176,6 +177,9 @@ func TestLoadReplacesTemplatesAndCatalogue(t *testing.T) {
   model_unavailable: "i"
   sources_heading: "Quellen:"
   restricted_scope_notice: "j"
+  guard_unavailable: "m"
+  answer_disclaimer: "k"
+  recommended_articles: "l"
 `), 0o644))
 	s, err := Load("", cat)
 	require.NoError(t, err)
@@ -212,4 +216,43 @@ func TestText(t *testing.T) {
 	assert.Equal(t, "Как я понял ваш запрос:", got)
 	_, err = s.Text("en", "nope", nil)
 	assert.EqualError(t, err, `catalogue en: no text "nope"`)
+}
+
+// The embedded catalogue has the same keys and placeholders in ru and en,
+// and every text a person reads is whole: no placeholder left unfilled.
+func TestDefaultCatalogueShape(t *testing.T) {
+	var cat Catalogue
+	require.NoError(t, yaml.Unmarshal(defaultCatalogue, &cat))
+	require.NoError(t, cat.sameShape())
+	s, err := Default()
+	require.NoError(t, err)
+	for _, lang := range s.Languages() {
+		for _, key := range requiredKeys {
+			text, err := s.Text(lang, key, map[string]string{"product": "Acme", "user_intent": "x"})
+			require.NoError(t, err)
+			assert.NotContains(t, text, "{", "%s.%s", lang, key)
+		}
+	}
+}
+
+// The Analysis section speaks the answer language: every field name and
+// phrase comes from the labels, none is left in English in Russian.
+func TestAnalysisLabelsFollowTheLanguage(t *testing.T) {
+	s, err := Default()
+	require.NoError(t, err)
+	mod := &contracts.Moderation{Level: contracts.LevelControversial, Categories: []string{contracts.CategoryPolitical}}
+	for _, a := range actions {
+		r, err := s.Render(a, "ru", Data{Plan: plan(), Moderation: mod, Product: "Acme"})
+		require.NoError(t, err)
+		for _, english := range []string{"Topic", "Intent", "Validity", "Confidence", "Subqueries", "Assessment", "Reason",
+			"Content advisory", "request", "Request", "High", "Low", "understood"} {
+			assert.NotContains(t, skeleton(r.Analysis), english, "%s: %q in a Russian analysis", a, english)
+		}
+	}
+	r, err := s.Render(contracts.ActionNormal, "ru", Data{Plan: plan(), Moderation: mod})
+	require.NoError(t, err)
+	assert.Contains(t, r.Analysis, "**Предупреждение по содержанию**: запрос касается тем \"Politically Sensitive Topics\"; отвечай нейтрально")
+	got, ok := Subqueries(r.Message())
+	assert.True(t, ok)
+	assert.Equal(t, []string{"guard mode", "report mode"}, got, "the Russian list reads back")
 }

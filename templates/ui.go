@@ -6,22 +6,31 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 )
 
-// uiLabels are the web chat's labels: the same language → key → text shape
-// as the catalogue, kept in a file of their own so that a configured
-// catalogue, which replaces catalogue.yaml whole, need not carry them.
+// uiLabels are the labels of the web chat, the command line's footer and
+// the batch table's columns: the same language → key → text shape as the
+// catalogue, kept in a file of their own so that a configured catalogue,
+// which replaces catalogue.yaml whole, need not carry them.
 //
 //go:embed ui.yaml
 var uiLabels []byte
 
-// UILabels is the web chat's label catalogue (ui.yaml): every language has
+// UILabels is the label catalogue (ui.yaml): every language has
 // the same keys and, in each text, the same {placeholders}, so a page that
-// switches language never meets a missing label.
-func UILabels() (Catalogue, error) { return parseUILabels(uiLabels) }
+// switches language never meets a missing label. It is read once per
+// process and shared: callers read it and never change it.
+func UILabels() (Catalogue, error) { return embeddedLabels() }
+
+// embeddedLabels parses ui.yaml on first use only: every agent, template
+// set and batch run reads the same labels, and parsing them costs a
+// millisecond.
+var embeddedLabels = sync.OnceValues(func() (Catalogue, error) { return parseUILabels(uiLabels) })
 
 func parseUILabels(data []byte) (Catalogue, error) {
 	var cat Catalogue
@@ -76,4 +85,40 @@ func placeholders(text string) []string {
 	p := placeholder.FindAllString(text, -1)
 	slices.Sort(p)
 	return slices.Compact(p)
+}
+
+// Label is the label key in lang with {name} placeholders filled from
+// vars; a language the labels lack falls back to English, so an answer in
+// a language of a configured catalogue still gets labels.
+func (c Catalogue) Label(lang, key string, vars map[string]string) string {
+	texts, ok := c[lang]
+	if !ok {
+		texts = c["en"]
+	}
+	return fill(texts[key], vars)
+}
+
+// Count is the plural form of key (key_one, key_few or key_many) for n in
+// lang, with {count} filled in.
+func (c Catalogue) Count(lang, key string, n int) string {
+	return c.Label(lang, key+"_"+pluralForm(lang, n), map[string]string{"count": strconv.Itoa(n)})
+}
+
+// pluralForm is CLDR's cardinal category of n: Russian tells one (1, 21,
+// 31…), few (2-4, 22-24…) and many (the rest); other languages one and
+// many.
+func pluralForm(lang string, n int) string {
+	if lang != "ru" {
+		if n == 1 {
+			return "one"
+		}
+		return "many"
+	}
+	switch n10, n100 := n%10, n%100; {
+	case n10 == 1 && n100 != 11:
+		return "one"
+	case n10 >= 2 && n10 <= 4 && (n100 < 12 || n100 > 14):
+		return "few"
+	}
+	return "many"
 }

@@ -51,3 +51,22 @@ func mapKeys(c Catalogue) []string {
 	}
 	return out
 }
+
+func TestLabelCounts(t *testing.T) {
+	cat, err := UILabels()
+	require.NoError(t, err)
+	tests := []struct {
+		lang string
+		n    int
+		want string
+	}{
+		{"en", 1, "1 source"}, {"en", 0, "0 sources"}, {"en", 6, "6 sources"},
+		{"ru", 1, "1 источник"}, {"ru", 21, "21 источник"}, {"ru", 3, "3 источника"}, {"ru", 24, "24 источника"},
+		{"ru", 5, "5 источников"}, {"ru", 11, "11 источников"}, {"ru", 12, "12 источников"}, {"ru", 0, "0 источников"},
+		{"de", 2, "2 sources"}, // a language without labels reads English
+	}
+	for _, tc := range tests {
+		assert.Equal(t, tc.want, cat.Count(tc.lang, "footer_sources", tc.n), "%s %d", tc.lang, tc.n)
+	}
+	assert.Equal(t, "Запрос 2: режим", cat.Label("ru", "batch_query", map[string]string{"n": "2", "query": "режим"}))
+}

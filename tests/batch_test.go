@@ -113,6 +113,8 @@ func TestBatchOfTheExampleSpreadsheet(t *testing.T) {
 	require.Len(t, rows, 201)
 	header := rows[0]
 	col := func(name string) int { return slices.Index(header, name) }
+	texts, err := batch.NewTexts("en", "")
+	require.NoError(t, err)
 	assert.Equal(t, []string{"ID", "Название", "Описание"}, header[:3])
 	for i, row := range rows[1:] {
 		row = append(row, make([]string, len(header)-len(row))...)
@@ -120,7 +122,7 @@ func TestBatchOfTheExampleSpreadsheet(t *testing.T) {
 		assert.Equal(t, fmt.Sprint(1000+i), row[0], "input order")
 		assert.Equal(t, r.Error, row[col("error")])
 		if r.Result != nil {
-			assert.Equal(t, r.Result.Answer, row[col("answer")])
+			assert.Equal(t, texts.AnswerCell(*r.Result, r.Request), row[col("answer")])
 			assert.Equal(t, string(r.Result.Action), row[col("action")])
 		}
 	}
@@ -169,11 +171,13 @@ func TestBatchRerunsAnEditedRequest(t *testing.T) {
 	assert.Equal(t, "# How do I configure the safety guard?", latest["1002"].Request)
 	assert.Contains(t, latest["1003"].Request, "Где задать режим `report`?")
 	after := csvRows(t, sum.Output)
+	texts, err := batch.NewTexts("en", "")
+	require.NoError(t, err)
 	answer, action := slices.Index(after[0], "answer"), slices.Index(after[0], "action")
 	for i, row := range after[1:] {
 		if id := row[0]; id == "1002" || id == "1003" {
 			single := roundTrip(t, a, latest[id].Request)
-			assert.Equal(t, single.Answer, row[answer], "row %s shows the answer to its new request", id)
+			assert.Equal(t, texts.AnswerCell(single, latest[id].Request), row[answer], "row %s shows the answer to its new request", id)
 			assert.Equal(t, string(single.Action), row[action], id)
 			assert.NotEqual(t, before[i+1][answer], row[answer], id)
 			continue

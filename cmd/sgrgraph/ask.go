@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/sgrgraph/sgrgraph/agent"
 	"github.com/sgrgraph/sgrgraph/config"
 	"github.com/sgrgraph/sgrgraph/contracts"
+	"github.com/sgrgraph/sgrgraph/templates"
 )
 
 // turnFlags are the flags of the commands that run turns.
@@ -25,6 +27,7 @@ type turnFlags struct {
 	provider, baseURL, model     string
 	thread, store                string
 	asJSON                       bool
+	markdown                     markdownMode
 	// keepThreads opens the thread store even without --thread: a
 	// server's sessions live there.
 	keepThreads bool
@@ -37,6 +40,7 @@ func (f *turnFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.role, "role", "", "the asker's role, for the query policy's denied_request_types (guardian.policy)")
 	cmd.Flags().StringVar(&f.trace, "trace", "", "write one JSON line per model call to this file")
 	cmd.Flags().BoolVar(&f.asJSON, "json", false, "print the structured result as JSON")
+	cmd.Flags().StringVar((*string)(&f.markdown), "markdown", string(markdownAuto), "how answers are shown: auto (formatted on a terminal unless NO_COLOR is set, raw Markdown when piped), render or raw")
 	cmd.Flags().StringVar(&f.thread, "thread", "", "keep the conversation in this thread and continue it if it exists")
 	cmd.Flags().StringVar(&f.store, "store", "", "where threads are kept: postgres://..., redis://... or a SQLite file (default: threads.store, else threads.db in the user cache dir)")
 }
@@ -67,12 +71,8 @@ func (f *turnFlags) override(cfg *config.Config) {
 	}
 }
 
-// build opens the knowledge base and compiles the agent; the returned
-// function releases both.
-func (f *turnFlags) build(cmd *cobra.Command, a *app) (*agent.Agent, func(), error) {
-	if f.lang != "" && f.lang != "ru" && f.lang != "en" {
-		return nil, nil, fmt.Errorf("--lang: %q is not ru or en", f.lang)
-	}
+// config is the configuration with the flags laid over it.
+func (f *turnFlags) config(a *app) config.Config {
 	cfg := a.cfg
 	if f.kbDir != "" {
 		cfg.KB.Dir = f.kbDir
@@ -81,6 +81,17 @@ func (f *turnFlags) build(cmd *cobra.Command, a *app) (*agent.Agent, func(), err
 		cfg.KB.CacheDir = f.cacheDir
 	}
 	f.override(&cfg)
+	cfg.Product = productOf(cfg)
+	return cfg
+}
+
+// build opens the knowledge base and compiles the agent; the returned
+// function releases both.
+func (f *turnFlags) build(cmd *cobra.Command, a *app) (*agent.Agent, func(), error) {
+	if f.lang != "" && f.lang != "ru" && f.lang != "en" {
+		return nil, nil, fmt.Errorf("--lang: %q is not ru or en", f.lang)
+	}
+	cfg := f.config(a)
 	var opts agent.Options
 	closeTrace := func() {}
 	if f.trace != "" {
@@ -122,15 +133,18 @@ func newAskCmd(a *app) *cobra.Command {
 		Short: "Run one guarded, schema-guided turn and print the answer",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			v, err := newView(a, &f)
+			if err != nil {
+				return err
+			}
 			ag, done, err := f.build(cmd, a)
 			if err != nil {
 				return err
 			}
 			defer done()
 			turn := agent.Turn{SessionID: cmp.Or(f.thread, newSessionID()), Number: 1, Message: args[0], Language: f.lang, Thread: f.thread, Role: f.role}
-			var p *printer
+			p := v.newPrinter(args[0])
 			if !f.asJSON {
-				p = &printer{out: a.out}
 				turn.Events = p.event
 			}
 			res, err := ag.Run(cmd.Context(), turn)
@@ -162,31 +176,56 @@ func newAskCmd(a *app) *cobra.Command {
 
 // printer shows a turn as it happens: the UI messages, the answer once the
 // Guardian has passed it, and the sources. The agent's events never carry
-// a draft before its verdict, so nothing printed is ever withdrawn.
+// a draft before its verdict, so nothing printed is ever withdrawn. The
+// answer is printed from its UI message, not token by token: the tokens
+// come all at once after the verdict anyway, and the message is the final
+// text (its sources numbered as listed) and can be rendered whole.
 type printer struct {
 	mu       sync.Mutex
 	out      io.Writer
-	streamed bool // answer tokens were printed: the answer message repeats them
-	answered bool // the answer is on screen (a turn resumed after a review sends no events)
+	render   bool                // Markdown shown formatted (a terminal), else raw
+	labels   templates.Catalogue // the footer's words
+	lang     string              // the language asked for (--lang), if any
+	question string
+	answered bool // the reply is on screen (a turn resumed after a review sends no events)
+}
+
+// newPrinter is the printer of one turn.
+func (v view) newPrinter(question string) *printer {
+	return &printer{out: v.out, render: v.render, labels: v.labels, lang: v.lang, question: question}
+}
+
+// view is how turns are shown: where, rendered or not, in which words.
+type view struct {
+	out    io.Writer
+	render bool
+	labels templates.Catalogue
+	lang   string
+}
+
+// newView settles how a command shows its turns.
+func newView(a *app, f *turnFlags) (view, error) {
+	render, err := f.markdown.rendered(isTerminal(a.out), os.Getenv("NO_COLOR"))
+	if err != nil {
+		return view{}, err
+	}
+	labels, err := templates.UILabels()
+	if err != nil {
+		return view{}, err
+	}
+	return view{out: a.out, render: render, labels: labels, lang: f.lang}, nil
 }
 
 func (p *printer) event(ev contracts.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	switch {
-	case ev.Kind == contracts.EventToken && ev.Node == "agent_model":
-		p.streamed, p.answered = true, true
-		fmt.Fprint(p.out, ev.Text)
-	case ev.Kind == contracts.EventUI && ev.UI.Type == contracts.UIAnswer && p.streamed:
-		// Already on screen, token by token.
 	case ev.Kind == contracts.EventUI:
-		p.answered = p.answered || ev.UI.Type == contracts.UIAnswer
-		if p.streamed {
-			fmt.Fprint(p.out, "\n\n")
-			p.streamed = false
+		switch ev.UI.Type {
+		case contracts.UIAnswer, contracts.UIClarification, contracts.UIRefusal: // the turn's reply, res.Answer
+			p.answered = true
 		}
-		fmt.Fprintln(p.out, strings.TrimSpace(ev.UI.Content))
-		fmt.Fprintln(p.out)
+		p.print(ev.UI.Content)
 	case ev.Kind == contracts.EventRetry:
 		fmt.Fprintf(p.out, "[%s]\n\n", ev.Error)
 	case ev.Kind == contracts.EventVerdict && ev.Verdict.Verdict != contracts.VerdictPass:
@@ -194,23 +233,71 @@ func (p *printer) event(ev contracts.Event) {
 	}
 }
 
-// finish ends the output with the verdict line.
+// print shows one message and a blank line after it.
+func (p *printer) print(md string) {
+	md = strings.TrimSpace(md)
+	if p.render {
+		md = renderMarkdown(md)
+	}
+	fmt.Fprintln(p.out, md)
+	fmt.Fprintln(p.out)
+}
+
+// finish ends the output with the footer: what became of the request, on
+// a line of its own, in the answer's language.
 func (p *printer) finish(res contracts.StructuredResult) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.streamed { // an answer without sources
-		fmt.Fprint(p.out, "\n\n")
-		p.streamed = false
-	}
 	if !p.answered && res.Answer != "" {
-		fmt.Fprintln(p.out, strings.TrimSpace(res.Answer))
-		fmt.Fprintln(p.out)
+		p.print(res.Answer)
 	}
-	verdict := "-"
-	if res.Verdict != nil {
-		verdict = string(res.Verdict.Verdict)
+	fmt.Fprintln(p.out, footer(res, p.labels, cmp.Or(p.lang, templates.DetectLanguage(res.Answer), templates.DetectLanguage(p.question), "en")))
+}
+
+// footer says in plain words what became of the request: checked and
+// passed, with the sources listed and the retries it took, or why there
+// is no checked answer.
+func footer(res contracts.StructuredResult, labels templates.Catalogue, lang string) string {
+	var key string
+	switch {
+	case res.Action == contracts.ActionGuardianBlock:
+		key = "footer_guardian_block"
+	case res.Action == contracts.ActionBlock && res.Verdict != nil:
+		key = "footer_policy"
+	case res.Action == contracts.ActionBlock:
+		key = "footer_block"
+	case res.Action == contracts.ActionClarify:
+		key = "footer_clarify"
+	case res.Verdict == nil:
+		key = "footer_unchecked"
+	case res.Verdict.Verdict == contracts.VerdictPass:
+		key = "footer_passed"
+	default:
+		key = "footer_failed"
 	}
-	fmt.Fprintf(p.out, "[action %s · verdict %s · retries %d · evidence %d]\n", res.Action, verdict, res.RetryCount, len(res.Evidence))
+	parts := []string{labels.Label(lang, key, nil)}
+	if key == "footer_passed" {
+		parts = append(parts, labels.Count(lang, "footer_sources", sourcesListed(res)))
+	}
+	if res.RetryCount > 0 {
+		parts = append(parts, labels.Count(lang, "footer_retries", res.RetryCount))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// sourcesListed is how many sources the answer lists: the articles it
+// cites, which finalize numbered 1..n, or all of them when it cites none.
+func sourcesListed(res contracts.StructuredResult) int {
+	cited := 0
+	for i := range res.Articles {
+		if strings.Contains(res.Answer, "["+strconv.Itoa(i+1)+"]") {
+			cited++
+		}
+	}
+	if cited == 0 {
+		return len(res.Articles)
+	}
+	return cited
 }
 
 // newSessionID is a random id for a session that has none.

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sgrgraph/sgrgraph/contracts"
+	"github.com/sgrgraph/sgrgraph/templates"
 )
 
 func TestPrinter(t *testing.T) {
@@ -30,22 +31,20 @@ func TestPrinter(t *testing.T) {
 		events []contracts.Event
 		want   string
 	}{
-		{"a passed answer streams, its message is not repeated, the sources follow",
-			[]contracts.Event{verdict(contracts.VerdictPass, "ok"), token("Use "), token("guard.mode [1]."),
+		{"a passed answer is printed once, from its message, the sources follow",
+			[]contracts.Event{verdict(contracts.VerdictPass, "ok"), token("Use "), token("guard.mode [3]."),
 				ui(contracts.UIAnswer, "Use guard.mode [1]."), ui(contracts.UISources, "Sources:\n[1] Guard")},
 			"Use guard.mode [1].\n\nSources:\n[1] Guard\n\n"},
-		{"an answer that did not stream is printed from its message",
-			[]contracts.Event{verdict(contracts.VerdictPass, "ok"), ui(contracts.UIAnswer, "Use guard.mode.")},
-			"Use guard.mode.\n\n"},
 		{"a retried draft says why, then the next answer",
-			[]contracts.Event{verdict(contracts.VerdictRetry, "no_evidence_fast_track"), verdict(contracts.VerdictPass, "ok"), token("Found [1].")},
-			"[guardian: RETRY no_evidence_fast_track]\n\nFound [1]."},
+			[]contracts.Event{verdict(contracts.VerdictRetry, "no_evidence_fast_track"), verdict(contracts.VerdictPass, "ok"), token("Found [1]."),
+				ui(contracts.UIAnswer, "Found [1].")},
+			"[guardian: RETRY no_evidence_fast_track]\n\nFound [1].\n\n"},
 		{"a failed draft says why before the refusal",
 			[]contracts.Event{verdict(contracts.VerdictFail, "sensitive_data_detected=[email]"), refusal},
 			"[guardian: FAIL sensitive_data_detected=[email]]\n\nI can't give a reliable answer.\n\n"},
 		{"a retried call says so",
-			[]contracts.Event{{Kind: contracts.EventRetry, Error: "model try 1: stream cut after 3 chunks: unexpected EOF"}, verdict(contracts.VerdictPass, "ok"), token("Set the mode.")},
-			"[model try 1: stream cut after 3 chunks: unexpected EOF]\n\nSet the mode."},
+			[]contracts.Event{{Kind: contracts.EventRetry, Error: "model try 1: stream cut after 3 chunks: unexpected EOF"}, verdict(contracts.VerdictPass, "ok"), ui(contracts.UIAnswer, "Set the mode.")},
+			"[model try 1: stream cut after 3 chunks: unexpected EOF]\n\nSet the mode.\n\n"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -59,12 +58,78 @@ func TestPrinter(t *testing.T) {
 	}
 }
 
-func TestPrinterEndsAnAnswerWithoutSourcesOnItsOwnLine(t *testing.T) {
-	var out bytes.Buffer
-	p := &printer{out: &out}
-	p.event(contracts.Event{Kind: contracts.EventToken, Node: "agent_model", Text: "Hello!"})
-	p.finish(contracts.StructuredResult{Action: contracts.ActionNormal, Verdict: &contracts.Verdict{Verdict: contracts.VerdictPass}})
-	assert.Equal(t, "Hello!\n\n[action normal · verdict PASS · retries 0 · evidence 0]\n", out.String())
+// The footer is a line of its own in plain words, in the answer's
+// language, from the label catalogue.
+func TestPrinterFooter(t *testing.T) {
+	labels, err := templates.UILabels()
+	require.NoError(t, err)
+	pass := &contracts.Verdict{Verdict: contracts.VerdictPass}
+	fail := &contracts.Verdict{Verdict: contracts.VerdictFail}
+	six := make([]contracts.Article, 6)
+	tests := []struct {
+		name     string
+		res      contracts.StructuredResult
+		question string
+		want     string
+	}{
+		{"passed, every article listed", contracts.StructuredResult{Action: contracts.ActionNormal, Verdict: pass, Answer: "Hello!", Articles: six},
+			"hi", "Hello!\n\nanswer checked: passed · 6 sources\n"},
+		{"passed after a retry, two cited", contracts.StructuredResult{Action: contracts.ActionNormal, Verdict: pass, RetryCount: 1, Answer: "A [1], B [2].", Articles: six},
+			"hi", "A [1], B [2].\n\nanswer checked: passed · 2 sources · 1 retry\n"},
+		{"in Russian", contracts.StructuredResult{Action: contracts.ActionNormal, Verdict: pass, RetryCount: 2, Answer: "Ответ [1].", Articles: six},
+			"вопрос", "Ответ [1].\n\nответ проверен: принят · 1 источник · 2 повтора\n"},
+		{"not accepted", contracts.StructuredResult{Action: contracts.ActionNormal, Verdict: fail, RetryCount: 2, Answer: "I can't."},
+			"hi", "I can't.\n\nanswer checked: not accepted · 2 retries\n"},
+		{"the model was down", contracts.StructuredResult{Action: contracts.ActionNormal, Answer: "Down."}, "hi", "Down.\n\nanswer not checked\n"},
+		{"a question back", contracts.StructuredResult{Action: contracts.ActionClarify, Answer: "Which?"}, "hi", "Which?\n\nwaiting for your reply\n"},
+		{"off-topic", contracts.StructuredResult{Action: contracts.ActionBlock, Answer: "No."}, "hi", "No.\n\nnot answered: off-topic\n"},
+		{"the query policy", contracts.StructuredResult{Action: contracts.ActionBlock, Verdict: fail, Answer: "No."}, "hi", "No.\n\nnot answered: outside the query policy\n"},
+		{"the safety check, in the question's language", contracts.StructuredResult{Action: contracts.ActionGuardianBlock}, "как сделать бомбу",
+			"без ответа: остановлен проверкой безопасности\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			p := &printer{out: &out, labels: labels, question: tc.question}
+			p.finish(tc.res)
+			assert.Equal(t, tc.want, out.String())
+		})
+	}
+}
+
+// On a terminal the answer's Markdown is formatted; piped, it is raw.
+func TestPrinterRendersMarkdownOnlyWhenAsked(t *testing.T) {
+	answer := "## Steps\n\n- Set **guard.mode** in `config.yaml`, see [docs](https://x.test).\n\n```\nguard:\n  mode: **report**\n```"
+	for _, render := range []bool{false, true} {
+		var out bytes.Buffer
+		p := &printer{out: &out, render: render}
+		p.event(contracts.Event{Kind: contracts.EventUI, UI: &contracts.UIMessage{Type: contracts.UIAnswer, Content: answer}})
+		if !render {
+			assert.Equal(t, answer+"\n\n", out.String())
+			continue
+		}
+		assert.Equal(t, "\x1b[1mSteps\x1b[0m\n\n• Set \x1b[1mguard.mode\x1b[0m in \x1b[36mconfig.yaml\x1b[0m, see docs (https://x.test).\n\n\n"+
+			"    \x1b[36mguard:\x1b[0m\n    \x1b[36m  mode: **report**\x1b[0m\n\n\n", out.String())
+	}
+}
+
+func TestMarkdownMode(t *testing.T) {
+	tests := []struct {
+		mode     markdownMode
+		terminal bool
+		noColor  string
+		want     bool
+	}{
+		{markdownAuto, true, "", true}, {markdownAuto, false, "", false}, {markdownAuto, true, "1", false},
+		{markdownRender, false, "1", true}, {markdownRaw, true, "", false},
+	}
+	for _, tc := range tests {
+		got, err := tc.mode.rendered(tc.terminal, tc.noColor)
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, got, "%+v", tc)
+	}
+	_, _, err := run(t, "ask", "--markdown", "fancy", "hello")
+	assert.EqualError(t, err, `--markdown: "fancy" is not auto, render or raw`)
 }
 
 // rawContacts are the personal data of contactKB.
@@ -100,7 +165,7 @@ func TestAskNeverPrintsPersonalDataOrARejectedDraft(t *testing.T) {
 	require.NoError(t, err)
 	assertNoContacts(t, out, "the printed turn")
 	assert.Contains(t, out, "sensitive_data_detected=", "the reader learns why the drafts were refused")
-	assert.Contains(t, out, "verdict FAIL")
+	assert.Contains(t, out, "answer checked: not accepted")
 	assert.NotContains(t, out, "Write to the support team", "a rejected draft quoting the article was printed")
 
 	trace := filepath.Join(t.TempDir(), "trace.jsonl")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -13,7 +14,9 @@ import (
 	"golang.org/x/term"
 
 	"github.com/sgrgraph/sgrgraph/batch"
+	"github.com/sgrgraph/sgrgraph/config"
 	"github.com/sgrgraph/sgrgraph/runs"
+	"github.com/sgrgraph/sgrgraph/templates"
 )
 
 func newBatchCmd(a *app) *cobra.Command {
@@ -22,16 +25,18 @@ func newBatchCmd(a *app) *cobra.Command {
 	var example string
 	var exampleRows int
 	var force bool
-	var queue string
+	var queue, lang string
 	o.Columns = batch.DefaultColumns()
 	cmd := &cobra.Command{
 		Use:   "batch --input FILE",
 		Short: "Run every row of a request table (.xlsx, .csv, .jsonl) through the default turn",
 		Long: "batch runs each row's request (\"# subject\" and the description, HTML converted to Markdown) through the\n" +
-			"same handler as ask. Finished rows go at once to a results file (<output>.results.jsonl, the full result\n" +
-			"of each row); re-running the same command skips them, unless a row's request changed since: such a row\n" +
+			"same handler as ask. Finished rows go at once to a results file beside the output table, named after it\n" +
+			"without its extension (tickets.xlsx → tickets.out.xlsx and tickets.out.results.jsonl), with the full result\n" +
+			"of each row; re-running the same command skips them, unless a row's request changed since: such a row\n" +
 			"runs again and its new result replaces the old. The output table keeps every input column and adds\n" +
-			strings.Join(batch.ResultColumns, ", ") + ".",
+			strings.Join(batch.ResultColumns("en"), ", ") + " (--lang ru: " + strings.Join(batch.ResultColumns("ru"), ", ") + ").\n" +
+			"The answer column starts a written answer with an AI disclaimer and the recommended articles.",
 		Example: "  sgrgraph batch --make-example tickets.xlsx\n  sgrgraph batch --input tickets.xlsx --concurrency 8",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -47,6 +52,11 @@ func newBatchCmd(a *app) *cobra.Command {
 					return fmt.Errorf("--%s: only with --make-example FILE", name)
 				}
 			}
+			texts, err := batchTexts(f.config(a), lang)
+			if err != nil {
+				return err
+			}
+			o.Texts = texts
 			var h batch.Handler
 			if queue != "" {
 				if !cmd.Flags().Changed("concurrency") {
@@ -96,9 +106,25 @@ func newBatchCmd(a *app) *cobra.Command {
 	fl.IntVar(&exampleRows, "rows", 200, fmt.Sprintf("rows of the example table, 1..%d", batch.MaxExampleRows))
 	fl.StringVar(&queue, "queue", "", "run the rows on the workers of this Redis queue (sgrgraph worker), redis://HOST:PORT/DB; --concurrency is then the rows queued at once (default 64)")
 	fl.BoolVar(&force, "force", false, "let --make-example replace an existing file")
+	fl.StringVar(&lang, "lang", "", "the language of the added column names and labels, ru or en (default: the configuration's language)")
 	f.registerKB(cmd)
 	f.registerModel(cmd)
 	return cmd
+}
+
+// batchTexts are the words of the output table: its column names in lang
+// (else the configuration's language), the disclaimer from the configured
+// catalogue, naming the product.
+func batchTexts(cfg config.Config, lang string) (batch.Texts, error) {
+	lang = cmp.Or(lang, cfg.Language)
+	if lang != "ru" && lang != "en" {
+		return batch.Texts{}, fmt.Errorf("--lang: %q is not ru or en", lang)
+	}
+	texts, err := templates.Open(cfg.Texts)
+	if err != nil {
+		return batch.Texts{}, err
+	}
+	return batch.Texts{Language: lang, Product: cfg.Product, Answers: texts}, nil
 }
 
 // makeExample writes the example table; an existing file is kept unless

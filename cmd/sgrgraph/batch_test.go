@@ -130,3 +130,21 @@ func writeCSV(t *testing.T, p string, rows [][]string) {
 	require.NoError(t, w.WriteAll(rows))
 	require.NoError(t, f.Close())
 }
+
+// --lang names the added columns; the results file is where the summary
+// (and the docs) say: beside the output, named after it.
+func TestBatchLangNamesTheColumns(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "tickets.csv")
+	require.NoError(t, os.WriteFile(in, []byte("ID,Название,Описание\n1,Режим фильтра,Как включить режим report?\n"), 0o644))
+	out, _, err := run(t, "batch", "--input", in, "--lang", "ru", "--cache-dir", filepath.Join(dir, "cache"))
+	require.NoError(t, err)
+	rows := readCSV(t, filepath.Join(dir, "tickets.out.csv"))
+	assert.Equal(t, []string{"ID", "Название", "Описание", "Статьи", "Найденные чанки", "Ответ на обращение"}, rows[0][:6])
+	assert.Contains(t, out, "results: "+filepath.Join(dir, "tickets.out.results.jsonl"))
+	assert.FileExists(t, filepath.Join(dir, "tickets.out.results.jsonl"))
+	assert.Contains(t, rows[1][5], "Перечень рекомендованных статей:", "a written answer carries the header of seed 003 §10")
+
+	_, _, err = run(t, "batch", "--input", in, "--lang", "de")
+	assert.EqualError(t, err, `--lang: "de" is not ru or en`)
+}

@@ -22,6 +22,10 @@ func newChatCmd(a *app) *cobra.Command {
 		Short: "Talk to the default graph turn by turn; an empty line, EOF or Ctrl-C ends",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			v, err := newView(a, &f)
+			if err != nil {
+				return err
+			}
 			ag, done, err := f.build(cmd, a)
 			if err != nil {
 				return err
@@ -56,7 +60,7 @@ func newChatCmd(a *app) *cobra.Command {
 					fmt.Fprintln(a.errOut, "sgrgraph:", err)
 					continue
 				}
-				p := &printer{out: a.out}
+				p := v.newPrinter(in.text)
 				if !f.asJSON {
 					t.Events = p.event
 				}

@@ -49,7 +49,8 @@ func TestChatSkipsBadLines(t *testing.T) {
 	cmd.SetArgs([]string{"chat", "--cache-dir", t.TempDir()})
 	require.NoError(t, cmd.Execute())
 	assert.Contains(t, stderr.String(), "message: over the limit of 16000 characters")
-	assert.Contains(t, stdout.String(), "action clarify", "the chat goes on after a bad line")
+	assert.Contains(t, stdout.String(), "\nwaiting for your reply\n", "the chat goes on after a bad line")
+	assert.Equal(t, 1, strings.Count(stdout.String(), "so one question first:"), "the question back is printed once")
 }
 
 // lockedBuffer is a buffer one goroutine writes while another reads.

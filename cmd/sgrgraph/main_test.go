@@ -272,15 +272,15 @@ func TestAskStreamsAndChatRemembers(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, out, "How I understood your request:")
 	assert.Contains(t, out, "[1]")
-	assert.Contains(t, out, "verdict PASS")
+	assert.Contains(t, out, "\nanswer checked: passed · ")
 
 	var stdout, stderr bytes.Buffer
 	cmd := newRootCmd(&stdout, &stderr)
 	cmd.SetIn(bytes.NewBufferString("it doesn't work\nthe safety guard mode\n\n"))
 	cmd.SetArgs([]string{"chat", "--cache-dir", cache})
 	require.NoError(t, cmd.Execute())
-	assert.Contains(t, stdout.String(), "action clarify")
-	assert.Contains(t, stdout.String(), "action normal · verdict PASS", "the answer to the question is the next turn")
+	assert.Contains(t, stdout.String(), "\nwaiting for your reply\n")
+	assert.Contains(t, stdout.String(), "\nanswer checked: passed · ", "the answer to the question is the next turn")
 }
 
 func TestGraphMermaid(t *testing.T) {

@@ -37,7 +37,7 @@ func TestAskAgainstAnOpenAICompatibleServer(t *testing.T) {
 		"--trace", trace, "How do I configure the safety guard?")
 	require.NoError(t, err)
 	assert.Contains(t, out, "[1]")
-	assert.Contains(t, out, "verdict PASS")
+	assert.Contains(t, out, "\nanswer checked: passed · ")
 	assert.NotEmpty(t, srv.Requests())
 
 	f, err := os.Open(trace)

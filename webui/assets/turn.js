@@ -100,7 +100,10 @@ export class Turn {
       case "refusal":
         return this.uiMessage(m);
       case "answer":
-        if (this.tokens === 0) {
+        // The tokens are the draft as the model wrote it; the answer message
+        // is the final text, whose citations may be numbered again to match
+        // the sources list ([1], [3] become [1], [2]).
+        if (m.content !== this.answer) {
           this.answer = m.content;
           this.answerEl.innerHTML = render(this.answer, this.cite);
         }
