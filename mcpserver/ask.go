@@ -63,12 +63,9 @@ func (h handlers) ask(ctx context.Context, in AskInput) (*mcp.CallToolResult, er
 	if res.Error != "" {
 		return nil, fmt.Errorf("the turn ended without an answer: %s", res.Error)
 	}
+	// The answer ends with the sources its [1], [2] point to (finalize
+	// lists them), as a person reads it.
 	text := strings.TrimSpace(res.Answer)
-	for _, m := range res.UI {
-		if m.Type == contracts.UISources && strings.TrimSpace(m.Content) != "" {
-			text += "\n\n" + strings.TrimSpace(m.Content) // the answer's [1], [2] point here
-		}
-	}
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
 }
 

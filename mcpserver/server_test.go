@@ -86,6 +86,7 @@ func TestAskAnswersWithSources(t *testing.T) {
 	res := call(t, connect(t), "ask", map[string]any{"question": "How do I configure the safety guard?"})
 	require.False(t, res.IsError, text(res))
 	assert.Contains(t, text(res), "[1]", "the answer cites the documentation")
+	assert.Equal(t, 1, strings.Count(text(res), "Sources:"), "the sources are listed once:\n%s", text(res))
 	assert.Nil(t, res.StructuredContent, "ask is the text a person reads")
 }
 
