@@ -225,3 +225,40 @@ func sgd(rows []trainRow, set trainSettings, seed uint64) ([]float32, [modelClas
 	}
 	return w, bias
 }
+
+// heldOutRow is a held-out example as the guard sets of sgrgraph eval
+// read it (docs/eval.md), with the source it came from.
+type heldOutRow struct {
+	Text       string                `json:"text"`
+	Lang       string                `json:"lang"`
+	Level      contracts.SafetyLevel `json:"level"`
+	Categories []string              `json:"categories"`
+	Lookalike  bool                  `json:"lookalike"`
+	Source     string                `json:"source"`
+}
+
+// HeldOutSet is the held-out fifth of the training data under dir as a
+// JSONL guard set, one line per example in the order the sources are read:
+// what sgrgraph eval measures the model on (tests/testdata/guard_heldout.jsonl).
+func HeldOutSet(dir string) ([]byte, error) {
+	all, err := LoadExamples(dir)
+	if err != nil {
+		return nil, err
+	}
+	var b []byte
+	for _, e := range all {
+		if !e.HeldOut() {
+			continue
+		}
+		categories := e.Categories
+		if categories == nil {
+			categories = []string{}
+		}
+		line, err := json.Marshal(heldOutRow{e.Text, e.Lang, e.Level, categories, e.Lookalike, e.Source})
+		if err != nil {
+			return nil, err
+		}
+		b = append(append(b, line...), '\n')
+	}
+	return b, nil
+}

@@ -33,3 +33,11 @@ func writeFile(path, text string) error {
 	}
 	return os.WriteFile(path, []byte(text), 0o644)
 }
+
+func TestHeldOutSetIsCurrent(t *testing.T) {
+	b, err := HeldOutSet("testdata/train")
+	require.NoError(t, err)
+	committed, err := os.ReadFile("../../tests/testdata/guard_heldout.jsonl")
+	require.NoError(t, err)
+	require.True(t, bytes.Equal(committed, b), "tests/testdata/guard_heldout.jsonl differs from the held-out split: run go generate ./guards/safety")
+}

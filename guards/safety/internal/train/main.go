@@ -1,7 +1,8 @@
 // Command train writes the safety model the rules guard embeds (model.bin)
-// from the training data under testdata/train. `go generate
-// ./guards/safety` runs it in the package directory; the same data always
-// gives the same bytes.
+// from the training data under testdata/train, and the held-out fifth of
+// that data as a guard set for sgrgraph eval
+// (tests/testdata/guard_heldout.jsonl). `go generate ./guards/safety` runs
+// it in the package directory; the same data always gives the same bytes.
 package main
 
 import (
@@ -12,16 +13,28 @@ import (
 	"github.com/sgrgraph/sgrgraph/guards/safety"
 )
 
+const (
+	data    = "testdata/train"
+	weights = "model.bin"
+	heldOut = "../../tests/testdata/guard_heldout.jsonl"
+)
+
 func main() {
 	start := time.Now()
-	b, err := safety.TrainModel("testdata/train")
+	b, err := safety.TrainModel(data)
+	if err == nil {
+		err = os.WriteFile(weights, b, 0o644)
+	}
+	var set []byte
+	if err == nil {
+		set, err = safety.HeldOutSet(data)
+	}
+	if err == nil {
+		err = os.WriteFile(heldOut, set, 0o644)
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "train:", err)
 		os.Exit(1)
 	}
-	if err := os.WriteFile("model.bin", b, 0o644); err != nil {
-		fmt.Fprintln(os.Stderr, "train:", err)
-		os.Exit(1)
-	}
-	fmt.Printf("model.bin: %d bytes in %s\n", len(b), time.Since(start).Round(time.Millisecond))
+	fmt.Printf("%s: %d bytes in %s; %s: %d bytes\n", weights, len(b), time.Since(start).Round(time.Millisecond), heldOut, len(set))
 }
