@@ -139,7 +139,7 @@ func letters(s string) int { return utf8.RuneCountInString(s) - strings.Count(s,
 // into a run and has its near groups and no benign context within the
 // entry's window, counted in words outside runs and in letters inside them.
 // terms is flatTerms of the lexicon.
-func (e rule) fireFlat(f flatText, terms *regexp.Regexp) (string, bool) {
+func (e rule) fireFlat(f flatText, fr flatRule, terms *regexp.Regexp) (string, bool) {
 	termAt := func(i int) bool {
 		if terms == nil {
 			return false
@@ -154,11 +154,11 @@ func (e rule) fireFlat(f flatText, terms *regexp.Regexp) (string, bool) {
 		r, size := utf8.DecodeRuneInString(f.s[b:])
 		return strings.ContainsRune(oneLetterWords, r) && termAt(b+size)
 	}
-	c := &flatContext{f: f, e: e}
-	if hit, ok := c.fire(e.flat.stems, nil); ok {
+	c := &flatContext{f: f, e: e, fr: fr}
+	if hit, ok := c.fire(fr.stems, nil); ok {
 		return hit, true
 	}
-	return c.fire(e.flat.words, wordEnd)
+	return c.fire(fr.words, wordEnd)
 }
 
 // flatContext holds the near and unless terms of one entry found inside
@@ -166,6 +166,7 @@ func (e rule) fireFlat(f flatText, terms *regexp.Regexp) (string, bool) {
 type flatContext struct {
 	f      flatText
 	e      rule
+	fr     flatRule
 	found  bool
 	near   [][][2]int
 	unless [][2]int
@@ -220,8 +221,8 @@ func (c *flatContext) load() {
 		return
 	}
 	c.found = true
-	c.unless = c.f.inRuns(c.e.flat.unless)
-	for _, re := range c.e.flat.near {
+	c.unless = c.f.inRuns(c.fr.unless)
+	for _, re := range c.fr.near {
 		c.near = append(c.near, c.f.inRuns(re))
 	}
 }

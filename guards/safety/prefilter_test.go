@@ -64,7 +64,7 @@ func checkTriggerIndex(t *testing.T, r *Rules, text string) {
 			continue
 		}
 		for k, norm := range texts {
-			all := e.trigger.FindAllStringIndex(norm, -1)
+			all := e.trigger().FindAllStringIndex(norm, -1)
 			for _, loc := range all {
 				if c.at[i] == nil || !slices.Contains(c.at[i][k], loc[0]) {
 					t.Fatalf("%s matches %q at %d, and the index left it out", e.ID, norm, loc[0])

@@ -29,19 +29,25 @@ const defaultWindow = 4
 // the lexicon does not list. It is safe for concurrent use.
 type Rules struct {
 	entries  []rule
-	terms    *regexp.Regexp // see flatTerms
-	triggers *triggerIndex  // which entries' triggers may match a message
-	model    *model         // nil: the lexicon alone
+	flat     func() flatRules // compiled on first use: few messages spell words out
+	triggers *triggerIndex    // which entries' triggers may match a message
+	model    *model           // nil: the lexicon alone
+}
+
+// flatRules are the lexicon compiled for the flat reading (flat.go): the
+// rule of each entry, and flatTerms.
+type flatRules struct {
+	rules []flatRule
+	terms *regexp.Regexp
 }
 
 type rule struct {
 	Entry
-	trigger *regexp.Regexp   // unanchored, finds candidate words anywhere
-	at      *regexp.Regexp   // the trigger anchored, tried where the index found a prefix
-	spaces  int              // the most spaces a match holds (span.go), -1 unbounded
-	near    []*regexp.Regexp // one per group, anchored at a word start
-	unless  *regexp.Regexp   // anchored at a word start; nil when none
-	flat    flatRule         // the same, inside letters spaced out (flat.go)
+	trigger func() *regexp.Regexp // unanchored, finds candidate words anywhere; compiled when first needed (see fireAny)
+	at      *regexp.Regexp        // the trigger anchored, tried where the index found a prefix
+	spaces  int                   // the most spaces a match holds (span.go), -1 unbounded
+	near    []*regexp.Regexp      // one per group, anchored at a word start
+	unless  *regexp.Regexp        // anchored at a word start; nil when none
 }
 
 var _ Classifier = (*Rules)(nil)
@@ -61,7 +67,16 @@ func compileRules(lex Lexicon) (*Rules, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Rules{terms: flatTerms(lex), model: m}
+	r := &Rules{model: m}
+	// Compiling the flat patterns is a third of a start-up's work, and only a
+	// message with letters spaced out needs them.
+	r.flat = sync.OnceValue(func() flatRules {
+		fr := flatRules{terms: flatTerms(lex)}
+		for _, e := range lex.Entries {
+			fr.rules = append(fr.rules, compileFlat(e))
+		}
+		return fr
+	})
 	var triggers []string
 	for _, e := range lex.Entries {
 		if e.Window == 0 {
@@ -69,8 +84,8 @@ func compileRules(lex Lexicon) (*Rules, error) {
 		}
 		trigger := ` (?:` + alternation(e.Match) + `)`
 		triggers = append(triggers, trigger)
-		c := rule{Entry: e, trigger: regexp.MustCompile(trigger), at: regexp.MustCompile(`^` + trigger),
-			spaces: spanSpaces(trigger), flat: compileFlat(e)}
+		c := rule{Entry: e, trigger: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(trigger) }), at: regexp.MustCompile(`^` + trigger),
+			spaces: spanSpaces(trigger)}
 		for _, group := range e.Near {
 			c.near = append(c.near, regexp.MustCompile(`^(?:`+alternation(group)+`)`))
 		}
@@ -132,7 +147,8 @@ func (r *Rules) Classify(ctx context.Context, text string) (contracts.Moderation
 			v.benign = append(v.benign, e.Category)
 		}
 		if !ok && spelled {
-			hit, ok = e.fireFlat(flat, r.terms)
+			fr := r.flat()
+			hit, ok = e.fireFlat(flat, fr.rules[i], fr.terms)
 		}
 		if !ok {
 			continue
@@ -166,7 +182,7 @@ func (e rule) fireAny(texts []string, starts [][]int, offsets [][]int) (hit stri
 	for i, t := range texts {
 		var locs [][]int
 		if offsets == nil {
-			locs = e.trigger.FindAllStringIndex(t, -1)
+			locs = e.trigger().FindAllStringIndex(t, -1) // only entries the trigger index cannot narrow
 		} else {
 			locs = e.matchesAt(t, offsets[i])
 		}
