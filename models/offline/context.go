@@ -67,12 +67,27 @@ func (e *Engine) read(in []*schema.Message) turn {
 		}
 		break
 	}
-	for i := last + 1; i < len(in) && last >= 0; i++ {
-		if in[i].Role == schema.Tool {
-			t.searched = true
+	t.searched = last >= 0 && searchedSince(in, last)
+	return t
+}
+
+// searchedSince: a tool answered one of the engine's own calls after
+// message i. The plan that the directive and trace injection modes put in
+// the context as a tool-call pair is no search: counting it made the
+// engine answer before it searched, and the Guardian then asked for a retry.
+func searchedSince(in []*schema.Message, i int) bool {
+	planCalls := map[string]bool{}
+	for _, m := range in[i+1:] {
+		for _, c := range m.ToolCalls {
+			if c.Function.Name == planTool {
+				planCalls[c.ID] = true
+			}
+		}
+		if m.Role == schema.Tool && m.ToolName != planTool && !planCalls[m.ToolCallID] {
+			return true
 		}
 	}
-	return t
+	return false
 }
 
 // plannedQueries are the subqueries of this turn's plan as the context
