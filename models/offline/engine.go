@@ -47,6 +47,7 @@ type Options struct {
 type Engine struct {
 	*models.Model
 	vocab    map[string]bool
+	topics   topicModel
 	product  string
 	fallback string
 }
@@ -65,6 +66,7 @@ func New(o Options) *Engine {
 			e.vocab[stem(w)] = true
 		}
 	}
+	e.topics = newTopicModel(o.Corpus)
 	e.Model = models.New("Offline", e.reply)
 	return e
 }

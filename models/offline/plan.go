@@ -2,6 +2,7 @@ package offline
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -9,14 +10,8 @@ import (
 	"github.com/sgrgraph/sgrgraph/contracts"
 )
 
-// spamWords are advertising and scam signals; each one found adds to the
-// spam score.
-var spamWords = set("buy", "cheap", "cheapest", "price", "prices", "discount", "sale", "offer", "deal", "deals",
-	"casino", "bonus", "viagra", "crypto", "bitcoin", "earn", "income", "loan", "replica", "winner", "prize",
-	"купить", "купите", "дешево", "дёшево", "дешевые", "скидка", "скидки", "цена", "цены", "распродажа", "акция",
-	"казино", "бонус", "заработок", "заработать", "кредит", "выигрыш", "приз")
-
-var urlPattern = regexp.MustCompile(`(?i)(https?://|www\.)\S+`)
+// linkPattern finds links: their words (http, www, com) name no subject.
+var linkPattern = regexp.MustCompile(`(?i)(https?://|www\.)\S+`)
 
 // vagueWords say something is wrong without saying what.
 var vagueWords = set("work", "works", "working", "worked", "doesn't", "don't", "isn't", "broken", "problem",
@@ -108,36 +103,28 @@ func (e *Engine) coverage(content []string) float64 {
 	return float64(known) / float64(len(content))
 }
 
-// spam scores advertising signals and how far the request is from what
-// the knowledge base covers.
+// spam is the request's spam/off-topic score: the probability that the
+// trained spam model is right or that the request is about
+// something the knowledge base does not cover, judged by the words that
+// name a subject. Small talk (CASUAL) and a request that only says
+// something is wrong have none: only the spam model scores them, and the
+// vague request is asked what it is about.
 func (e *Engine) spam(request string, a analysis, lang string) (float64, string) {
-	score := 0.0
-	var signals []string
-	if urlPattern.MatchString(request) {
-		score += 0.35
-		signals = append(signals, "link")
+	ad := spamProbability(request)
+	off := 0.0
+	if requestType(request) != contracts.RequestCasual {
+		off = e.topics.offTopic(specific(contentWords(linkPattern.ReplaceAllString(request, " "))))
 	}
-	for _, w := range words(request) {
-		if spamWords[w] {
-			score += 0.25
-			signals = append(signals, w)
-		}
-	}
-	if strings.Count(request, "!") >= 2 {
-		score += 0.1
-	}
-	if len(a.content) >= 2 {
-		score += (1 - a.coverage) * 0.5
-	}
-	if score > 1 {
-		score = 1
-	}
-	score = float64(int(score*100+0.5)) / 100
+	score := math.Round((1-(1-ad)*(1-off))*100) / 100 // either signal may block
 	switch {
-	case len(signals) > 0 && lang == "ru":
-		return score, "Признаки рекламы: " + strings.Join(signals, ", ")
-	case len(signals) > 0:
-		return score, "Advertising signals: " + strings.Join(signals, ", ")
+	case ad >= 0.5 && ad >= off && lang == "ru":
+		return score, "Похоже на рекламу или мошенничество"
+	case ad >= 0.5 && ad >= off:
+		return score, "The request reads like advertising or a scam"
+	case off >= 0.7 && lang == "ru":
+		return score, "Запрос не относится к темам базы знаний"
+	case off >= 0.7:
+		return score, "The request is about something the knowledge base does not cover"
 	case score >= 0.3 && lang == "ru":
 		return score, "Запрос мало связан с темами базы знаний"
 	case score >= 0.3:
@@ -148,7 +135,50 @@ func (e *Engine) spam(request string, a analysis, lang string) (float64, string)
 	return score, "The request is about topics the knowledge base covers"
 }
 
+// smallTalkAnchors open or close a conversation; smallTalkWords are the
+// words that go with them ("it was great to talk to you").
+var (
+	smallTalkAnchors = stems("hi", "hello", "hey", "thanks", "thank", "thx", "bye", "goodbye", "regards", "cheers",
+		"appreciate", "grateful", "okay", "ok", "alright", "morning", "evening", "afternoon",
+		"привет", "здравствуйте", "спасибо", "благодарю", "пока", "добрый", "доброе", "свидания")
+	smallTalkWords = stems("good", "great", "nice", "awesome", "really", "ever", "talk", "talking", "speak", "speaking",
+		"help", "helping", "helpful", "assistance", "time", "trying", "later", "catch", "day", "today", "doing",
+		"going", "feeling", "everything", "best", "then", "well", "lot", "fine", "you're", "how's", "it's", "dear",
+		"помощь", "день", "дела", "большое", "огромное", "хорошего", "вечер", "утро")
+)
+
+func stems(ws ...string) map[string]bool {
+	m := make(map[string]bool, len(ws))
+	for _, w := range ws {
+		m[stem(w)] = true
+	}
+	return m
+}
+
+// smallTalk: a short message of greetings, thanks or goodbyes and the
+// words around them, with nothing to look up.
+func smallTalk(request string) bool {
+	content := contentWords(request)
+	if len(content) == 0 || len(content) > 6 {
+		return false
+	}
+	anchors, talk := 0, 0
+	for _, w := range content {
+		switch st := stem(w); { // stems forgive a misspelt ending ("apprecaite")
+		case smallTalkAnchors[st]:
+			anchors++
+		case smallTalkWords[st]:
+			talk++
+		}
+	}
+	known := anchors + talk
+	return known == len(content) && (anchors > 0 || known >= 2) || anchors > 0 && 2*known >= len(content)
+}
+
 func requestType(request string) contracts.RequestType {
+	if smallTalk(request) {
+		return contracts.RequestCasual
+	}
 	ascii := isASCII(request)
 	lower := request
 	if ascii {
@@ -169,6 +199,17 @@ func isASCII(s string) bool {
 		}
 	}
 	return true
+}
+
+// specific are the content words that name something: not the vague ones.
+func specific(content []string) []string {
+	var out []string
+	for _, w := range content {
+		if !vagueWords[w] {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // confidence is high for a request with a clear subject and low for one
