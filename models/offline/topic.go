@@ -85,10 +85,10 @@ func newTopicModel(corpus []string) topicModel {
 // mean evidence maps to a probability that reaches the block threshold
 // 0.7 at offTopicMean and rises with slope offTopicSlope below it.
 const (
-	evidenceClamp       = 4.0
-	unseenEvidence      = -1.0
-	offTopicMean        = -0.15
-	offTopicSlope       = 2.0
+	evidenceClamp  = 4.0
+	unseenEvidence = -1.0
+	offTopicMean   = -0.15
+	offTopicSlope  = 2.0
 )
 
 // offTopic is the probability that a request with these content words is
