@@ -117,9 +117,9 @@ func (e *Engine) spam(request string, a analysis, lang string) (float64, string)
 	}
 	score := math.Round((1-(1-ad)*(1-off))*100) / 100 // either signal may block
 	switch {
-	case ad >= 0.5 && ad >= off && lang == "ru":
+	case ad >= 0.5 && lang == "ru":
 		return score, "Похоже на рекламу или мошенничество"
-	case ad >= 0.5 && ad >= off:
+	case ad >= 0.5:
 		return score, "The request reads like advertising or a scam"
 	case off >= 0.7 && lang == "ru":
 		return score, "Запрос не относится к темам базы знаний"
