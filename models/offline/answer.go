@@ -13,9 +13,6 @@ import (
 	"github.com/sgrgraph/sgrgraph/contracts"
 )
 
-// maxPassages is how many sentences an answer quotes.
-const maxPassages = 4
-
 // planCall answers the forced planning call with a filled plan.
 func (e *Engine) planCall(in []*schema.Message) (*schema.Message, error) {
 	t := e.read(in)
@@ -103,35 +100,13 @@ func (e *Engine) retryQueries(t turn) []string {
 	return out
 }
 
-// passage is one sentence of a found article, scored against the request.
-type passage struct {
-	text    string
-	article int // citation number, from 1
-	score   int
-	order   int
-}
-
-// answer quotes the sentences that share the most words with the request,
-// each with the number of its article.
+// answer quotes the sentences that answer the request (pick), each with
+// the number of its article.
 func (e *Engine) answer(in []*schema.Message) *schema.Message {
 	t := e.read(in)
 	lang := e.answerLanguage(t)
-	score := passageScorer(contentWords(t.request))
-	var ps []passage
-	for n, a := range foundArticles(in, t.start) {
-		for _, text := range a.passages {
-			for _, s := range sentences(text) {
-				if score := score(s); score > 0 {
-					ps = append(ps, passage{text: s, article: n + 1, score: score, order: len(ps)})
-				}
-			}
-		}
-	}
-	sort.SliceStable(ps, func(i, j int) bool { return ps[i].score > ps[j].score })
-	if len(ps) > maxPassages {
-		ps = ps[:maxPassages]
-	}
-	sort.SliceStable(ps, func(i, j int) bool { return ps[i].order < ps[j].order })
+	articles := foundArticles(in, t.start)
+	ps := pick(t.request, articles)
 	if len(ps) == 0 && requestType(t.request) == contracts.RequestCasual {
 		return e.greeting(lang)
 	}
@@ -142,15 +117,31 @@ func (e *Engine) answer(in []*schema.Message) *schema.Message {
 		return schema.AssistantMessage("I could not find this in the knowledge base.", nil)
 	}
 	var b strings.Builder
-	if lang == "ru" {
+	switch subject := subjectTitle(ps, articles); {
+	case subject != "" && lang == "ru":
+		fmt.Fprintf(&b, "Вот что сказано в документации о «%s»:\n", subject)
+	case subject != "":
+		fmt.Fprintf(&b, "Here is what the documentation says about “%s”:\n", subject)
+	case lang == "ru":
 		b.WriteString("Вот что сказано в документации:\n")
-	} else {
+	default:
 		b.WriteString("Here is what the documentation says:\n")
 	}
 	for _, p := range ps {
-		fmt.Fprintf(&b, "\n- %s [%d]", p.text, p.article)
+		fmt.Fprintf(&b, "\n- %s [%d]", strings.TrimSuffix(p.text, "  "), p.article+1)
 	}
 	return schema.AssistantMessage(b.String(), nil)
+}
+
+// subjectTitle is the title of the one article an answer quotes when the
+// question named it, so the answer says what it is about.
+func subjectTitle(ps []candidate, articles []found) string {
+	for _, p := range ps {
+		if !p.subject || p.article != ps[0].article {
+			return ""
+		}
+	}
+	return articles[ps[0].article].title
 }
 
 // passageScorer returns the score of a sentence against the request's
@@ -191,23 +182,51 @@ func passageScorer(request []string) func(sentence string) int {
 	}
 }
 
+// unit is a quotable sentence with the section it stands in.
+type unit struct {
+	text, section string
+}
+
+// units are the quotable sentences of a chunk, each with its section:
+// the last heading above it, or the chunk's own.
+func units(c searchChunk) []unit {
+	text := strings.TrimPrefix(c.Text, c.Heading+"\n\n")
+	section := c.Heading
+	if i := strings.LastIndex(section, " > "); i >= 0 {
+		section = section[i+3:]
+	}
+	return sentenceUnits(text, section)
+}
+
 // sentences splits a passage into quotable sentences: prose and list
 // items only, no code, headings or table rows, none too long to quote.
-// Lines of one paragraph or list item are joined first.
+// Lines of one paragraph or list item are joined first; a line of a
+// specification ("**Weight**: 12 lbs") stands on its own.
 func sentences(text string) []string {
-	var out, cur []string
+	us := sentenceUnits(text, "")
+	out := make([]string, len(us))
+	for i, u := range us {
+		out[i] = u.text
+	}
+	return out
+}
+
+func sentenceUnits(text, section string) []unit {
+	var out []unit
+	var cur []string
+	shortest := 20 // a shorter sentence says too little to quote, unless it states a property
 	flush := func() {
 		if len(cur) == 0 {
 			return
 		}
-		unit := strings.Join(cur, " ")
+		joined := strings.Join(cur, " ")
 		cur = cur[:0]
-		if !strings.ContainsAny(unit, ".!?:;") {
+		if !strings.ContainsAny(joined, ".!?:;") {
 			return // a title or a heading path, not a statement
 		}
-		for _, s := range splitSentences(unit) {
-			if n := len([]rune(s)); n >= 20 && n <= 400 {
-				out = append(out, s)
+		for _, s := range splitSentences(joined) {
+			if n := len([]rune(s)); n >= shortest && n <= 400 {
+				out = append(out, unit{text: s, section: section})
 			}
 		}
 	}
@@ -221,8 +240,16 @@ func sentences(text string) []string {
 			flush()
 			fence = !fence
 		case fence:
-		case line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, "|") || strings.Contains(line, " > ") && !strings.ContainsAny(line, ".:"):
+		case strings.HasPrefix(line, "#"):
 			flush()
+			section = strings.TrimSpace(strings.TrimLeft(line, "#"))
+		case line == "" || strings.HasPrefix(line, "|") || strings.Contains(line, " > ") && !strings.ContainsAny(line, ".:"):
+			flush()
+		case specLine(line):
+			flush()
+			cur, shortest = append(cur, line), 1
+			flush()
+			shortest = 20
 		case listMarker(line) > 0:
 			flush()
 			cur = append(cur, line[listMarker(line):])
@@ -232,6 +259,19 @@ func sentences(text string) []string {
 	}
 	flush()
 	return out
+}
+
+// specLine: a line that states one property, "**Weight**: 12 lbs" or
+// "**Weight:** 12 lbs".
+func specLine(line string) bool {
+	if !strings.HasPrefix(line, "**") {
+		return false
+	}
+	end := strings.Index(line[2:], "**")
+	if end <= 0 || strings.Contains(line[2:2+end], "*") {
+		return false
+	}
+	return strings.HasPrefix(line[2+end+2:], ":") || strings.HasSuffix(line[2:2+end], ":")
 }
 
 // listMarker is the length of the list marker that begins line and the

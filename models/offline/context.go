@@ -124,7 +124,8 @@ type searchArticle struct {
 }
 
 type searchChunk struct {
-	Text string `json:"text"`
+	Heading string `json:"heading"`
+	Text    string `json:"text"`
 }
 
 // searchArticles reads the articles of a tool's answer; the chunks of an
@@ -144,7 +145,7 @@ func searchArticles(content string, known map[string]bool) ([]searchArticle, boo
 // found is one article the searches of this turn returned.
 type found struct {
 	id, title string
-	passages  []string
+	chunks    []searchChunk
 }
 
 // foundArticles reads every search result after start, articles in the
@@ -166,9 +167,7 @@ func foundArticles(in []*schema.Message, start int) []found {
 			}
 			seen[a.KBID] = true
 			f := found{id: a.KBID, title: a.Title}
-			for _, c := range a.Chunks {
-				f.passages = append(f.passages, c.Text)
-			}
+			f.chunks = append(f.chunks, a.Chunks...)
 			out = append(out, f)
 		}
 	}

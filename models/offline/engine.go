@@ -34,8 +34,10 @@ const (
 
 // Options configure the engine.
 type Options struct {
-	// Corpus is the text of the knowledge base; its words are the
-	// vocabulary that tells on-topic requests from off-topic ones.
+	// Corpus is the text of the knowledge base, one entry an article that
+	// starts with the article's title on a line of its own; its words are
+	// the vocabulary that tells on-topic requests from off-topic ones, its
+	// titles the things a question may name.
 	Corpus []string
 	// Product is named in clarification questions.
 	Product string
@@ -48,6 +50,7 @@ type Engine struct {
 	*models.Model
 	vocab    map[string]bool
 	topics   topicModel
+	titles   []string
 	product  string
 	fallback string
 }
@@ -62,6 +65,8 @@ func New(o Options) *Engine {
 		e.fallback = "en"
 	}
 	for _, text := range o.Corpus {
+		title, _, _ := strings.Cut(text, "\n")
+		e.titles = append(e.titles, strings.TrimSpace(title))
 		for _, w := range contentWords(text) {
 			e.vocab[stem(w)] = true
 		}

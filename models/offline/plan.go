@@ -68,12 +68,23 @@ func (e *Engine) analyse(request, guardian string) analysis {
 	p.Topic = topic(content, lang)
 	p.Category = category(p.RequestType)
 	p.Subqueries = subqueries(content, request)
+	if title := e.namedTitle(content); title != "" {
+		// The article about the thing asked: its sections that answer
+		// this kind of question.
+		p.Subqueries = append(p.Subqueries[:1], title+" "+sectionWords[kindOf(request)])
+	}
 	p.ActionPlan = actionPlan(p.Subqueries, lang)
 	if p.RequestType == contracts.RequestCasual {
 		// A greeting needs no search (seed 004 §3: no sources for CASUAL).
 		p.Subqueries, p.ActionPlan = []string{}, casualPlan(lang)
 	}
 	p.IntentConfidence = confidence(content, p.RequestType)
+	unnamed := false
+	if purchase.MatchString(request) && e.namedTitle(content) == "" {
+		// "The one I bought", "my order": which one is a fact of the
+		// user's, not of the knowledge base. Asked, not guessed.
+		p.IntentConfidence, unnamed = math.Min(p.IntentConfidence, 0.5), true
+	}
 	switch {
 	case guardian == string(contracts.LevelUnsafe):
 		p.Action = contracts.ActionGuardianBlock
@@ -82,6 +93,9 @@ func (e *Engine) analyse(request, guardian string) analysis {
 	case p.IntentConfidence < 0.6:
 		p.Action = contracts.ActionClarify
 		p.Uncertainties, p.ClarificationQuestion = e.clarification(lang)
+		if unnamed {
+			p.Uncertainties, p.ClarificationQuestion = whichOne(lang)
+		}
 	default:
 		p.Action = contracts.ActionNormal
 	}
@@ -106,13 +120,14 @@ func (e *Engine) coverage(content []string) float64 {
 // spam is the request's spam/off-topic score: the probability that the
 // trained spam model is right or that the request is about
 // something the knowledge base does not cover, judged by the words that
-// name a subject. Small talk (CASUAL) and a request that only says
-// something is wrong have none: only the spam model scores them, and the
-// vague request is asked what it is about.
+// name a subject. Small talk (CASUAL), a request that only says something
+// is wrong and one about the user's own purchase have none the knowledge
+// base could know: only the spam model scores them, and the others are
+// asked what they are about.
 func (e *Engine) spam(request string, a analysis, lang string) (float64, string) {
 	ad := spamProbability(request)
 	off := 0.0
-	if requestType(request) != contracts.RequestCasual {
+	if requestType(request) != contracts.RequestCasual && !purchase.MatchString(request) {
 		off = e.topics.offTopic(specific(contentWords(linkPattern.ReplaceAllString(request, " "))))
 	}
 	score := math.Round((1-(1-ad)*(1-off))*100) / 100 // either signal may block
@@ -295,6 +310,30 @@ func subqueries(content []string, request string) []string {
 	return out
 }
 
+// sectionWords name the sections that answer each kind of question.
+var sectionWords = map[questionKind]string{
+	askFact: "features specifications", askYesNo: "features specifications", askNumber: "technical specifications",
+	askFit: "features specifications compatibility", askHowTo: "user guide steps", askWarranty: "warranty information",
+	askReturns: "return policy",
+}
+
+// namedTitle is the title of the knowledge base's article the request
+// names, as subjects finds it among search results; "" for none.
+func (e *Engine) namedTitle(content []string) string {
+	articles := make([]found, len(e.titles))
+	for i, t := range e.titles {
+		articles[i] = found{title: t}
+	}
+	named := subjects(content, articles)
+	if len(named) != 1 {
+		return ""
+	}
+	for i := range named {
+		return e.titles[i]
+	}
+	return ""
+}
+
 func actionPlan(queries []string, lang string) []string {
 	if lang == "ru" {
 		return []string{"Найти в базе знаний: " + strings.Join(queries, "; "), "Выбрать фрагменты, отвечающие на вопрос", "Ответить со ссылками на источники"}
@@ -307,6 +346,18 @@ func casualPlan(lang string) []string {
 		return []string{"Ответить на приветствие и сказать, с чем я могу помочь"}
 	}
 	return []string{"Reply to the greeting and say what I can help with"}
+}
+
+// purchase finds a request about something the user bought or ordered.
+var purchase = regexp.MustCompile(`(?i)(\b(i|we) (bought|purchased|ordered)\b|\bmy (order|purchase|item|product)\b|the one i|купил|заказал|мой заказ|моя покупка|мой товар)`)
+
+func whichOne(lang string) ([]string, string) {
+	if lang == "ru" {
+		return []string{"О каком товаре или заказе идёт речь"},
+			"Какой товар или заказ вы имеете в виду? Назовите товар или номер заказа."
+	}
+	return []string{"Which product or order is meant"},
+		"Which product or order do you mean? Please give the product's name or the order number."
 }
 
 func (e *Engine) clarification(lang string) ([]string, string) {

@@ -103,7 +103,9 @@ func FuzzListMarker(f *testing.F) {
 // units gathered, then cut into sentences.
 func sentencesBySplit(text string) []string {
 	listItem := regexp.MustCompile(`^([-*+]|\d+[.)])\s+`)
+	specLine := regexp.MustCompile(`^\*\*([^*]+?\*\*:|[^*]*?:\*\*)`)
 	var units []string
+	spec := map[int]bool{}
 	var cur []string
 	flush := func() {
 		if len(cur) > 0 {
@@ -121,6 +123,10 @@ func sentencesBySplit(text string) []string {
 		case fence:
 		case line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, "|") || strings.Contains(line, " > ") && !strings.ContainsAny(line, ".:"):
 			flush()
+		case specLine.MatchString(line):
+			flush()
+			units = append(units, line)
+			spec[len(units)-1] = true // a property: no shortest length
 		case listItem.MatchString(line):
 			flush()
 			cur = append(cur, listItem.ReplaceAllString(line, ""))
@@ -130,12 +136,16 @@ func sentencesBySplit(text string) []string {
 	}
 	flush()
 	var out []string
-	for _, u := range units {
+	for i, u := range units {
+		shortest := 20
+		if spec[i] {
+			shortest = 1
+		}
 		if !strings.ContainsAny(u, ".!?:;") {
 			continue
 		}
 		for _, s := range splitSentences(u) {
-			if n := len([]rune(s)); n >= 20 && n <= 400 {
+			if n := len([]rune(s)); n >= shortest && n <= 400 {
 				out = append(out, s)
 			}
 		}
