@@ -3,7 +3,6 @@ package offline
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -40,7 +39,14 @@ func (e *Engine) agentStep(in []*schema.Message, o *model.Options) *schema.Messa
 	queries := plannedQueries(in, t.start)
 	topK := 0
 	if t.review != "" {
-		queries, topK = e.retryQueries(t), 10
+		acts := actions(t.review)
+		if !wantsSearch(acts) && !forced {
+			return e.answer(in) // the draft is redone on what was found
+		}
+		queries, topK = e.retryQueries(t, askedQueries(in, t.start), acts), 10
+		if len(queries) == 0 && !forced {
+			return e.answer(in) // every query was made: nothing new to find
+		}
 	}
 	if len(queries) == 0 {
 		queries = e.analyse(t.request, "").plan.Subqueries
@@ -80,42 +86,64 @@ func (e *Engine) greeting(lang string) *schema.Message {
 	return schema.AssistantMessage(fmt.Sprintf("Hello! I answer questions about %s from its documentation: ask me how to configure, run or extend it.", e.product), nil)
 }
 
-// retryQueries follow the Guardian's review: asked to retrieve more or to
-// refine, the engine searches each significant word on its own, longest
-// first, where the first attempt searched phrases.
-func (e *Engine) retryQueries(t turn) []string {
-	content := contentWords(t.request)
-	sort.SliceStable(content, func(i, j int) bool { return len([]rune(content[i])) > len([]rune(content[j])) })
-	var out []string
-	seen := map[string]bool{}
-	for _, w := range content {
-		if !seen[stem(w)] && !vagueWords[w] {
-			seen[stem(w)] = true
-			out = append(out, w)
-		}
-	}
-	if len(out) == 0 {
-		out = []string{strings.TrimSpace(t.request)}
-	}
-	return out
-}
-
 // answer quotes the sentences that answer the request (pick), each with
 // the number of its article.
 func (e *Engine) answer(in []*schema.Message) *schema.Message {
 	t := e.read(in)
 	lang := e.answerLanguage(t)
 	articles := foundArticles(in, t.start)
-	ps := pick(t.request, articles)
+	ps := pick(t.request, articles, "")
+	acts := actions(t.review)
+	switch {
+	case acts[contracts.ActSafeRefusal]:
+		return e.refusal(lang)
+	case acts[contracts.ActAskMinimalQuestion]:
+		_, q := e.clarification(lang)
+		return schema.AssistantMessage(q, nil)
+	case acts[contracts.ActRestrictScope] && len(ps) > 1:
+		ps = restrict(ps)
+	}
+	drafts := previousDrafts(in, t.start)
+	if len(drafts) > 0 && len(ps) > 0 && e.draft(ps, articles, lang, "") == drafts[len(drafts)-1] {
+		// The same draft again would be judged the same: quote the
+		// passages not quoted yet, or say the answer covers only part.
+		if fresh := pick(t.request, articles, drafts[len(drafts)-1]); len(fresh) > 0 {
+			ps = fresh
+		} else {
+			ps = restrict(ps)
+		}
+	}
 	if len(ps) == 0 && requestType(t.request) == contracts.RequestCasual {
 		return e.greeting(lang)
 	}
-	if len(ps) == 0 {
-		if lang == "ru" {
-			return schema.AssistantMessage("В базе знаний не нашлось сведений по этому вопросу.", nil)
-		}
-		return schema.AssistantMessage("I could not find this in the knowledge base.", nil)
+	note := ""
+	if len(drafts) > 0 && len(ps) > 0 && e.draft(ps, articles, lang, "") == drafts[len(drafts)-1] {
+		note = scopeNote(lang)
 	}
+	text := ""
+	switch {
+	case len(ps) > 0:
+		text = e.draft(ps, articles, lang, note)
+	case lang == "ru":
+		text = "В базе знаний не нашлось сведений по этому вопросу."
+	default:
+		text = "I could not find this in the knowledge base."
+	}
+	if len(drafts) > 0 && text == drafts[len(drafts)-1] {
+		text += "\n\n" + againNote(lang) // never the same draft twice in a row
+	}
+	return schema.AssistantMessage(text, nil)
+}
+
+func againNote(lang string) string {
+	if lang == "ru" {
+		return "Повторный поиск другими словами не нашёл ничего нового."
+	}
+	return "A second search with other words found nothing new."
+}
+
+// draft writes the answer quoting ps, with an optional closing note.
+func (e *Engine) draft(ps []candidate, articles []found, lang, note string) string {
 	var b strings.Builder
 	switch subject := subjectTitle(ps, articles); {
 	case subject != "" && lang == "ru":
@@ -130,7 +158,43 @@ func (e *Engine) answer(in []*schema.Message) *schema.Message {
 	for _, p := range ps {
 		fmt.Fprintf(&b, "\n- %s [%d]", strings.TrimSuffix(p.text, "  "), p.article+1)
 	}
-	return schema.AssistantMessage(b.String(), nil)
+	if note != "" {
+		b.WriteString("\n\n" + note)
+	}
+	return b.String()
+}
+
+// restrict keeps the answer to what its best article states: the
+// Guardian asked to answer only the part the sources cover.
+func restrict(ps []candidate) []candidate {
+	best := ps[0]
+	for _, p := range ps {
+		if p.score > best.score {
+			best = p
+		}
+	}
+	var out []candidate
+	for _, p := range ps {
+		if p.article == best.article {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func scopeNote(lang string) string {
+	if lang == "ru" {
+		return "Больше сведений об этом в базе знаний нет: ответ охватывает только эту часть вопроса."
+	}
+	return "The knowledge base says nothing more on this: the answer covers only this part of the question."
+}
+
+// refusal declines politely, as the Guardian asked.
+func (e *Engine) refusal(lang string) *schema.Message {
+	if lang == "ru" {
+		return schema.AssistantMessage("К сожалению, я не могу ответить на этот вопрос по документации.", nil)
+	}
+	return schema.AssistantMessage("I am sorry, I cannot answer this from the documentation.", nil)
 }
 
 // subjectTitle is the title of the one article an answer quotes when the

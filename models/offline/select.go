@@ -109,8 +109,9 @@ type candidate struct {
 // pick chooses the sentences that answer the question: from the article
 // about the thing asked when the question names one, from the sections of
 // facts rather than opinions, the ones sharing the question's words and
-// answering its kind, within maxAnswerWords.
-func pick(question string, articles []found) []candidate {
+// answering its kind, within maxAnswerWords; none that quoted holds (a
+// draft already given).
+func pick(question string, articles []found, quoted string) []candidate {
 	content := contentWords(question)
 	subject := subjects(content, articles)
 	// The title's words match every sentence of the subject: the rest of
@@ -141,7 +142,7 @@ func pick(question string, articles []found) []candidate {
 		}
 		for _, c := range a.chunks {
 			for _, u := range units(c) {
-				if opinionSection.MatchString(u.section) && !opinions {
+				if opinionSection.MatchString(u.section) && !opinions || quoted != "" && strings.Contains(quoted, u.text) {
 					continue
 				}
 				st := map[string]bool{}

@@ -35,7 +35,7 @@ func TestPickAnswersFromTheArticleAsked(t *testing.T) {
 		t.Run(tc.question, func(t *testing.T) {
 			var got []string
 			words := 0
-			for _, c := range pick(tc.question, gear) {
+			for _, c := range pick(tc.question, gear, "") {
 				got = append(got, c.text)
 				words += c.words
 			}
