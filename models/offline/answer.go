@@ -43,7 +43,7 @@ func (e *Engine) agentStep(in []*schema.Message, o *model.Options) *schema.Messa
 		if !wantsSearch(acts) && !forced {
 			return e.answer(in) // the draft is redone on what was found
 		}
-		queries, topK = e.retryQueries(t, askedQueries(in, t.start), acts), 10
+		queries, topK = e.inLanguage(e.retryQueries(t, askedQueries(in, t.start), acts)), 10
 		if len(queries) == 0 && !forced {
 			return e.answer(in) // every query was made: nothing new to find
 		}
@@ -92,7 +92,8 @@ func (e *Engine) answer(in []*schema.Message) *schema.Message {
 	t := e.read(in)
 	lang := e.answerLanguage(t)
 	articles := foundArticles(in, t.start)
-	ps := pick(t.request, articles, "")
+	question := e.inKBLanguage(t.request) // the articles' words, the user's language for the answer
+	ps := pick(question, articles, "")
 	acts := actions(t.review)
 	switch {
 	case acts[contracts.ActSafeRefusal]:
@@ -107,7 +108,7 @@ func (e *Engine) answer(in []*schema.Message) *schema.Message {
 	if len(drafts) > 0 && len(ps) > 0 && e.draft(ps, articles, lang, "") == drafts[len(drafts)-1] {
 		// The same draft again would be judged the same: quote the
 		// passages not quoted yet, or say the answer covers only part.
-		if fresh := pick(t.request, articles, drafts[len(drafts)-1]); len(fresh) > 0 {
+		if fresh := pick(question, articles, drafts[len(drafts)-1]); len(fresh) > 0 {
 			ps = fresh
 		} else {
 			ps = restrict(ps)

@@ -43,6 +43,10 @@ type Options struct {
 	Product string
 	// Language is the answer language when the request has no letters to go by.
 	Language string
+	// KBLanguage is the language the articles are written in, which the
+	// engine searches in whatever the user writes: auto (or empty) finds
+	// it from the corpus, ru or en name it (kb.language).
+	KBLanguage string
 }
 
 // Engine is the offline chat model. It is safe for concurrent use.
@@ -51,6 +55,7 @@ type Engine struct {
 	vocab    map[string]bool
 	topics   topicModel
 	titles   []string
+	kbLang   string // "" when the articles mix languages
 	product  string
 	fallback string
 }
@@ -72,6 +77,7 @@ func New(o Options) *Engine {
 		}
 	}
 	e.topics = newTopicModel(o.Corpus)
+	e.kbLang = kbLanguage(o.KBLanguage, o.Corpus)
 	e.Model = models.New("Offline", e.reply)
 	return e
 }

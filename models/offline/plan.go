@@ -68,11 +68,12 @@ func (e *Engine) analyse(request, guardian string) analysis {
 	p.Topic = topic(content, lang)
 	p.Category = category(p.RequestType)
 	p.Subqueries = subqueries(content, request)
-	if title := e.namedTitle(content); title != "" {
+	if title := e.namedTitle(contentWords(e.inKBLanguage(request))); title != "" {
 		// The article about the thing asked: its sections that answer
 		// this kind of question.
 		p.Subqueries = append(p.Subqueries[:1], title+" "+sectionWords[kindOf(request)])
 	}
+	p.Subqueries = e.inLanguage(p.Subqueries) // the answer still follows the user's language
 	p.ActionPlan = actionPlan(p.Subqueries, lang)
 	if p.RequestType == contracts.RequestCasual {
 		// A greeting needs no search (seed 004 §3: no sources for CASUAL).
@@ -128,7 +129,7 @@ func (e *Engine) spam(request string, a analysis, lang string) (float64, string)
 	ad := spamProbability(request)
 	off := 0.0
 	if requestType(request) != contracts.RequestCasual && !purchase.MatchString(request) {
-		off = e.topics.offTopic(specific(contentWords(linkPattern.ReplaceAllString(request, " "))))
+		off = e.topics.offTopic(specific(contentWords(e.inKBLanguage(linkPattern.ReplaceAllString(request, " ")))))
 	}
 	score := math.Round((1-(1-ad)*(1-off))*100) / 100 // either signal may block
 	switch {
