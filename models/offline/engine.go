@@ -56,6 +56,7 @@ type Engine struct {
 	topics   topicModel
 	titles   []string
 	kbLang   string // "" when the articles mix languages
+	sells    bool   // the knowledge base speaks of orders and purchases
 	product  string
 	fallback string
 }
@@ -78,6 +79,7 @@ func New(o Options) *Engine {
 	}
 	e.topics = newTopicModel(o.Corpus)
 	e.kbLang = kbLanguage(o.KBLanguage, o.Corpus)
+	e.sells = len(o.Corpus) > 0 && e.topics.relevance([]string{"purchase", "buy", "bought", "refund"}) > 0
 	e.Model = models.New("Offline", e.reply)
 	return e
 }

@@ -81,7 +81,7 @@ func (e *Engine) analyse(request, guardian string) analysis {
 	}
 	p.IntentConfidence = confidence(content, p.RequestType)
 	unnamed := false
-	if purchase.MatchString(request) && e.namedTitle(content) == "" {
+	if e.asksAboutPurchase(request) && e.namedTitle(content) == "" {
 		// "The one I bought", "my order": which one is a fact of the
 		// user's, not of the knowledge base. Asked, not guessed.
 		p.IntentConfidence, unnamed = math.Min(p.IntentConfidence, 0.5), true
@@ -128,7 +128,7 @@ func (e *Engine) coverage(content []string) float64 {
 func (e *Engine) spam(request string, a analysis, lang string) (float64, string) {
 	ad := spamProbability(request)
 	off := 0.0
-	if requestType(request) != contracts.RequestCasual && !purchase.MatchString(request) {
+	if requestType(request) != contracts.RequestCasual && !e.asksAboutPurchase(request) {
 		off = e.topics.offTopic(specific(contentWords(e.inKBLanguage(linkPattern.ReplaceAllString(request, " ")))))
 	}
 	score := math.Round((1-(1-ad)*(1-off))*100) / 100 // either signal may block
@@ -351,6 +351,13 @@ func casualPlan(lang string) []string {
 
 // purchase finds a request about something the user bought or ordered.
 var purchase = regexp.MustCompile(`(?i)(\b(i|we) (bought|purchased|ordered)\b|\bmy (order|purchase|item|product)\b|the one i|купил|заказал|мой заказ|моя покупка|мой товар)`)
+
+// asksAboutPurchase: the request is about something the user bought, to a
+// knowledge base that speaks of orders and purchases (a shop's, not a
+// program's documentation).
+func (e *Engine) asksAboutPurchase(request string) bool {
+	return e.sells && purchase.MatchString(request)
+}
 
 func whichOne(lang string) ([]string, string) {
 	if lang == "ru" {

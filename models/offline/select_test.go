@@ -52,7 +52,7 @@ func TestPickAnswersFromTheArticleAsked(t *testing.T) {
 }
 
 func TestAPurchaseWithoutANameIsAskedAbout(t *testing.T) {
-	e := New(Options{Corpus: []string{"TrailMaster X4 Tent\nA tent for four people with a 2-year warranty."}, Product: "Contoso"})
+	e := New(Options{Corpus: []string{"TrailMaster X4 Tent\nA tent for four people with a 2-year warranty. Returns are accepted within 30 days of purchase, with a full refund."}, Product: "Contoso"})
 	for _, tc := range []struct {
 		request string
 		action  contracts.Action
