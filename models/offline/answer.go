@@ -280,13 +280,16 @@ func sentenceUnits(text, section string) []unit {
 	var out []unit
 	var cur []string
 	shortest := 20 // a shorter sentence says too little to quote, unless it states a property
+	item := false  // cur is a list item: a feature ("Polyester material for durability") needs no full stop
 	flush := func() {
 		if len(cur) == 0 {
 			return
 		}
 		joined := strings.Join(cur, " ")
 		cur = cur[:0]
-		if !strings.ContainsAny(joined, ".!?:;") {
+		wasItem := item
+		item = false
+		if !strings.ContainsAny(joined, ".!?:;") && !(wasItem && len(strings.Fields(joined)) >= 3) {
 			return // a title or a heading path, not a statement
 		}
 		for _, s := range splitSentences(joined) {
@@ -317,7 +320,7 @@ func sentenceUnits(text, section string) []unit {
 			shortest = 20
 		case listMarker(line) > 0:
 			flush()
-			cur = append(cur, line[listMarker(line):])
+			cur, item = append(cur, line[listMarker(line):]), true
 		default:
 			cur = append(cur, line)
 		}

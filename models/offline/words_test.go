@@ -105,7 +105,7 @@ func sentencesBySplit(text string) []string {
 	listItem := regexp.MustCompile(`^([-*+]|\d+[.)])\s+`)
 	specLine := regexp.MustCompile(`^\*\*([^*]+?\*\*:|[^*]*?:\*\*)`)
 	var units []string
-	spec := map[int]bool{}
+	spec, items := map[int]bool{}, map[int]bool{}
 	var cur []string
 	flush := func() {
 		if len(cur) > 0 {
@@ -130,6 +130,7 @@ func sentencesBySplit(text string) []string {
 		case listItem.MatchString(line):
 			flush()
 			cur = append(cur, listItem.ReplaceAllString(line, ""))
+			items[len(units)] = true // the unit flush will add
 		default:
 			cur = append(cur, line)
 		}
@@ -141,7 +142,7 @@ func sentencesBySplit(text string) []string {
 		if spec[i] {
 			shortest = 1
 		}
-		if !strings.ContainsAny(u, ".!?:;") {
+		if !strings.ContainsAny(u, ".!?:;") && !(items[i] && len(strings.Fields(u)) >= 3) {
 			continue
 		}
 		for _, s := range splitSentences(u) {
