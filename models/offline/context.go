@@ -94,14 +94,20 @@ func searchedSince(in []*schema.Message, i int) bool {
 // shows them: the synthetic message's list, or the plan JSON of a
 // tool-call injection.
 func plannedQueries(in []*schema.Message, start int) []string {
+	planCalls := map[string]bool{}
 	for i := start + 1; i < len(in); i++ {
 		m := in[i]
+		for _, c := range m.ToolCalls {
+			if c.Function.Name == planTool {
+				planCalls[c.ID] = true
+			}
+		}
 		if m.Role == schema.Assistant {
 			if q, ok := templates.Subqueries(m.Content); ok {
 				return q
 			}
 		}
-		if m.Role == schema.Tool && m.ToolName == planTool {
+		if m.Role == schema.Tool && (m.ToolName == planTool || planCalls[m.ToolCallID]) {
 			var p struct {
 				Subqueries []string `json:"subqueries"`
 			}

@@ -15,6 +15,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
@@ -72,7 +73,10 @@ func New(o Options) *Engine {
 	}
 	for _, text := range o.Corpus {
 		title, _, _ := strings.Cut(text, "\n")
-		e.titles = append(e.titles, strings.TrimSpace(title))
+		if title = strings.TrimSpace(title); utf8.RuneCountInString(title) > 100 || strings.Contains(title, ". ") {
+			title = "" // a sentence, not a title: an entry without its title line
+		}
+		e.titles = append(e.titles, title)
 		for _, w := range contentWords(text) {
 			e.vocab[stem(w)] = true
 		}

@@ -192,3 +192,26 @@ func TestIntentOfATicket(t *testing.T) {
 		assert.Equal(t, tc.want, intent(tc.request, "en"))
 	}
 }
+
+// TestThePlansToolMessageIsNoSearch: the directive and trace injection
+// modes put the plan in the context as a tool-call pair; the engine still
+// searches before it answers, with the plan's subqueries.
+func TestThePlansToolMessageIsNoSearch(t *testing.T) {
+	e := engine()
+	plan := `{"subqueries":["guard mode"],"action":"normal"}`
+	for _, tc := range []struct {
+		name string
+		tool *schema.Message
+	}{
+		{"trace", schema.ToolMessage(plan, "sgr_s_1", schema.WithToolName("analyse_user_request"))},
+		{"no tool name", schema.ToolMessage(plan, "sgr_s_1")},
+	} {
+		in := []*schema.Message{schema.UserMessage("How do I set the guard mode?"),
+			schema.AssistantMessage("", []schema.ToolCall{{ID: "sgr_s_1", Function: schema.FunctionCall{Name: "analyse_user_request", Arguments: plan}}}),
+			tc.tool}
+		msg, err := e.Generate(context.Background(), in, agentOpts(schema.ToolChoiceAllowed)...)
+		require.NoError(t, err)
+		require.Len(t, msg.ToolCalls, 1, tc.name)
+		assert.Equal(t, `{"query":"guard mode"}`, msg.ToolCalls[0].Function.Arguments, tc.name)
+	}
+}
