@@ -23,7 +23,7 @@ import (
 // carry, and the share the three best paragraphs of a plain BM25 search
 // carry. The target is 30% above BM25; the engine does not reach it yet
 // (docs/offline-engine.md gives both figures), so the test holds the level
-// reached: it fails when the engine falls below 85% of BM25.
+// reached: it fails when the engine falls to BM25 or below.
 func TestAnswerTermRecall(t *testing.T) {
 	type qa struct {
 		Question string `json:"question"`
@@ -60,8 +60,8 @@ func TestAnswerTermRecall(t *testing.T) {
 	engine, baseline = engine/n, baseline/n
 	t.Logf("answer-term recall on %d questions: offline engine %.3f (%.0f words an answer), three best BM25 paragraphs %.3f: %+.0f%%",
 		len(set), engine, words/n, baseline, 100*(engine/baseline-1))
-	if engine < 0.85*baseline {
-		t.Errorf("answer-term recall %.3f is below 85%% of BM25's %.3f", engine, baseline)
+	if engine <= baseline {
+		t.Errorf("answer-term recall %.3f is not above BM25's %.3f", engine, baseline)
 	}
 	if words/n > 120 {
 		t.Errorf("answers average %.0f words, want at most 120", words/n)

@@ -63,6 +63,14 @@ var sectionFor = map[questionKind]*regexp.Regexp{
 	askFit:      regexp.MustCompile(`(?i)(spec|feature|compatib|характеристик)`),
 }
 
+// answersKind: the section is where this kind of question is answered.
+func answersKind(kind questionKind, section string) bool {
+	if r := sectionFor[kind]; r != nil {
+		return r.MatchString(section)
+	}
+	return sectionFor[askNumber].MatchString(section) // what the thing is: its specifications and features
+}
+
 // subjects are the found articles the question names by their title
 // ("the TrailMaster X4 Tent"): the article about the thing asked. Two or
 // more when the question compares them; none when it names no title.
@@ -171,6 +179,11 @@ func pick(question string, articles []found, quoted string) []candidate {
 			if stemsOf[n][s] {
 				score += w
 			}
+		}
+		if score == 0 && len(subject) > 0 && answersKind(kind, c.section) {
+			// The named article's section for this kind of question
+			// answers it even in other words ("winter" and "3-season").
+			score = 0.3
 		}
 		if score == 0 {
 			continue
