@@ -143,8 +143,27 @@ func againNote(lang string) string {
 	return "A second search with other words found nothing new."
 }
 
-// draft writes the answer quoting ps, with an optional closing note.
+// maxWords is the most words an answer has, all told.
+const maxWords = 120
+
+// draft writes the answer quoting ps, with an optional closing note; past
+// maxWords it leaves out the passages that answer least.
 func (e *Engine) draft(ps []candidate, articles []found, lang, note string) string {
+	text := e.write(ps, articles, lang, note)
+	for len(strings.Fields(text)) > maxWords && len(ps) > 1 {
+		least := 0
+		for i, p := range ps {
+			if p.score < ps[least].score {
+				least = i
+			}
+		}
+		ps = append(ps[:least:least], ps[least+1:]...)
+		text = e.write(ps, articles, lang, note)
+	}
+	return text
+}
+
+func (e *Engine) write(ps []candidate, articles []found, lang, note string) string {
 	var b strings.Builder
 	switch subject := subjectTitle(ps, articles); {
 	case subject != "" && lang == "ru":

@@ -7,8 +7,9 @@ import (
 	"strings"
 )
 
-// maxAnswerWords is the most words an answer quotes.
-const maxAnswerWords = 110
+// maxAnswerWords is the most words an answer quotes, citations counted;
+// draft keeps the whole answer, opening line and notes too, within maxWords.
+const maxAnswerWords = 105
 
 // questionKind is what a question asks for, which decides the sentences
 // that answer it.
@@ -61,6 +62,16 @@ var sectionFor = map[questionKind]*regexp.Regexp{
 	askNumber:   regexp.MustCompile(`(?i)(spec|feature|характеристик)`),
 	askHowTo:    regexp.MustCompile(`(?i)(guide|setup|step|instruction|care|maintenance|usage|use|инструкц|настрой)`),
 	askFit:      regexp.MustCompile(`(?i)(spec|feature|compatib|характеристик)`),
+}
+
+func bestOf(cs []candidate) *candidate {
+	var best *candidate
+	for i := range cs {
+		if best == nil || cs[i].score > best.score {
+			best = &cs[i]
+		}
+	}
+	return best
 }
 
 // answersKind: the section is where this kind of question is answered.
@@ -160,7 +171,7 @@ func pick(question string, articles []found, quoted string) []candidate {
 				for s := range st {
 					df[s]++
 				}
-				cs = append(cs, candidate{unit: u, article: i, subject: subject[i], order: len(cs), words: len(strings.Fields(u.text))})
+				cs = append(cs, candidate{unit: u, article: i, subject: subject[i], order: len(cs), words: len(strings.Fields(u.text)) + 1})
 				stemsOf = append(stemsOf, st)
 			}
 		}
@@ -172,7 +183,8 @@ func pick(question string, articles []found, quoted string) []candidate {
 		s := stem(w)
 		weight[s] = math.Log(1 + float64(len(cs))/(1+df[s]))
 	}
-	kept := cs[:0]
+	kept := make([]candidate, 0, len(cs))
+	var zero []candidate // of the named article, sharing no word with the question
 	for n, c := range cs {
 		score := 0.0
 		for s, w := range weight {
@@ -186,6 +198,9 @@ func pick(question string, articles []found, quoted string) []candidate {
 			score = 0.3
 		}
 		if score == 0 {
+			if len(subject) > 0 {
+				zero = append(zero, c)
+			}
 			continue
 		}
 		if r := sectionFor[kind]; r != nil && r.MatchString(c.section) {
@@ -204,6 +219,16 @@ func pick(question string, articles []found, quoted string) []candidate {
 		}
 		c.score = score
 		kept = append(kept, c)
+	}
+	// The section of the best sentence goes with it: the lines around an
+	// answer ("`enforce`: …", "`report`: …") are most of it.
+	if best := bestOf(kept); best != nil {
+		for _, c := range zero {
+			if c.article == best.article && c.section == best.section {
+				c.score = 0.25
+				kept = append(kept, c)
+			}
+		}
 	}
 	cs = kept
 	sort.SliceStable(cs, func(i, j int) bool { return cs[i].score > cs[j].score })
