@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
@@ -226,44 +225,6 @@ func subjectTitle(ps []candidate, articles []found) string {
 		}
 	}
 	return articles[ps[0].article].title
-}
-
-// passageScorer returns the score of a sentence against the request's
-// content words: how many of their stems the sentence's content words
-// share. It is called for every sentence of every article found, so it
-// reuses its buffers and allocates nothing per word.
-func passageScorer(request []string) func(sentence string) int {
-	want := map[string]int{} // stem → its index in seen
-	var starts [256]bool     // the first bytes of the stems wanted
-	for _, w := range request {
-		if _, ok := want[stem(w)]; !ok {
-			want[stem(w)] = len(want)
-			starts[stem(w)[0]] = true
-		}
-	}
-	seen := make([]bool, len(want))
-	words, st := make([]byte, 0, 64), make([]byte, 0, 5*utf8.UTFMax)
-	score := 0
-	count := func(w []byte) {
-		first := w[0]
-		if first == 0xD1 && len(w) > 1 && w[1] == 0x91 { // ё, which a stem writes е
-			first = 0xD0
-		}
-		if !starts[first] { // most words: no stem wanted starts like them
-			return
-		}
-		st = appendStem(st[:0], w)
-		if i, ok := want[string(st)]; ok && !seen[i] && isContent(w) { // most words miss: test the stem first
-			seen[i] = true
-			score++
-		}
-	}
-	return func(sentence string) int {
-		clear(seen)
-		score = 0
-		eachWord(sentence, words, count)
-		return score
-	}
 }
 
 // unit is a quotable sentence with the section it stands in.

@@ -118,7 +118,7 @@ func TestEngineTurn(t *testing.T) {
 	answer, err := e.Generate(ctx, history, agentOpts(schema.ToolChoiceAllowed)...)
 	require.NoError(t, err)
 	assert.Empty(t, answer.ToolCalls)
-	assert.Equal(t, "Here is what the documentation says about “The guard”:\n\n- Set the mode with guard.mode in the configuration. [1]", answer.Content)
+	assert.Equal(t, "Here is what the documentation says:\n\n- Set the mode with guard.mode in the configuration. [1]", answer.Content)
 
 	review := schema.UserMessage(ReviewPrefix + " Your previous answer was not accepted.\nRequired actions:\n- RETRIEVE_MORE: search again")
 	retry, err := e.Generate(ctx, append(history, answer, review), agentOpts(schema.ToolChoiceAllowed)...)

@@ -68,7 +68,7 @@ func (e *Engine) analyse(request, guardian string) analysis {
 	p.Topic = topic(content, lang)
 	p.Category = category(p.RequestType)
 	p.Subqueries = subqueries(content, request)
-	if title := e.namedTitle(contentWords(e.inKBLanguage(request))); title != "" {
+	if title := e.namedTitle(contentWords(e.inKBLanguage(request))); title != "" && sectionWords[kindOf(request)] != "" {
 		// The article about the thing asked: its sections that answer
 		// this kind of question.
 		p.Subqueries = append(p.Subqueries[:1], title+" "+sectionWords[kindOf(request)])
@@ -312,10 +312,10 @@ func subqueries(content []string, request string) []string {
 }
 
 // sectionWords name the sections that answer each kind of question.
+// How-to questions and the others name their section in their own words.
 var sectionWords = map[questionKind]string{
-	askFact: "features specifications", askYesNo: "features specifications", askNumber: "technical specifications",
-	askFit: "features specifications compatibility", askHowTo: "user guide steps", askWarranty: "warranty information",
-	askReturns: "return policy",
+	askYesNo: "features specifications", askNumber: "technical specifications",
+	askFit: "features specifications compatibility", askWarranty: "warranty information", askReturns: "return policy",
 }
 
 // namedTitle is the title of the knowledge base's article the request

@@ -99,9 +99,9 @@ func subjects(question []string, articles []found) map[int]bool {
 				hits++
 			}
 		}
-		// Most of the title, and two words of a longer one: a single
-		// shared word ("tent") names a kind of thing, not the thing.
-		if hits == 0 || 2*hits < len(title) || len(title) > 1 && hits < 2 {
+		// Most of the title, and two words of it: a single shared word
+		// ("tent", "configuration") names a kind of thing, not the thing.
+		if hits < 2 || 2*hits < len(title) {
 			continue
 		}
 		switch {
@@ -133,6 +133,16 @@ type candidate struct {
 func pick(question string, articles []found, quoted string) []candidate {
 	content := contentWords(question)
 	subject := subjects(content, articles)
+	if len(subject) > 0 {
+		if ps := pickFrom(question, content, subject, articles, quoted); len(ps) > 0 {
+			return ps
+		}
+	}
+	// No article named, or nothing in it answers: every article found.
+	return pickFrom(question, content, nil, articles, quoted)
+}
+
+func pickFrom(question string, content []string, subject map[int]bool, articles []found, quoted string) []candidate {
 	// The title's words match every sentence of the subject: the rest of
 	// the question says what about it is asked.
 	titled := map[string]bool{}
@@ -178,18 +188,27 @@ func pick(question string, articles []found, quoted string) []candidate {
 	}
 	// A word of the question found in few sentences tells more than one
 	// found in all of them.
-	weight := map[string]float64{}
+	// In the question's order: a sum in the order of a map's keys would
+	// round differently from one turn to the next.
+	type weighted struct {
+		stem   string
+		weight float64
+	}
+	var weight []weighted
+	seen := map[string]bool{}
 	for _, w := range rest {
-		s := stem(w)
-		weight[s] = math.Log(1 + float64(len(cs))/(1+df[s]))
+		if s := stem(w); !seen[s] {
+			seen[s] = true
+			weight = append(weight, weighted{s, math.Log(1 + float64(len(cs))/(1+df[s]))})
+		}
 	}
 	kept := make([]candidate, 0, len(cs))
 	var zero []candidate // of the named article, sharing no word with the question
 	for n, c := range cs {
 		score := 0.0
-		for s, w := range weight {
-			if stemsOf[n][s] {
-				score += w
+		for _, w := range weight {
+			if stemsOf[n][w.stem] {
+				score += w.weight
 			}
 		}
 		if score == 0 && len(subject) > 0 && answersKind(kind, c.section) {

@@ -72,19 +72,6 @@ func stem(w string) string {
 	return string(b)
 }
 
-// appendStem appends the stem of the word w to dst, as stem gives it.
-func appendStem(dst, w []byte) []byte {
-	n := 0
-	for _, r := range string(w) {
-		if n == 5 {
-			break
-		}
-		dst = utf8.AppendRune(dst, yoAsYe(r))
-		n++
-	}
-	return dst
-}
-
 func yoAsYe(r rune) rune {
 	if r == 'ё' {
 		return 'е'
@@ -101,11 +88,6 @@ func contentWords(text string) []string {
 		}
 	}
 	return out
-}
-
-// isContent is contentWords' test for a word in a buffer.
-func isContent(w []byte) bool {
-	return utf8.RuneCount(w) > 1 && !stopWords[string(w)]
 }
 
 var stopWords = set(

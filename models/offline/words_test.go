@@ -32,15 +32,6 @@ func wordsByString(text string) []string {
 	return out
 }
 
-// stemsOf is the set of stems of ws, as passages were first scored.
-func stemsOf(ws []string) map[string]bool {
-	out := make(map[string]bool, len(ws))
-	for _, w := range ws {
-		out[stemByRunes(w)] = true
-	}
-	return out
-}
-
 func stemByRunes(w string) string {
 	r := []rune(strings.ReplaceAll(w, "ё", "е"))
 	if len(r) > 5 {
@@ -66,20 +57,9 @@ func FuzzWords(f *testing.F) {
 			t.Fatalf("words(%q) = %q, want %q", text, got, want)
 		}
 		for _, w := range want {
-			if stem(w) != stemByRunes(w) || string(appendStem(nil, []byte(w))) != stemByRunes(w) {
+			if stem(w) != stemByRunes(w) {
 				t.Fatalf("stem(%q) = %q, want %q", w, stem(w), stemByRunes(w))
 			}
-		}
-		req := contentWords(request)
-		wantStems := stemsOf(req)
-		score := 0
-		for st := range stemsOf(contentWords(text)) {
-			if wantStems[st] {
-				score++
-			}
-		}
-		if got := passageScorer(req)(text); got != score {
-			t.Fatalf("score of %q against %q = %d, want %d", text, request, got, score)
 		}
 	})
 }
