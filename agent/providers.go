@@ -19,7 +19,7 @@ import (
 func (a *Agent) newModels(ctx context.Context) (planner, answerer model.BaseChatModel, err error) {
 	cfg := a.cfg
 	if cfg.Model.Provider == "offline" {
-		m := offline.New(offline.Options{Corpus: a.knowledge.Corpus(), Product: cfg.Product, Language: cfg.Language})
+		m := offline.New(offline.Options{Corpus: a.knowledge.Corpus(), Product: cfg.Product, Language: cfg.Language, KBLanguage: cfg.KB.Language})
 		return m, m, nil
 	}
 	sgr, agent := cfg.Model.For("sgr"), cfg.Model.For("agent")

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/cloudwego/eino/schema"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -28,18 +27,6 @@ func kb4(edit ...func(*config.Config)) func(*config.Config) {
 	}
 }
 
-// drafts are the answers the agent wrote in a turn, in order: the
-// assistant messages that call no tool and are not the injected plan.
-func drafts(s *contracts.ChatState) []string {
-	var out []string
-	for _, m := range s.Messages {
-		if m.Role == schema.Assistant && len(m.ToolCalls) == 0 && !contracts.Synthetic(m) {
-			out = append(out, m.Content)
-		}
-	}
-	return out
-}
-
 // One strong article is enough when the knowledge base has nothing more
 // on the topic: the whole default turn passes a Russian question about
 // SAML single sign-on at the first attempt, citing its one article, with
@@ -56,7 +43,7 @@ func TestOneStrongArticleAnswersOnAFourArticleKB(t *testing.T) {
 	assert.Equal(t, "saml-sso", s.Evidence[0].Ref)
 	assert.Contains(t, s.Answer, "SAML 2.0")
 	assert.Contains(t, s.Answer, "[1] Единый вход через SAML")
-	assert.Len(t, drafts(s), 1)
+	assert.Len(t, drafts(s.Messages), 1)
 }
 
 // Other phrasings of the question pass too, at most after one retry: when

@@ -69,7 +69,7 @@ func answered(t *testing.T, b *browser, url string) {
 	// Seed 003 §11's badges, their words and colours.
 	assert.Equal(t, []string{"spam", "confidence", "queries", "safety", "verdict"}, v.badgeKinds())
 	want := map[string][2]string{ // kind: colour, text
-		"spam": {"green", "Spam: 0.00 ✓ Low"}, "confidence": {"green", "Confidence: High"},
+		"spam": {"green", "Spam: 0.01 ✓ Low"}, "confidence": {"green", "Confidence: High"},
 		"queries": {"info", "Queries: " + strconv.Itoa(searches)}, "safety": {"green", "Safety: Safe"}, "verdict": {"green", "Verdict: PASS"},
 	}
 	for kind, badge := range v.badges() {
@@ -142,7 +142,7 @@ func blocked(t *testing.T, b *browser, url string) {
 	assert.Contains(t, v.UI[1].Text, "doesn't seem to be about sgrgraph")
 	assert.Empty(t, v.Answer)
 	assert.Equal(t, []string{"spam", "safety"}, v.badgeKinds(), "nothing was searched or judged: no confidence, queries or verdict")
-	assert.Equal(t, badgeView{"spam", "red", "Spam: 1.00 ✗ High", colours["red"]}, v.badges()["spam"])
+	assert.Equal(t, badgeView{"spam", "red", "Spam: 0.99 ✗ High", colours["red"]}, v.badges()["spam"])
 	assert.Empty(t, v.Panels)
 	assert.Equal(t, "skipped", v.Steps["search"])
 }
@@ -215,7 +215,7 @@ func inRussian(t *testing.T, b *browser, url string) {
 	v := tb.ask(1, russian)
 	assert.Equal(t, "normal", v.Action, v)
 	assert.Contains(t, v.Answer, "Вот что сказано в документации")
-	assert.Equal(t, "Спам: 0.00 ✓ Низкий", v.badges()["spam"].Text)
+	assert.Equal(t, "Спам: 0.02 ✓ Низкий", v.badges()["spam"].Text)
 	assert.Equal(t, "Безопасность: Безопасно", v.badges()["safety"].Text)
 	assert.Contains(t, v.Panels[0].Summary, "Сводка анализа")
 	assert.Contains(t, v.Panels[1].Summary, "Найденные статьи")
@@ -225,6 +225,6 @@ func inRussian(t *testing.T, b *browser, url string) {
 	tb.run(chromedp.SetValue(`#lang`, "en"), chromedp.Evaluate(`document.getElementById('lang').dispatchEvent(new Event('change'))`, nil))
 	v = tb.turn(1)
 	assert.Equal(t, []string{"en", "Send", "en"}, tb.labels())
-	assert.Equal(t, "Spam: 0.00 ✓ Low", v.badges()["spam"].Text, "the badges follow the switch")
+	assert.Equal(t, "Spam: 0.02 ✓ Low", v.badges()["spam"].Text, "the badges follow the switch")
 	assert.Contains(t, v.Answer, "Вот что сказано", "the answer stays in the language it was written in")
 }

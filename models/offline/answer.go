@@ -3,18 +3,13 @@ package offline
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/sgrgraph/sgrgraph/contracts"
 )
-
-// maxPassages is how many sentences an answer quotes.
-const maxPassages = 4
 
 // planCall answers the forced planning call with a filled plan.
 func (e *Engine) planCall(in []*schema.Message) (*schema.Message, error) {
@@ -43,7 +38,14 @@ func (e *Engine) agentStep(in []*schema.Message, o *model.Options) *schema.Messa
 	queries := plannedQueries(in, t.start)
 	topK := 0
 	if t.review != "" {
-		queries, topK = e.retryQueries(t), 10
+		acts := actions(t.review)
+		if !wantsSearch(acts) && !forced {
+			return e.answer(in) // the draft is redone on what was found
+		}
+		queries, topK = e.inLanguage(e.retryQueries(t, askedQueries(in, t.start), acts)), 10
+		if len(queries) == 0 && !forced {
+			return e.answer(in) // every query was made: nothing new to find
+		}
 	}
 	if len(queries) == 0 {
 		queries = e.analyse(t.request, "").plan.Subqueries
@@ -83,131 +85,196 @@ func (e *Engine) greeting(lang string) *schema.Message {
 	return schema.AssistantMessage(fmt.Sprintf("Hello! I answer questions about %s from its documentation: ask me how to configure, run or extend it.", e.product), nil)
 }
 
-// retryQueries follow the Guardian's review: asked to retrieve more or to
-// refine, the engine searches each significant word on its own, longest
-// first, where the first attempt searched phrases.
-func (e *Engine) retryQueries(t turn) []string {
-	content := contentWords(t.request)
-	sort.SliceStable(content, func(i, j int) bool { return len([]rune(content[i])) > len([]rune(content[j])) })
-	var out []string
-	seen := map[string]bool{}
-	for _, w := range content {
-		if !seen[stem(w)] && !vagueWords[w] {
-			seen[stem(w)] = true
-			out = append(out, w)
+// answer quotes the sentences that answer the request (pick), each with
+// the number of its article.
+func (e *Engine) answer(in []*schema.Message) *schema.Message {
+	t := e.read(in)
+	lang := e.answerLanguage(t)
+	articles := foundArticles(in, t.start)
+	question := e.inKBLanguage(t.request) // the articles' words, the user's language for the answer
+	ps := pick(question, articles, "")
+	acts := actions(t.review)
+	switch {
+	case acts[contracts.ActSafeRefusal]:
+		return e.refusal(lang)
+	case acts[contracts.ActAskMinimalQuestion]:
+		_, q := e.clarification(lang)
+		return schema.AssistantMessage(q, nil)
+	case acts[contracts.ActRestrictScope] && len(ps) > 1:
+		ps = restrict(ps)
+	}
+	drafts := previousDrafts(in, t.start)
+	if len(drafts) > 0 && len(ps) > 0 && e.draft(ps, articles, lang, "") == drafts[len(drafts)-1] {
+		// The same draft again would be judged the same: quote the
+		// passages not quoted yet, or say the answer covers only part.
+		if fresh := pick(question, articles, drafts[len(drafts)-1]); len(fresh) > 0 {
+			ps = fresh
+		} else {
+			ps = restrict(ps)
 		}
 	}
-	if len(out) == 0 {
-		out = []string{strings.TrimSpace(t.request)}
+	if len(ps) == 0 && requestType(t.request) == contracts.RequestCasual {
+		return e.greeting(lang)
+	}
+	note := ""
+	if len(drafts) > 0 && len(ps) > 0 && e.draft(ps, articles, lang, "") == drafts[len(drafts)-1] {
+		note = scopeNote(lang)
+	}
+	text := ""
+	switch {
+	case len(ps) > 0:
+		text = e.draft(ps, articles, lang, note)
+	case lang == "ru":
+		text = "В базе знаний не нашлось сведений по этому вопросу."
+	default:
+		text = "I could not find this in the knowledge base."
+	}
+	if len(drafts) > 0 && text == drafts[len(drafts)-1] {
+		text += "\n\n" + againNote(lang) // never the same draft twice in a row
+	}
+	return schema.AssistantMessage(text, nil)
+}
+
+func againNote(lang string) string {
+	if lang == "ru" {
+		return "Повторный поиск другими словами не нашёл ничего нового."
+	}
+	return "A second search with other words found nothing new."
+}
+
+// maxWords is the most words an answer has, all told.
+const maxWords = 120
+
+// draft writes the answer quoting ps, with an optional closing note; past
+// maxWords it leaves out the passages that answer least.
+func (e *Engine) draft(ps []candidate, articles []found, lang, note string) string {
+	text := e.write(ps, articles, lang, note)
+	for len(strings.Fields(text)) > maxWords && len(ps) > 1 {
+		least := 0
+		for i, p := range ps {
+			if p.score < ps[least].score {
+				least = i
+			}
+		}
+		ps = append(ps[:least:least], ps[least+1:]...)
+		text = e.write(ps, articles, lang, note)
+	}
+	return text
+}
+
+func (e *Engine) write(ps []candidate, articles []found, lang, note string) string {
+	var b strings.Builder
+	switch subject := subjectTitle(ps, articles); {
+	case subject != "" && lang == "ru":
+		fmt.Fprintf(&b, "Вот что сказано в документации о «%s»:\n", subject)
+	case subject != "":
+		fmt.Fprintf(&b, "Here is what the documentation says about “%s”:\n", subject)
+	case lang == "ru":
+		b.WriteString("Вот что сказано в документации:\n")
+	default:
+		b.WriteString("Here is what the documentation says:\n")
+	}
+	for _, p := range ps {
+		fmt.Fprintf(&b, "\n- %s [%d]", strings.TrimSuffix(p.text, "  "), p.article+1)
+	}
+	if note != "" {
+		b.WriteString("\n\n" + note)
+	}
+	return b.String()
+}
+
+// restrict keeps the answer to what its best article states: the
+// Guardian asked to answer only the part the sources cover.
+func restrict(ps []candidate) []candidate {
+	best := ps[0]
+	for _, p := range ps {
+		if p.score > best.score {
+			best = p
+		}
+	}
+	var out []candidate
+	for _, p := range ps {
+		if p.article == best.article {
+			out = append(out, p)
+		}
 	}
 	return out
 }
 
-// passage is one sentence of a found article, scored against the request.
-type passage struct {
-	text    string
-	article int // citation number, from 1
-	score   int
-	order   int
-}
-
-// answer quotes the sentences that share the most words with the request,
-// each with the number of its article.
-func (e *Engine) answer(in []*schema.Message) *schema.Message {
-	t := e.read(in)
-	lang := e.answerLanguage(t)
-	score := passageScorer(contentWords(t.request))
-	var ps []passage
-	for n, a := range foundArticles(in, t.start) {
-		for _, text := range a.passages {
-			for _, s := range sentences(text) {
-				if score := score(s); score > 0 {
-					ps = append(ps, passage{text: s, article: n + 1, score: score, order: len(ps)})
-				}
-			}
-		}
-	}
-	sort.SliceStable(ps, func(i, j int) bool { return ps[i].score > ps[j].score })
-	if len(ps) > maxPassages {
-		ps = ps[:maxPassages]
-	}
-	sort.SliceStable(ps, func(i, j int) bool { return ps[i].order < ps[j].order })
-	if len(ps) == 0 && requestType(t.request) == contracts.RequestCasual {
-		return e.greeting(lang)
-	}
-	if len(ps) == 0 {
-		if lang == "ru" {
-			return schema.AssistantMessage("В базе знаний не нашлось сведений по этому вопросу.", nil)
-		}
-		return schema.AssistantMessage("I could not find this in the knowledge base.", nil)
-	}
-	var b strings.Builder
+func scopeNote(lang string) string {
 	if lang == "ru" {
-		b.WriteString("Вот что сказано в документации:\n")
-	} else {
-		b.WriteString("Here is what the documentation says:\n")
+		return "Больше сведений об этом в базе знаний нет: ответ охватывает только эту часть вопроса."
 	}
-	for _, p := range ps {
-		fmt.Fprintf(&b, "\n- %s [%d]", p.text, p.article)
-	}
-	return schema.AssistantMessage(b.String(), nil)
+	return "The knowledge base says nothing more on this: the answer covers only this part of the question."
 }
 
-// passageScorer returns the score of a sentence against the request's
-// content words: how many of their stems the sentence's content words
-// share. It is called for every sentence of every article found, so it
-// reuses its buffers and allocates nothing per word.
-func passageScorer(request []string) func(sentence string) int {
-	want := map[string]int{} // stem → its index in seen
-	var starts [256]bool     // the first bytes of the stems wanted
-	for _, w := range request {
-		if _, ok := want[stem(w)]; !ok {
-			want[stem(w)] = len(want)
-			starts[stem(w)[0]] = true
+// refusal declines politely, as the Guardian asked.
+func (e *Engine) refusal(lang string) *schema.Message {
+	if lang == "ru" {
+		return schema.AssistantMessage("К сожалению, я не могу ответить на этот вопрос по документации.", nil)
+	}
+	return schema.AssistantMessage("I am sorry, I cannot answer this from the documentation.", nil)
+}
+
+// subjectTitle is the title of the one article an answer quotes when the
+// question named it, so the answer says what it is about.
+func subjectTitle(ps []candidate, articles []found) string {
+	for _, p := range ps {
+		if !p.subject || p.article != ps[0].article {
+			return ""
 		}
 	}
-	seen := make([]bool, len(want))
-	words, st := make([]byte, 0, 64), make([]byte, 0, 5*utf8.UTFMax)
-	score := 0
-	count := func(w []byte) {
-		first := w[0]
-		if first == 0xD1 && len(w) > 1 && w[1] == 0x91 { // ё, which a stem writes е
-			first = 0xD0
-		}
-		if !starts[first] { // most words: no stem wanted starts like them
-			return
-		}
-		st = appendStem(st[:0], w)
-		if i, ok := want[string(st)]; ok && !seen[i] && isContent(w) { // most words miss: test the stem first
-			seen[i] = true
-			score++
-		}
+	return articles[ps[0].article].title
+}
+
+// unit is a quotable sentence with the section it stands in.
+type unit struct {
+	text, section string
+}
+
+// units are the quotable sentences of a chunk, each with its section:
+// the last heading above it, or the chunk's own.
+func units(c searchChunk) []unit {
+	text := strings.TrimPrefix(c.Text, c.Heading+"\n\n")
+	section := c.Heading
+	if i := strings.LastIndex(section, " > "); i >= 0 {
+		section = section[i+3:]
 	}
-	return func(sentence string) int {
-		clear(seen)
-		score = 0
-		eachWord(sentence, words, count)
-		return score
-	}
+	return sentenceUnits(text, section)
 }
 
 // sentences splits a passage into quotable sentences: prose and list
 // items only, no code, headings or table rows, none too long to quote.
-// Lines of one paragraph or list item are joined first.
+// Lines of one paragraph or list item are joined first; a line of a
+// specification ("**Weight**: 12 lbs") stands on its own.
 func sentences(text string) []string {
-	var out, cur []string
+	us := sentenceUnits(text, "")
+	out := make([]string, len(us))
+	for i, u := range us {
+		out[i] = u.text
+	}
+	return out
+}
+
+func sentenceUnits(text, section string) []unit {
+	var out []unit
+	var cur []string
+	shortest := 20 // a shorter sentence says too little to quote, unless it states a property
+	item := false  // cur is a list item: a feature ("Polyester material for durability") needs no full stop
 	flush := func() {
 		if len(cur) == 0 {
 			return
 		}
-		unit := strings.Join(cur, " ")
+		joined := strings.Join(cur, " ")
 		cur = cur[:0]
-		if !strings.ContainsAny(unit, ".!?:;") {
+		wasItem := item
+		item = false
+		if !strings.ContainsAny(joined, ".!?:;") && !(wasItem && len(strings.Fields(joined)) >= 3) {
 			return // a title or a heading path, not a statement
 		}
-		for _, s := range splitSentences(unit) {
-			if n := len([]rune(s)); n >= 20 && n <= 400 {
-				out = append(out, s)
+		for _, s := range splitSentences(joined) {
+			if n := len([]rune(s)); n >= shortest && n <= 400 {
+				out = append(out, unit{text: s, section: section})
 			}
 		}
 	}
@@ -221,17 +288,38 @@ func sentences(text string) []string {
 			flush()
 			fence = !fence
 		case fence:
-		case line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, "|") || strings.Contains(line, " > ") && !strings.ContainsAny(line, ".:"):
+		case strings.HasPrefix(line, "#"):
 			flush()
+			section = strings.TrimSpace(strings.TrimLeft(line, "#"))
+		case line == "" || strings.HasPrefix(line, "|") || strings.Contains(line, " > ") && !strings.ContainsAny(line, ".:"):
+			flush()
+		case specLine(line):
+			flush()
+			cur, shortest = append(cur, line), 1
+			flush()
+			shortest = 20
 		case listMarker(line) > 0:
 			flush()
-			cur = append(cur, line[listMarker(line):])
+			cur, item = append(cur, line[listMarker(line):]), true
 		default:
 			cur = append(cur, line)
 		}
 	}
 	flush()
 	return out
+}
+
+// specLine: a line that states one property, "**Weight**: 12 lbs" or
+// "**Weight:** 12 lbs".
+func specLine(line string) bool {
+	if !strings.HasPrefix(line, "**") {
+		return false
+	}
+	end := strings.Index(line[2:], "**")
+	if end <= 0 || strings.Contains(line[2:2+end], "*") {
+		return false
+	}
+	return strings.HasPrefix(line[2+end+2:], ":") || strings.HasSuffix(line[2:2+end], ":")
 }
 
 // listMarker is the length of the list marker that begins line and the

@@ -67,26 +67,47 @@ func (e *Engine) read(in []*schema.Message) turn {
 		}
 		break
 	}
-	for i := last + 1; i < len(in) && last >= 0; i++ {
-		if in[i].Role == schema.Tool {
-			t.searched = true
+	t.searched = last >= 0 && searchedSince(in, last)
+	return t
+}
+
+// searchedSince: a tool answered one of the engine's own calls after
+// message i. The plan that the directive and trace injection modes put in
+// the context as a tool-call pair is no search: counting it made the
+// engine answer before it searched, and the Guardian then asked for a retry.
+func searchedSince(in []*schema.Message, i int) bool {
+	planCalls := map[string]bool{}
+	for _, m := range in[i+1:] {
+		for _, c := range m.ToolCalls {
+			if c.Function.Name == planTool {
+				planCalls[c.ID] = true
+			}
+		}
+		if m.Role == schema.Tool && m.ToolName != planTool && !planCalls[m.ToolCallID] {
+			return true
 		}
 	}
-	return t
+	return false
 }
 
 // plannedQueries are the subqueries of this turn's plan as the context
 // shows them: the synthetic message's list, or the plan JSON of a
 // tool-call injection.
 func plannedQueries(in []*schema.Message, start int) []string {
+	planCalls := map[string]bool{}
 	for i := start + 1; i < len(in); i++ {
 		m := in[i]
+		for _, c := range m.ToolCalls {
+			if c.Function.Name == planTool {
+				planCalls[c.ID] = true
+			}
+		}
 		if m.Role == schema.Assistant {
 			if q, ok := templates.Subqueries(m.Content); ok {
 				return q
 			}
 		}
-		if m.Role == schema.Tool && m.ToolName == planTool {
+		if m.Role == schema.Tool && (m.ToolName == planTool || planCalls[m.ToolCallID]) {
 			var p struct {
 				Subqueries []string `json:"subqueries"`
 			}
@@ -109,7 +130,8 @@ type searchArticle struct {
 }
 
 type searchChunk struct {
-	Text string `json:"text"`
+	Heading string `json:"heading"`
+	Text    string `json:"text"`
 }
 
 // searchArticles reads the articles of a tool's answer; the chunks of an
@@ -129,7 +151,7 @@ func searchArticles(content string, known map[string]bool) ([]searchArticle, boo
 // found is one article the searches of this turn returned.
 type found struct {
 	id, title string
-	passages  []string
+	chunks    []searchChunk
 }
 
 // foundArticles reads every search result after start, articles in the
@@ -151,9 +173,7 @@ func foundArticles(in []*schema.Message, start int) []found {
 			}
 			seen[a.KBID] = true
 			f := found{id: a.KBID, title: a.Title}
-			for _, c := range a.Chunks {
-				f.passages = append(f.passages, c.Text)
-			}
+			f.chunks = append(f.chunks, a.Chunks...)
 			out = append(out, f)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
@@ -34,19 +35,29 @@ const (
 
 // Options configure the engine.
 type Options struct {
-	// Corpus is the text of the knowledge base; its words are the
-	// vocabulary that tells on-topic requests from off-topic ones.
+	// Corpus is the text of the knowledge base, one entry an article that
+	// starts with the article's title on a line of its own; its words are
+	// the vocabulary that tells on-topic requests from off-topic ones, its
+	// titles the things a question may name.
 	Corpus []string
 	// Product is named in clarification questions.
 	Product string
 	// Language is the answer language when the request has no letters to go by.
 	Language string
+	// KBLanguage is the language the articles are written in, which the
+	// engine searches in whatever the user writes: auto (or empty) finds
+	// it from the corpus, ru or en name it (kb.language).
+	KBLanguage string
 }
 
 // Engine is the offline chat model. It is safe for concurrent use.
 type Engine struct {
 	*models.Model
 	vocab    map[string]bool
+	topics   topicModel
+	titles   []string
+	kbLang   string // "" when the articles mix languages
+	sells    bool   // the knowledge base speaks of orders and purchases
 	product  string
 	fallback string
 }
@@ -61,10 +72,18 @@ func New(o Options) *Engine {
 		e.fallback = "en"
 	}
 	for _, text := range o.Corpus {
+		title, _, _ := strings.Cut(text, "\n")
+		if title = strings.TrimSpace(title); utf8.RuneCountInString(title) > 100 || strings.Contains(title, ". ") {
+			title = "" // a sentence, not a title: an entry without its title line
+		}
+		e.titles = append(e.titles, title)
 		for _, w := range contentWords(text) {
 			e.vocab[stem(w)] = true
 		}
 	}
+	e.topics = newTopicModel(o.Corpus)
+	e.kbLang = kbLanguage(o.KBLanguage, o.Corpus)
+	e.sells = len(o.Corpus) > 0 && e.topics.relevance([]string{"purchase", "buy", "bought", "refund"}) > 1
 	e.Model = models.New("Offline", e.reply)
 	return e
 }

@@ -56,9 +56,11 @@ func TestAnalyse(t *testing.T) {
 				assert.NotEmpty(t, p.ClarificationQuestion)
 				assert.Less(t, p.IntentConfidence, 0.6)
 			}
-			if tc.action == contracts.ActionBlock {
+			switch tc.action {
+			case contracts.ActionBlock:
 				assert.GreaterOrEqual(t, p.SpamScore, 0.7)
-			} else {
+			case contracts.ActionGuardianBlock: // the guard's verdict comes first, whatever the score
+			default:
 				assert.Less(t, p.SpamScore, 0.7)
 			}
 		})
@@ -188,5 +190,28 @@ func TestIntentOfATicket(t *testing.T) {
 		{"Where do I set\nthe guard mode?", "Where do I set the guard mode"},
 	} {
 		assert.Equal(t, tc.want, intent(tc.request, "en"))
+	}
+}
+
+// TestThePlansToolMessageIsNoSearch: the directive and trace injection
+// modes put the plan in the context as a tool-call pair; the engine still
+// searches before it answers, with the plan's subqueries.
+func TestThePlansToolMessageIsNoSearch(t *testing.T) {
+	e := engine()
+	plan := `{"subqueries":["guard mode"],"action":"normal"}`
+	for _, tc := range []struct {
+		name string
+		tool *schema.Message
+	}{
+		{"trace", schema.ToolMessage(plan, "sgr_s_1", schema.WithToolName("analyse_user_request"))},
+		{"no tool name", schema.ToolMessage(plan, "sgr_s_1")},
+	} {
+		in := []*schema.Message{schema.UserMessage("How do I set the guard mode?"),
+			schema.AssistantMessage("", []schema.ToolCall{{ID: "sgr_s_1", Function: schema.FunctionCall{Name: "analyse_user_request", Arguments: plan}}}),
+			tc.tool}
+		msg, err := e.Generate(context.Background(), in, agentOpts(schema.ToolChoiceAllowed)...)
+		require.NoError(t, err)
+		require.Len(t, msg.ToolCalls, 1, tc.name)
+		assert.Equal(t, `{"query":"guard mode"}`, msg.ToolCalls[0].Function.Arguments, tc.name)
 	}
 }

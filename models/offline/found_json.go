@@ -68,8 +68,13 @@ func (r *jsonReader) chunk(c *searchChunk, keep bool) bool {
 	var b bool
 	return r.object(func(key string) bool {
 		switch key {
-		case "id", "heading":
+		case "id":
 			return r.skipStr()
+		case "heading":
+			if !keep {
+				return r.skipStr()
+			}
+			return r.str(&c.Heading)
 		case "text":
 			if !keep {
 				return r.skipStr()

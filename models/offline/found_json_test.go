@@ -22,11 +22,9 @@ func FuzzSearchArticles(f *testing.F) {
 	f.Fuzz(func(t *testing.T, content string) {
 		var res struct {
 			Articles []struct {
-				KBID   string `json:"kb_id"`
-				Title  string `json:"title"`
-				Chunks []struct {
-					Text string `json:"text"`
-				} `json:"chunks"`
+				KBID   string        `json:"kb_id"`
+				Title  string        `json:"title"`
+				Chunks []searchChunk `json:"chunks"`
 			} `json:"articles"`
 		}
 		wantOK := json.Unmarshal([]byte(content), &res) == nil
@@ -55,11 +53,9 @@ func foundByJSON(in []*schema.Message, start int) []found {
 		}
 		var res struct {
 			Articles []struct {
-				KBID   string `json:"kb_id"`
-				Title  string `json:"title"`
-				Chunks []struct {
-					Text string `json:"text"`
-				} `json:"chunks"`
+				KBID   string        `json:"kb_id"`
+				Title  string        `json:"title"`
+				Chunks []searchChunk `json:"chunks"`
 			} `json:"articles"`
 		}
 		if json.Unmarshal([]byte(in[i].Content), &res) != nil {
@@ -71,9 +67,7 @@ func foundByJSON(in []*schema.Message, start int) []found {
 			}
 			seen[a.KBID] = true
 			f := found{id: a.KBID, title: a.Title}
-			for _, c := range a.Chunks {
-				f.passages = append(f.passages, c.Text)
-			}
+			f.chunks = append(f.chunks, a.Chunks...)
 			out = append(out, f)
 		}
 	}

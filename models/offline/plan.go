@@ -2,6 +2,7 @@ package offline
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -9,14 +10,8 @@ import (
 	"github.com/sgrgraph/sgrgraph/contracts"
 )
 
-// spamWords are advertising and scam signals; each one found adds to the
-// spam score.
-var spamWords = set("buy", "cheap", "cheapest", "price", "prices", "discount", "sale", "offer", "deal", "deals",
-	"casino", "bonus", "viagra", "crypto", "bitcoin", "earn", "income", "loan", "replica", "winner", "prize",
-	"купить", "купите", "дешево", "дёшево", "дешевые", "скидка", "скидки", "цена", "цены", "распродажа", "акция",
-	"казино", "бонус", "заработок", "заработать", "кредит", "выигрыш", "приз")
-
-var urlPattern = regexp.MustCompile(`(?i)(https?://|www\.)\S+`)
+// linkPattern finds links: their words (http, www, com) name no subject.
+var linkPattern = regexp.MustCompile(`(?i)(https?://|www\.)\S+`)
 
 // vagueWords say something is wrong without saying what.
 var vagueWords = set("work", "works", "working", "worked", "doesn't", "don't", "isn't", "broken", "problem",
@@ -73,12 +68,24 @@ func (e *Engine) analyse(request, guardian string) analysis {
 	p.Topic = topic(content, lang)
 	p.Category = category(p.RequestType)
 	p.Subqueries = subqueries(content, request)
+	if title := e.namedTitle(contentWords(e.inKBLanguage(request))); title != "" && sectionWords[kindOf(request)] != "" {
+		// The article about the thing asked: its sections that answer
+		// this kind of question.
+		p.Subqueries = append(p.Subqueries[:1], title+" "+sectionWords[kindOf(request)])
+	}
+	p.Subqueries = e.inLanguage(p.Subqueries) // the answer still follows the user's language
 	p.ActionPlan = actionPlan(p.Subqueries, lang)
 	if p.RequestType == contracts.RequestCasual {
 		// A greeting needs no search (seed 004 §3: no sources for CASUAL).
 		p.Subqueries, p.ActionPlan = []string{}, casualPlan(lang)
 	}
 	p.IntentConfidence = confidence(content, p.RequestType)
+	unnamed := false
+	if e.asksAboutPurchase(request) && e.namedTitle(content) == "" {
+		// "The one I bought", "my order": which one is a fact of the
+		// user's, not of the knowledge base. Asked, not guessed.
+		p.IntentConfidence, unnamed = math.Min(p.IntentConfidence, 0.5), true
+	}
 	switch {
 	case guardian == string(contracts.LevelUnsafe):
 		p.Action = contracts.ActionGuardianBlock
@@ -87,6 +94,9 @@ func (e *Engine) analyse(request, guardian string) analysis {
 	case p.IntentConfidence < 0.6:
 		p.Action = contracts.ActionClarify
 		p.Uncertainties, p.ClarificationQuestion = e.clarification(lang)
+		if unnamed {
+			p.Uncertainties, p.ClarificationQuestion = whichOne(lang)
+		}
 	default:
 		p.Action = contracts.ActionNormal
 	}
@@ -108,36 +118,29 @@ func (e *Engine) coverage(content []string) float64 {
 	return float64(known) / float64(len(content))
 }
 
-// spam scores advertising signals and how far the request is from what
-// the knowledge base covers.
+// spam is the request's spam/off-topic score: the probability that the
+// trained spam model is right or that the request is about
+// something the knowledge base does not cover, judged by the words that
+// name a subject. Small talk (CASUAL), a request that only says something
+// is wrong and one about the user's own purchase have none the knowledge
+// base could know: only the spam model scores them, and the others are
+// asked what they are about.
 func (e *Engine) spam(request string, a analysis, lang string) (float64, string) {
-	score := 0.0
-	var signals []string
-	if urlPattern.MatchString(request) {
-		score += 0.35
-		signals = append(signals, "link")
+	ad := spamProbability(request)
+	off := 0.0
+	if requestType(request) != contracts.RequestCasual && !e.asksAboutPurchase(request) {
+		off = e.topics.offTopic(specific(contentWords(e.inKBLanguage(linkPattern.ReplaceAllString(request, " ")))))
 	}
-	for _, w := range words(request) {
-		if spamWords[w] {
-			score += 0.25
-			signals = append(signals, w)
-		}
-	}
-	if strings.Count(request, "!") >= 2 {
-		score += 0.1
-	}
-	if len(a.content) >= 2 {
-		score += (1 - a.coverage) * 0.5
-	}
-	if score > 1 {
-		score = 1
-	}
-	score = float64(int(score*100+0.5)) / 100
+	score := math.Round((1-(1-ad)*(1-off))*100) / 100 // either signal may block
 	switch {
-	case len(signals) > 0 && lang == "ru":
-		return score, "Признаки рекламы: " + strings.Join(signals, ", ")
-	case len(signals) > 0:
-		return score, "Advertising signals: " + strings.Join(signals, ", ")
+	case ad >= 0.5 && lang == "ru":
+		return score, "Похоже на рекламу или мошенничество"
+	case ad >= 0.5:
+		return score, "The request reads like advertising or a scam"
+	case off >= 0.7 && lang == "ru":
+		return score, "Запрос не относится к темам базы знаний"
+	case off >= 0.7:
+		return score, "The request is about something the knowledge base does not cover"
 	case score >= 0.3 && lang == "ru":
 		return score, "Запрос мало связан с темами базы знаний"
 	case score >= 0.3:
@@ -148,7 +151,50 @@ func (e *Engine) spam(request string, a analysis, lang string) (float64, string)
 	return score, "The request is about topics the knowledge base covers"
 }
 
+// smallTalkAnchors open or close a conversation; smallTalkWords are the
+// words that go with them ("it was great to talk to you").
+var (
+	smallTalkAnchors = stems("hi", "hello", "hey", "thanks", "thank", "thx", "bye", "goodbye", "regards", "cheers",
+		"appreciate", "grateful", "okay", "ok", "alright", "morning", "evening", "afternoon",
+		"привет", "здравствуйте", "спасибо", "благодарю", "пока", "добрый", "доброе", "свидания")
+	smallTalkWords = stems("good", "great", "nice", "awesome", "really", "ever", "talk", "talking", "speak", "speaking",
+		"help", "helping", "helpful", "assistance", "time", "trying", "later", "catch", "day", "today", "doing",
+		"going", "feeling", "everything", "best", "then", "well", "lot", "fine", "you're", "how's", "it's", "dear",
+		"помощь", "день", "дела", "большое", "огромное", "хорошего", "вечер", "утро")
+)
+
+func stems(ws ...string) map[string]bool {
+	m := make(map[string]bool, len(ws))
+	for _, w := range ws {
+		m[stem(w)] = true
+	}
+	return m
+}
+
+// smallTalk: a short message of greetings, thanks or goodbyes and the
+// words around them, with nothing to look up.
+func smallTalk(request string) bool {
+	content := contentWords(request)
+	if len(content) == 0 || len(content) > 6 {
+		return false
+	}
+	anchors, talk := 0, 0
+	for _, w := range content {
+		switch st := stem(w); { // stems forgive a misspelt ending ("apprecaite")
+		case smallTalkAnchors[st]:
+			anchors++
+		case smallTalkWords[st]:
+			talk++
+		}
+	}
+	known := anchors + talk
+	return known == len(content) && (anchors > 0 || known >= 2) || anchors > 0 && 2*known >= len(content)
+}
+
 func requestType(request string) contracts.RequestType {
+	if smallTalk(request) {
+		return contracts.RequestCasual
+	}
 	ascii := isASCII(request)
 	lower := request
 	if ascii {
@@ -169,6 +215,17 @@ func isASCII(s string) bool {
 		}
 	}
 	return true
+}
+
+// specific are the content words that name something: not the vague ones.
+func specific(content []string) []string {
+	var out []string
+	for _, w := range content {
+		if !vagueWords[w] {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // confidence is high for a request with a clear subject and low for one
@@ -254,6 +311,30 @@ func subqueries(content []string, request string) []string {
 	return out
 }
 
+// sectionWords name the sections that answer each kind of question.
+// How-to questions and the others name their section in their own words.
+var sectionWords = map[questionKind]string{
+	askYesNo: "features specifications", askNumber: "technical specifications",
+	askFit: "features specifications compatibility", askWarranty: "warranty information", askReturns: "return policy",
+}
+
+// namedTitle is the title of the knowledge base's article the request
+// names, as subjects finds it among search results; "" for none.
+func (e *Engine) namedTitle(content []string) string {
+	articles := make([]found, len(e.titles))
+	for i, t := range e.titles {
+		articles[i] = found{title: t}
+	}
+	named := subjects(content, articles)
+	if len(named) != 1 {
+		return ""
+	}
+	for i := range named {
+		return e.titles[i]
+	}
+	return ""
+}
+
 func actionPlan(queries []string, lang string) []string {
 	if lang == "ru" {
 		return []string{"Найти в базе знаний: " + strings.Join(queries, "; "), "Выбрать фрагменты, отвечающие на вопрос", "Ответить со ссылками на источники"}
@@ -266,6 +347,25 @@ func casualPlan(lang string) []string {
 		return []string{"Ответить на приветствие и сказать, с чем я могу помочь"}
 	}
 	return []string{"Reply to the greeting and say what I can help with"}
+}
+
+// purchase finds a request about something the user bought or ordered.
+var purchase = regexp.MustCompile(`(?i)(\b(i|we) (bought|purchased|ordered)\b|\bmy (order|purchase|item|product)\b|the one i|купил|заказал|мой заказ|моя покупка|мой товар)`)
+
+// asksAboutPurchase: the request is about something the user bought, to a
+// knowledge base that speaks of orders and purchases (a shop's, not a
+// program's documentation).
+func (e *Engine) asksAboutPurchase(request string) bool {
+	return e.sells && purchase.MatchString(request)
+}
+
+func whichOne(lang string) ([]string, string) {
+	if lang == "ru" {
+		return []string{"О каком товаре или заказе идёт речь"},
+			"Какой товар или заказ вы имеете в виду? Назовите товар или номер заказа."
+	}
+	return []string{"Which product or order is meant"},
+		"Which product or order do you mean? Please give the product's name or the order number."
 }
 
 func (e *Engine) clarification(lang string) ([]string, string) {

@@ -72,19 +72,6 @@ func stem(w string) string {
 	return string(b)
 }
 
-// appendStem appends the stem of the word w to dst, as stem gives it.
-func appendStem(dst, w []byte) []byte {
-	n := 0
-	for _, r := range string(w) {
-		if n == 5 {
-			break
-		}
-		dst = utf8.AppendRune(dst, yoAsYe(r))
-		n++
-	}
-	return dst
-}
-
 func yoAsYe(r rune) rune {
 	if r == 'ё' {
 		return 'е'
@@ -103,11 +90,6 @@ func contentWords(text string) []string {
 	return out
 }
 
-// isContent is contentWords' test for a word in a buffer.
-func isContent(w []byte) bool {
-	return utf8.RuneCount(w) > 1 && !stopWords[string(w)]
-}
-
 var stopWords = set(
 	// en
 	"a", "an", "the", "and", "or", "but", "if", "then", "of", "to", "in", "on", "at", "by", "for", "with", "about",
@@ -117,6 +99,7 @@ var stopWords = set(
 	"could", "should", "would", "will", "shall", "may", "might", "must", "please", "there", "here", "so", "as",
 	"not", "no", "yes", "up", "out", "get", "got", "use", "using", "need", "want", "some", "any", "all", "just",
 	"also", "very", "too", "more", "most", "own", "same", "than", "only", "one", "way", "make", "let", "i'm",
+	"another", "other", "else", "like", "know", "tell", "much", "many",
 	// ru
 	"и", "в", "во", "не", "что", "он", "на", "я", "с", "со", "как", "а", "то", "все", "она", "так", "его", "но",
 	"да", "ты", "к", "у", "же", "вы", "за", "бы", "по", "ее", "её", "мне", "было", "вот", "от", "меня", "еще", "ещё",

@@ -1,0 +1,3 @@
+package offline
+
+//go:generate go run ./internal/spamtrain -data ../../tests/testdata/offtopic/train -weights spam_weights.bin -background background.tsv

@@ -1,0 +1,50 @@
+package offline
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/sgrgraph/sgrgraph/contracts"
+)
+
+func TestKBLanguage(t *testing.T) {
+	en, ru := "The tent has a two-year warranty.", "Палатка имеет гарантию два года."
+	for _, tc := range []struct {
+		configured string
+		corpus     []string
+		want       string
+	}{
+		{"auto", []string{en, en}, "en"},
+		{"", []string{ru, ru}, "ru"},
+		{"auto", []string{en, ru}, ""}, // mixed: searches follow the user
+		{"ru", []string{en, en}, "ru"},
+		{"auto", nil, ""},
+	} {
+		assert.Equal(t, tc.want, kbLanguage(tc.configured, tc.corpus), "%s %q", tc.configured, tc.corpus)
+	}
+}
+
+// TestSearchesInTheKnowledgeBasesLanguage: a question in the other
+// language searches in the articles' language, through the glossary, and
+// is answered in the user's.
+func TestSearchesInTheKnowledgeBasesLanguage(t *testing.T) {
+	enKB := New(Options{Corpus: []string{"TrailMaster X4 Tent\nThe tent is covered by a 2-year limited warranty. Clean the tent with mild soap and water."}, KBLanguage: "auto"})
+	ruKB := New(Options{Corpus: []string{"Палатка TrailMaster X4\nНа палатку действует гарантия два года. Чистить палатку мягким мылом."}, KBLanguage: "auto"})
+	for _, tc := range []struct {
+		e        *Engine
+		request  string
+		answerIn string
+		want     string // a word one of the subqueries holds
+	}{
+		{enKB, "Какая гарантия на палатку?", "ru", "warranty"},
+		{ruKB, "What is the warranty on the tent?", "en", "гарантия"},
+		{enKB, "What is the warranty on the tent?", "en", "warranty"},
+	} {
+		p := tc.e.analyse(tc.request, "").plan
+		assert.Equal(t, tc.answerIn, p.AnswerLanguage, tc.request)
+		assert.Equal(t, contracts.ActionNormal, p.Action, tc.request)
+		assert.Contains(t, strings.Join(p.Subqueries, " | "), tc.want, tc.request)
+	}
+}

@@ -1,0 +1,268 @@
+package offline
+
+import (
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// maxAnswerWords is the most words an answer quotes, citations counted;
+// draft keeps the whole answer, opening line and notes too, within maxWords.
+const maxAnswerWords = 105
+
+// questionKind is what a question asks for, which decides the sentences
+// that answer it.
+type questionKind int
+
+const (
+	askFact     questionKind = iota // anything else: what, why, which
+	askYesNo                        // can, does, is it …?
+	askHowTo                        // the steps
+	askNumber                       // how many, how much, size, weight
+	askFit                          // compatibility: does it fit, work with
+	askWarranty                     // warranty, guarantee
+	askReturns                      // returns, refunds, exchanges
+)
+
+var kindRules = []struct {
+	kind questionKind
+	re   *regexp.Regexp
+}{
+	{askWarranty, regexp.MustCompile(`(?i)(warrant|guarantee|гаранти)`)},
+	{askReturns, regexp.MustCompile(`(?i)(\breturn|refund|exchange|возврат|вернуть|обмен)`)},
+	{askFit, regexp.MustCompile(`(?i)(compatib|\bfit|work with|use with|совместим|подойд|подходит)`)},
+	{askNumber, regexp.MustCompile(`(?i)(how (many|much|long|heavy|big|warm|tall)|\b(size|weight|weigh|capacity|dimension|temperature|rating|volume|price|cost)|сколько|какой (размер|вес|объ)|размер|вес)`)},
+	{askHowTo, regexp.MustCompile(`(?i)(\bhow (do|can|should|to)\b|\bsteps?\b|set ?up|install|clean|как )`)},
+	{askYesNo, regexp.MustCompile(`(?i)^\s*(is|are|can|could|does|do|did|will|would|should|has|have|может|можно|есть ли|ли )`)},
+}
+
+func kindOf(question string) questionKind {
+	for _, r := range kindRules {
+		if r.re.MatchString(question) {
+			return r.kind
+		}
+	}
+	return askFact
+}
+
+// opinionSection are sections of opinions, not facts: quoted only when
+// the question asks what people think.
+var (
+	opinionSection = regexp.MustCompile(`(?i)(review|testimonial|отзыв)`)
+	asksOpinion    = regexp.MustCompile(`(?i)(review|rating|opinion|recommend|people say|customers|отзыв|мнени)`)
+	factSection    = regexp.MustCompile(`(?i)(spec|feature|guide|faq|setup|instruction|care|maintenance|характеристик|инструкц|настрой)`)
+	digits         = regexp.MustCompile(`\d`)
+)
+
+// sectionFor are the words of the section names that answer each kind.
+var sectionFor = map[questionKind]*regexp.Regexp{
+	askWarranty: regexp.MustCompile(`(?i)(warrant|гаранти)`),
+	askReturns:  regexp.MustCompile(`(?i)(return|refund|возврат)`),
+	askNumber:   regexp.MustCompile(`(?i)(spec|feature|характеристик)`),
+	askHowTo:    regexp.MustCompile(`(?i)(guide|setup|step|instruction|care|maintenance|usage|use|инструкц|настрой)`),
+	askFit:      regexp.MustCompile(`(?i)(spec|feature|compatib|характеристик)`),
+}
+
+func bestOf(cs []candidate) *candidate {
+	var best *candidate
+	for i := range cs {
+		if best == nil || cs[i].score > best.score {
+			best = &cs[i]
+		}
+	}
+	return best
+}
+
+// answersKind: the section is where this kind of question is answered.
+func answersKind(kind questionKind, section string) bool {
+	if r := sectionFor[kind]; r != nil {
+		return r.MatchString(section)
+	}
+	return sectionFor[askNumber].MatchString(section) // what the thing is: its specifications and features
+}
+
+// subjects are the found articles the question names by their title
+// ("the TrailMaster X4 Tent"): the article about the thing asked. Two or
+// more when the question compares them; none when it names no title.
+func subjects(question []string, articles []found) map[int]bool {
+	asked := map[string]bool{}
+	for _, w := range question {
+		asked[stem(w)] = true
+	}
+	best, out := 0, map[int]bool{}
+	for i, a := range articles {
+		title := contentWords(a.title)
+		hits := 0
+		for _, w := range title {
+			if asked[stem(w)] {
+				hits++
+			}
+		}
+		// Most of the title, and two words of it: a single shared word
+		// ("tent", "configuration") names a kind of thing, not the thing.
+		if hits < 2 || 2*hits < len(title) {
+			continue
+		}
+		switch {
+		case hits > best:
+			best, out = hits, map[int]bool{i: true}
+		case hits == best:
+			out[i] = true
+		}
+	}
+	return out
+}
+
+// candidate is one quotable unit of a found article, scored against the
+// question.
+type candidate struct {
+	unit
+	article int  // index in the found articles
+	subject bool // the article is about the thing the question names
+	score   float64
+	order   int
+	words   int
+}
+
+// pick chooses the sentences that answer the question: from the article
+// about the thing asked when the question names one, from the sections of
+// facts rather than opinions, the ones sharing the question's words and
+// answering its kind, within maxAnswerWords; none that quoted holds (a
+// draft already given).
+func pick(question string, articles []found, quoted string) []candidate {
+	content := contentWords(question)
+	subject := subjects(content, articles)
+	if len(subject) > 0 {
+		if ps := pickFrom(question, content, subject, articles, quoted); len(ps) > 0 {
+			return ps
+		}
+	}
+	// No article named, or nothing in it answers: every article found.
+	return pickFrom(question, content, nil, articles, quoted)
+}
+
+func pickFrom(question string, content []string, subject map[int]bool, articles []found, quoted string) []candidate {
+	// The title's words match every sentence of the subject: the rest of
+	// the question says what about it is asked.
+	titled := map[string]bool{}
+	for i := range subject {
+		for _, w := range contentWords(articles[i].title) {
+			titled[stem(w)] = true
+		}
+	}
+	var rest []string
+	for _, w := range content {
+		if !titled[stem(w)] {
+			rest = append(rest, w)
+		}
+	}
+	if len(rest) == 0 {
+		rest = content
+	}
+	kind := kindOf(question)
+	opinions := asksOpinion.MatchString(question)
+	var cs []candidate
+	var stemsOf []map[string]bool
+	df := map[string]float64{}
+	for i, a := range articles {
+		if len(subject) > 0 && !subject[i] {
+			continue // another product's facts: not asked about
+		}
+		for _, c := range a.chunks {
+			for _, u := range units(c) {
+				if opinionSection.MatchString(u.section) && !opinions || quoted != "" && strings.Contains(quoted, u.text) {
+					continue
+				}
+				st := map[string]bool{}
+				for _, w := range contentWords(u.text) {
+					st[stem(w)] = true
+				}
+				for s := range st {
+					df[s]++
+				}
+				cs = append(cs, candidate{unit: u, article: i, subject: subject[i], order: len(cs), words: len(strings.Fields(u.text)) + 1})
+				stemsOf = append(stemsOf, st)
+			}
+		}
+	}
+	// A word of the question found in few sentences tells more than one
+	// found in all of them.
+	// In the question's order: a sum in the order of a map's keys would
+	// round differently from one turn to the next.
+	type weighted struct {
+		stem   string
+		weight float64
+	}
+	var weight []weighted
+	seen := map[string]bool{}
+	for _, w := range rest {
+		if s := stem(w); !seen[s] {
+			seen[s] = true
+			weight = append(weight, weighted{s, math.Log(1 + float64(len(cs))/(1+df[s]))})
+		}
+	}
+	kept := make([]candidate, 0, len(cs))
+	var zero []candidate // of the named article, sharing no word with the question
+	for n, c := range cs {
+		score := 0.0
+		for _, w := range weight {
+			if stemsOf[n][w.stem] {
+				score += w.weight
+			}
+		}
+		if score == 0 && len(subject) > 0 && answersKind(kind, c.section) {
+			// The named article's section for this kind of question
+			// answers it even in other words ("winter" and "3-season").
+			score = 0.3
+		}
+		if score == 0 {
+			if len(subject) > 0 {
+				zero = append(zero, c)
+			}
+			continue
+		}
+		if r := sectionFor[kind]; r != nil && r.MatchString(c.section) {
+			score *= 1.5
+		} else if factSection.MatchString(c.section) {
+			score *= 1.2
+		}
+		if kind == askNumber && digits.MatchString(c.text) {
+			score *= 1.3
+		}
+		if strings.HasSuffix(c.text, ":") {
+			score *= 0.5 // it announces the answer, the lines after it give it
+		}
+		if len(subject) == 0 {
+			score *= 1 - 0.05*float64(min(c.article, 10)) // the searches ranked the first found highest
+		}
+		c.score = score
+		kept = append(kept, c)
+	}
+	// The section of the best sentence goes with it: the lines around an
+	// answer ("`enforce`: …", "`report`: …") are most of it.
+	if best := bestOf(kept); best != nil {
+		for _, c := range zero {
+			if c.article == best.article && c.section == best.section {
+				c.score = 0.25
+				kept = append(kept, c)
+			}
+		}
+	}
+	cs = kept
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].score > cs[j].score })
+	var out []candidate
+	words := 0
+	for _, c := range cs {
+		if len(out) > 0 && words+c.words > maxAnswerWords {
+			continue
+		}
+		if c.words > maxAnswerWords {
+			continue
+		}
+		out = append(out, c)
+		words += c.words
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].order < out[j].order })
+	return out
+}

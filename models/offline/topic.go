@@ -1,0 +1,141 @@
+package offline
+
+import (
+	_ "embed"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/sgrgraph/sgrgraph/models/offline/internal/textmodel"
+)
+
+// The spam model's weights and the background word counts, trained by
+// `go generate` (generate.go) from tests/testdata/offtopic/train.
+var (
+	//go:embed spam_weights.bin
+	spamWeights []byte
+	//go:embed background.tsv
+	backgroundCounts string
+)
+
+// trained is the spam model and the background, read once a process.
+var trained = sync.OnceValue(func() trainedModels {
+	m, err := textmodel.Parse(spamWeights)
+	if err != nil {
+		panic(err) // the embedded file is written by go generate: a build fault
+	}
+	bg := background{stems: map[string]float64{}}
+	for _, l := range strings.Split(strings.TrimSpace(backgroundCounts), "\n") {
+		w, n, _ := strings.Cut(l, "\t")
+		count, err := strconv.Atoi(n)
+		if err != nil {
+			panic("background.tsv: " + l)
+		}
+		if w == "<messages>" {
+			continue
+		}
+		for _, c := range contentWords(w) {
+			bg.stems[stem(c)] += float64(count)
+			bg.total += float64(count)
+		}
+	}
+	bg.vocab = float64(len(bg.stems) + 1)
+	return trainedModels{spam: m, background: bg}
+})
+
+type trainedModels struct {
+	spam       textmodel.Model
+	background background
+}
+
+// background is how often each stem occurs in everyday messages of any
+// domain: what a word of the knowledge base is compared with.
+type background struct {
+	stems map[string]float64
+	total float64
+	vocab float64
+}
+
+// topicModel is what the knowledge base says of its own words: how often
+// each stem occurs in it.
+type topicModel struct {
+	counts map[string]float64
+	total  float64
+	vocab  float64 // distinct stems, and one for the words it lacks
+}
+
+func newTopicModel(corpus []string) topicModel {
+	t := topicModel{counts: map[string]float64{}}
+	for _, text := range corpus {
+		for _, w := range contentWords(text) {
+			t.counts[stem(w)]++
+			t.total++
+		}
+	}
+	t.vocab = float64(len(t.counts) + 1)
+	return t
+}
+
+// The constants of the off-topic score. A word's evidence is the log of
+// how much more often the knowledge base uses it than everyday language
+// does, smoothed as if every word of a vocabulary this large had been
+// seen half a time, and clamped: no one word decides. A word the
+// knowledge base never uses counts at most unseenEvidence. The request's
+// mean evidence maps to a probability that reaches the block threshold
+// 0.7 at offTopicMean and rises with slope offTopicSlope below it.
+const (
+	evidenceClamp  = 4.0
+	unseenEvidence = -1.0
+	offTopicMean   = -0.15
+	offTopicSlope  = 2.0
+)
+
+// offTopic is the probability that a request with these content words is
+// about something the knowledge base does not cover; 0 with no words or
+// no knowledge base to compare with.
+func (t topicModel) offTopic(content []string) float64 {
+	if len(content) == 0 || t.total == 0 {
+		return 0
+	}
+	mean := t.relevance(content)
+	// 0.7 at offTopicMean: the logit there is ln(0.7/0.3).
+	z := offTopicSlope*(offTopicMean-mean) + math.Log(0.7/0.3)
+	return 1 / (1 + math.Exp(-z))
+}
+
+// relevance is the weighted mean evidence of the content words: how much
+// more the knowledge base uses them than everyday language does.
+func (t topicModel) relevance(content []string) float64 {
+	bg := trained().background
+	seen := map[string]bool{}
+	var evidence, informs []float64
+	for _, w := range content {
+		s := stem(w)
+		if seen[s] {
+			continue
+		}
+		seen[s] = true
+		count := t.counts[s]
+		kb := (count + 0.5) / (t.total + 0.5*t.vocab)
+		everyday := (bg.stems[s] + 0.5) / (bg.total + 0.5*bg.vocab)
+		e := math.Log(kb / everyday)
+		if count == 0 {
+			e = math.Min(e, unseenEvidence)
+		}
+		informs = append(informs, -math.Log(everyday))
+		evidence = append(evidence, math.Max(-evidenceClamp, math.Min(evidenceClamp, e)))
+	}
+	// Everyday words ("send", "another") say less of the subject than
+	// rare ones: each word weighs what it tells, -log of its everyday rate.
+	mean, weights := 0.0, 0.0
+	for i, e := range evidence {
+		mean += e * informs[i]
+		weights += informs[i]
+	}
+	return mean / weights
+}
+
+// spamProbability is the trained model's probability that text is
+// advertising or a scam.
+func spamProbability(text string) float64 { return trained().spam.Prob(text) }
