@@ -11,6 +11,7 @@ import (
 	"github.com/sgrgraph/sgrgraph/contracts"
 	"github.com/sgrgraph/sgrgraph/graph"
 	"github.com/sgrgraph/sgrgraph/guards"
+	"github.com/sgrgraph/sgrgraph/models/offline"
 	"github.com/sgrgraph/sgrgraph/nodes"
 	"github.com/sgrgraph/sgrgraph/tables"
 	"github.com/sgrgraph/sgrgraph/templates"
@@ -92,7 +93,7 @@ func (a *Agent) parts(ctx context.Context, o Options) (Nodes, Tables, error) {
 	n := Nodes{
 		GuardianVerify: guardian(cfg, classifier, policy, dt001, texts),
 		SGRPlan: nodes.SGRPlan{Model: planner, Binding: dt003, Tracks: dt006, Texts: texts, Product: product,
-			Language: lang, Contract: contract, Timeout: timeout}.Node(),
+			Language: lang, SearchLanguage: a.searchLanguage(), Contract: contract, Timeout: timeout}.Node(),
 		PolicyCheck: nodes.PolicyCheck{Policy: policy, Enforcement: dt001, Mode: cfg.Guard.Mode}.Node(),
 		InjectSynthetic: nodes.InjectSynthetic{Routing: dt002, Outputs: dt004, Texts: texts, Mode: nodes.InjectionMode(cfg.Agent.Injection),
 			Product: product, Language: lang}.Node(),
@@ -131,4 +132,18 @@ func reachable(r *guards.EvidenceRules, have ...contracts.EvidenceSource) {
 		rule.AnyOf = have
 		r.Sources[rt] = rule
 	}
+}
+
+// searchLanguage is the language a planning model writes subqueries in:
+// kb.language, or with auto the language of the knowledge base's articles
+// when nearly all share one; "" (the user's) otherwise.
+func (a *Agent) searchLanguage() string {
+	cfg := a.cfg
+	if a.knowledge == nil {
+		if cfg.KB.Language == "auto" {
+			return ""
+		}
+		return cfg.KB.Language
+	}
+	return offline.SearchLanguage(cfg.KB.Language, a.knowledge.Corpus())
 }

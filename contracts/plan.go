@@ -2,8 +2,9 @@ package contracts
 
 // SGRPlan is the schema-guided reasoning result: the arguments of the forced
 // analyse_user_request tool call. Field descriptions are the reasoning steps
-// the model walks through; {language} and {product} in them are replaced when
-// the tool schema is built, so one struct serves every answer language.
+// the model walks through; {language}, {kb_language} and {product} in them are
+// replaced when the tool schema is built, so one struct serves every answer
+// language and every knowledge base.
 type SGRPlan struct {
 	SpamScore  float64 `json:"spam_score" jsonschema:"minimum=0,maximum=1" jsonschema_description:"REASONING STEP 1 - Validity Assessment: Evaluate if this request is appropriate for {product} support. Think: is this about {product} configuration, troubleshooting or features? Scoring guide: 0.0-0.2 clearly relevant to {product}; 0.3-0.5 ambiguous or partially related; 0.6-0.8 likely irrelevant (general IT, unrelated software); 0.9-1.0 obviously spam (ads, gibberish, malicious). Provide your calculated score based on this analysis."`
 	SpamReason string  `json:"spam_reason" jsonschema:"maxLength=150" jsonschema_description:"REASONING STEP 1b - Justification: Explain your spam_score classification in 10-20 words. If score < 0.5 explain why it is relevant; if score >= 0.5 explain what is wrong with the request. Write in {language}."`
@@ -15,7 +16,7 @@ type SGRPlan struct {
 	RequestType    RequestType `json:"request_type" jsonschema:"enum=STATUS_METRIC,enum=STATUS_SUMMARY,enum=STATUS_LIST,enum=HOWTO_POLICY,enum=DESIGN_ARCH,enum=DATA_DEFINITION,enum=TROUBLESHOOTING,enum=KNOWLEDGE_QA,enum=CASUAL" jsonschema_description:"REASONING STEP 2d - Request Type: STATUS_* for current values, summaries or lists from live data; HOWTO_POLICY for how-to and rules; DESIGN_ARCH for design and architecture; DATA_DEFINITION for what a term or field means; TROUBLESHOOTING for errors and failures; KNOWLEDGE_QA for other documentation questions; CASUAL for greetings and small talk."`
 	AnswerLanguage string      `json:"answer_language" jsonschema:"pattern=^[a-z]{2}$" jsonschema_description:"REASONING STEP 2e - Answer Language: ISO 639-1 code of the language the user wrote in and expects the answer in (for example ru or en)."`
 
-	Subqueries []string `json:"subqueries" jsonschema:"minItems=1,maxItems=10" jsonschema_description:"REASONING STEP 3 - Search Strategy: Break down the user intent into 1-10 specific search queries. Think: what specific terms would find relevant documentation? Include feature names, technical terms, error messages, synonyms. Each query should be focused and specific. Write in {language}, avoid duplicates and semantically close queries."`
+	Subqueries []string `json:"subqueries" jsonschema:"minItems=1,maxItems=10" jsonschema_description:"REASONING STEP 3 - Search Strategy: Break down the user intent into 1-10 specific search queries. Think: what specific terms would find relevant documentation? Include feature names, technical terms, error messages, synonyms. Each query should be focused and specific. Write them in {kb_language}, the language of the knowledge base, whatever the language of the request; avoid duplicates and semantically close queries."`
 	ActionPlan []string `json:"action_plan,omitempty" jsonschema:"maxItems=10" jsonschema_description:"REASONING STEP 4 - Execution Plan: Plan concrete steps to answer this request. Think: what information do I need, in what order? Consider: search docs, evaluate results, search more OR ask clarification, synthesize answer. List up to 10 steps in {language}, as actionable instructions to yourself."`
 
 	IntentConfidence float64  `json:"intent_confidence" jsonschema:"minimum=0,maximum=1" jsonschema_description:"REASONING STEP 5 - Confidence Assessment: How confident are you in your understanding of the user intent? Think: is the request clear, do I understand the context, are there ambiguities? 0.0-0.4 very unclear, major uncertainties; 0.5-0.7 somewhat clear but some gaps; 0.8-1.0 clear and well understood. This affects whether you will ask for clarification."`

@@ -27,6 +27,9 @@ type SGRPlan struct {
 	SystemPrompt string
 	Product      string
 	Language     string // the fallback answer language
+	// SearchLanguage is the knowledge base's language, which subqueries are
+	// written in (kb.language); empty: the answer language.
+	SearchLanguage string
 	// Contract is the answer contract every turn is checked against.
 	Contract contracts.ArchitectSpec
 	Timeout  time.Duration
@@ -46,7 +49,7 @@ func (c SGRPlan) Node() Func {
 	// The schema is reflected once per language, not once per turn.
 	infos := map[string]*schema.ToolInfo{}
 	for _, lang := range c.Texts.Languages() {
-		info, err := tools.SGRToolInfo(tools.SGROptions{Language: lang, Product: c.Product})
+		info, err := tools.SGRToolInfo(tools.SGROptions{Language: lang, Product: c.Product, SearchLanguage: c.SearchLanguage})
 		if err != nil {
 			return func(context.Context, *contracts.ChatState) (*contracts.ChatState, error) { return nil, err }
 		}

@@ -21,18 +21,26 @@ type SGROptions struct {
 	Language string
 	// Product is what the assistant supports, named in the spam assessment.
 	Product string
+	// SearchLanguage is the language of the knowledge base, which the
+	// subqueries are written in; empty: the answer language.
+	SearchLanguage string
 }
 
 // SGRToolInfo builds the tool definition of analyse_user_request from
-// contracts.SGRPlan, with {language} and {product} in every description
-// replaced, so the reasoning steps ask for answers in the turn's language.
+// contracts.SGRPlan, with {language}, {kb_language} and {product} in every
+// description replaced, so the reasoning steps ask for answers in the
+// turn's language and for searches in the knowledge base's.
 func SGRToolInfo(opts SGROptions) (*schema.ToolInfo, error) {
 	lang := LanguageName(opts.Language)
 	product := opts.Product
 	if product == "" {
 		product = "the product"
 	}
-	fill := strings.NewReplacer("{language}", lang, "{product}", product)
+	search := lang
+	if opts.SearchLanguage != "" {
+		search = LanguageName(opts.SearchLanguage)
+	}
+	fill := strings.NewReplacer("{language}", lang, "{kb_language}", search, "{product}", product)
 	modify := func(_ string, _ reflect.Type, _ reflect.StructTag, s *jsonschema.Schema) {
 		s.Description = fill.Replace(s.Description)
 	}

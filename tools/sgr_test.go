@@ -76,6 +76,23 @@ func TestSGRSchemaLanguageIsAParameter(t *testing.T) {
 	}
 }
 
+// Subqueries are written in the knowledge base's language, every other
+// step in the answer's; without a knowledge base language both are the
+// answer's.
+func TestSGRSubqueriesInTheKnowledgeBaseLanguage(t *testing.T) {
+	for _, tc := range []struct{ answer, search, subqueries, intent string }{
+		{"en", "ru", "in Russian", "in English"},
+		{"ru", "en", "in English", "in Russian"},
+		{"en", "", "in English", "in English"},
+	} {
+		props := schemaOf(t, SGROptions{Language: tc.answer, SearchLanguage: tc.search})["properties"].(map[string]any)
+		desc := func(field string) string { return props[field].(map[string]any)["description"].(string) }
+		assert.Contains(t, desc("subqueries"), "Write them "+tc.subqueries, "%+v", tc)
+		assert.NotContains(t, desc("subqueries"), "{kb_language}")
+		assert.Contains(t, desc("user_intent"), tc.intent, "%+v", tc)
+	}
+}
+
 func TestSGRSchemaRequired(t *testing.T) {
 	req := schemaOf(t, SGROptions{})["required"].([]any)
 	assert.ElementsMatch(t, []any{"spam_score", "spam_reason", "user_intent", "topic", "category", "request_type",

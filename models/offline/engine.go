@@ -82,7 +82,7 @@ func New(o Options) *Engine {
 		}
 	}
 	e.topics = newTopicModel(o.Corpus)
-	e.kbLang = kbLanguage(o.KBLanguage, o.Corpus)
+	e.kbLang = SearchLanguage(o.KBLanguage, o.Corpus)
 	e.sells = len(o.Corpus) > 0 && e.topics.relevance([]string{"purchase", "buy", "bought", "refund"}) > 1
 	e.Model = models.New("Offline", e.reply)
 	return e

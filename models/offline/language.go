@@ -32,11 +32,11 @@ var readGlossary = sync.OnceValue(func() map[string]glossary {
 	return out
 })
 
-// kbLanguage is the language searches are written in: the configured one,
+// SearchLanguage is the language searches are written in: the configured one,
 // or with "auto" the language of nineteen in twenty of the articles (each
 // by most of its letters); "" when the articles mix languages, and
 // searches follow the user's.
-func kbLanguage(configured string, corpus []string) string {
+func SearchLanguage(configured string, corpus []string) string {
 	if configured == "ru" || configured == "en" {
 		return configured
 	}

@@ -22,7 +22,7 @@ func TestKBLanguage(t *testing.T) {
 		{"ru", []string{en, en}, "ru"},
 		{"auto", nil, ""},
 	} {
-		assert.Equal(t, tc.want, kbLanguage(tc.configured, tc.corpus), "%s %q", tc.configured, tc.corpus)
+		assert.Equal(t, tc.want, SearchLanguage(tc.configured, tc.corpus), "%s %q", tc.configured, tc.corpus)
 	}
 }
 
