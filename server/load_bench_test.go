@@ -75,6 +75,9 @@ func BenchmarkServeLoad(b *testing.B) {
 	slices.Sort(took)
 	b.ReportMetric(float64(len(took))/elapsed.Seconds(), "turns/s")
 	b.ReportMetric(float64(took[len(took)*99/100].Microseconds())/1000, "p99-ms")
+	b.ReportMetric(float64(took[len(took)*50/100].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(took[len(took)*90/100].Microseconds())/1000, "p90-ms")
+	b.ReportMetric(float64(took[len(took)-1].Microseconds())/1000, "max-ms")
 	b.ReportMetric(float64(heapEarly)/(1<<20), "heap-MB-at-10%")
 	b.ReportMetric(float64(heapEnd)/(1<<20), "heap-MB-at-end")
 }

@@ -20,10 +20,11 @@ type lexiconVerdict struct {
 // The model's thresholds on the probability that a message is not Safe.
 const (
 	// flagAt is where the model flags a message the lexicon let through.
-	// Chosen on the held-out split: lower, safe look-alikes of the labelled
-	// sets ("how to manipulate the DOM") start to be flagged; higher, the
-	// recall and the ru/en agreement fall.
-	flagAt = 0.83
+	// Chosen on the held-out split, so its figures there flatter it a
+	// little: lower, safe look-alikes of the labelled sets ("как взломать
+	// задачу оптимизации") start to be flagged; higher, the recall and the
+	// ru/en agreement fall.
+	flagAt = 0.80
 	// alsoAt: a category whose share of the flagged probability reaches
 	// this is named too.
 	alsoAt = 0.3
