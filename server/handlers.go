@@ -108,11 +108,6 @@ func (s *Server) turns(w http.ResponseWriter, r *http.Request, key string) {
 // run runs one turn and returns its masked result. Every turn the server
 // runs goes through run or runStream, which count it in the metrics.
 func (s *Server) run(ctx context.Context, t agent.Turn) (contracts.StructuredResult, error) {
-	release, err := s.running.take(ctx)
-	if err != nil {
-		return contracts.StructuredResult{}, err
-	}
-	defer release()
 	done := s.metrics.turnStarted()
 	defer done(contracts.StructuredResult{}, errTurnPanicked) // counts the turn if Run panics; else a no-op
 	res, err := s.agent.Run(ctx, t)
@@ -125,17 +120,10 @@ var errTurnPanicked = errors.New("the turn panicked")
 // runStream runs one turn in the background as agent.Stream does; its
 // metrics are recorded when wait returns.
 func (s *Server) runStream(ctx context.Context, t agent.Turn) (<-chan contracts.Event, func() (contracts.StructuredResult, error)) {
-	release, err := s.running.take(ctx)
-	if err != nil {
-		none := make(chan contracts.Event)
-		close(none)
-		return none, func() (contracts.StructuredResult, error) { return contracts.StructuredResult{}, err }
-	}
 	done := s.metrics.turnStarted()
 	events, wait := s.agent.Stream(ctx, t)
 	return events, func() (contracts.StructuredResult, error) {
 		res, err := wait()
-		release()
 		done(res, err)
 		return res, err
 	}

@@ -33,7 +33,6 @@ type metrics struct {
 	httpRequests    *prometheus.CounterVec
 	httpSeconds     *prometheus.HistogramVec
 	inFlight        prometheus.Gauge
-	waiting         prometheus.Gauge
 	runsQueued      prometheus.Counter
 }
 
@@ -110,13 +109,11 @@ func newMetrics() *metrics {
 			Help: "Latency of HTTP requests by route (a stream counts until its end).", Buckets: httpBuckets}, []string{"route"}),
 		inFlight: prometheus.NewGauge(prometheus.GaugeOpts{Name: "sgrgraph_turns_in_flight",
 			Help: "Turns running now."}),
-		waiting: prometheus.NewGauge(prometheus.GaugeOpts{Name: "sgrgraph_turns_waiting",
-			Help: "Turns waiting for one of the running_turns slots."}),
 		runsQueued: prometheus.NewCounter(prometheus.CounterOpts{Name: "sgrgraph_runs_queued_total",
 			Help: "Turns queued for workers (POST /v1/runs); the workers' own logs show how they ran."}),
 	}
 	m.reg.MustRegister(m.turns, m.turnSeconds, m.nodeSeconds, m.guardLevel, m.retries, m.guardianRetries, m.tokens,
-		m.httpRequests, m.httpSeconds, m.inFlight, m.waiting, m.runsQueued,
+		m.httpRequests, m.httpSeconds, m.inFlight, m.runsQueued,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	// The counters a rate is taken of show from the start, at 0.
 	m.tokens.WithLabelValues("prompt")

@@ -27,11 +27,6 @@ type Options struct {
 	// MaxTurnsPerKey bounds the turns one key runs at once (default 8);
 	// without keys every client shares one budget.
 	MaxTurnsPerKey int
-	// RunningTurns bounds the turns run at once across all keys; the rest
-	// wait in line, within their TurnTimeout (0: no bound). With a model
-	// that runs on this machine's cores (the offline engine), twice the
-	// cores keeps the slowest answers close to the average.
-	RunningTurns int
 	// TurnTimeout bounds one turn (default 5 minutes).
 	TurnTimeout time.Duration
 	// Sessions says the agent keeps threads (it was built with
@@ -70,7 +65,6 @@ type Server struct {
 	opts     Options
 	keys     keyring
 	inFlight *inFlight
-	running  slots
 	draining atomic.Bool
 	metrics  *metrics
 	handler  http.Handler
@@ -82,7 +76,6 @@ func New(a *agent.Agent, o Options) *Server {
 	o = o.withDefaults()
 	s := &Server{agent: a, opts: o, keys: newKeyring(o.APIKeys), inFlight: newInFlight(o.MaxTurnsPerKey),
 		metrics: newMetrics()}
-	s.running = newSlots(o.RunningTurns, s.metrics.waiting)
 	mux := http.NewServeMux()
 	// Probes answer without a key: a load balancer holds none.
 	mux.Handle("/healthz", only(http.MethodGet, http.HandlerFunc(s.healthz)))

@@ -69,7 +69,7 @@ var layers = map[string]struct {
 	"webui":        {[]string{"templates"}, false},                                                  // the web chat: static files and their labels
 	"eval":         {nil, false},                                                                    // measurement only: sets, metrics, report
 	"eval/runner":  {[]string{"agent", "config", "contracts", "eval", "nodes"}, false},              // the sets' items through the default turn
-	"cmd/sgrgraph": {[]string{"agent", "batch", "checkpoint", "contracts", "docs", "eval", "eval/runner", "mcpserver", "runs", "server", "tables", "config", "guards", "guards/safety", "kb", "models/offline", "models/openai", "templates", "tools", "webui"}, true},
+	"cmd/sgrgraph": {[]string{"agent", "batch", "checkpoint", "contracts", "docs", "eval", "eval/runner", "mcpserver", "runs", "server", "tables", "config", "guards", "guards/safety", "kb", "models/openai", "templates", "tools", "webui"}, true},
 }
 
 func TestLayers(t *testing.T) {

@@ -7,15 +7,12 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"runtime"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/sgrgraph/sgrgraph/mcpserver"
-	"github.com/sgrgraph/sgrgraph/models/offline"
 	"github.com/sgrgraph/sgrgraph/runs"
 	"github.com/sgrgraph/sgrgraph/server"
 	"github.com/sgrgraph/sgrgraph/webui"
@@ -32,7 +29,6 @@ type serveFlags struct {
 	addr            string
 	apiKeys         []string
 	maxTurnsPerKey  int
-	runningTurns    int
 	turnTimeout     time.Duration
 	trustClientRole bool
 	queue           string
@@ -64,7 +60,6 @@ without keys every request is let in, which is meant for a loopback address.`,
 	cmd.Flags().StringVar(&f.addr, "addr", "127.0.0.1:8080", "address to listen on; port 0 picks a free one")
 	cmd.Flags().StringArrayVar(&f.apiKeys, "api-key", nil, "an API key clients must send as a bearer token (repeatable; also $SGRGRAPH_API_KEYS, comma-separated)")
 	cmd.Flags().IntVar(&f.maxTurnsPerKey, "max-turns-per-key", 8, "turns one API key may run at once")
-	cmd.Flags().IntVar(&f.runningTurns, "running-turns", -1, "turns run at once across all keys, the rest waiting in line (0: no bound; default: "+strconv.Itoa(offlineSlotsPerCore)+" per core with the offline engine, which runs on this machine's cores, no bound with a model server)")
 	cmd.Flags().DurationVar(&f.turnTimeout, "turn-timeout", 5*time.Minute, "longest a turn may take")
 	cmd.Flags().StringVar(&f.queue, "queue", "", "the Redis of queued runs (POST /v1/runs), redis://HOST:PORT/DB; workers take them (sgrgraph worker)")
 	cmd.Flags().BoolVar(&f.trustClientRole, "trust-client-role", false, "let /v1/turns requests choose the query policy's role (only behind a gateway that sets it)")
@@ -104,7 +99,7 @@ func (f *serveFlags) serve(cmd *cobra.Command, a *app) error {
 	if len(keys) == 0 && !loopback(ln.Addr()) {
 		a.log.Warn().Str("addr", ln.Addr().String()).Msg("listening beyond loopback without API keys: anyone who reaches this address can run turns; give --api-key")
 	}
-	h := server.New(ag, server.Options{APIKeys: keys, MaxTurnsPerKey: f.maxTurnsPerKey, RunningTurns: f.slots(a), TurnTimeout: f.turnTimeout,
+	h := server.New(ag, server.Options{APIKeys: keys, MaxTurnsPerKey: f.maxTurnsPerKey, TurnTimeout: f.turnTimeout,
 		Sessions: true, TrustClientRole: f.trustClientRole, Log: a.log, Runs: queue, UI: ui,
 		MCP: mcpserver.HTTPHandler(mcpserver.New(ag, mcpserver.Options{Log: a.log}), server.KeyOf)})
 	srv := &http.Server{
@@ -144,22 +139,4 @@ func (f *serveFlags) serve(cmd *cobra.Command, a *app) error {
 func loopback(addr net.Addr) bool {
 	tcp, ok := addr.(*net.TCPAddr)
 	return ok && tcp.IP.IsLoopback()
-}
-
-// offlineSlotsPerCore is how many offline turns run at once per core: enough
-// to keep the cores busy while a turn's steps hand over to one another,
-// few enough that a turn is not time-sliced among dozens.
-const offlineSlotsPerCore = 4
-
-// slots is --running-turns, or its default for the model the turns use.
-func (f *serveFlags) slots(a *app) int {
-	if f.runningTurns >= 0 {
-		return f.runningTurns
-	}
-	cfg := a.cfg
-	f.override(&cfg)
-	if cfg.Model.Provider == offline.Name {
-		return offlineSlotsPerCore * runtime.GOMAXPROCS(0)
-	}
-	return 0
 }
