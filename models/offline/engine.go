@@ -64,7 +64,7 @@ type Engine struct {
 
 // New builds the engine over a knowledge base's text.
 func New(o Options) *Engine {
-	e := &Engine{vocab: map[string]bool{}, product: o.Product, fallback: o.Language}
+	e := &Engine{product: o.Product, fallback: o.Language}
 	if e.product == "" {
 		e.product = "the product"
 	}
@@ -77,11 +77,14 @@ func New(o Options) *Engine {
 			title = "" // a sentence, not a title: an entry without its title line
 		}
 		e.titles = append(e.titles, title)
-		for _, w := range contentWords(text) {
-			e.vocab[stem(w)] = true
-		}
 	}
 	e.topics = newTopicModel(o.Corpus)
+	// The vocabulary is the stems the topic model counted: the corpus is
+	// read into words once, the most of what New costs.
+	e.vocab = make(map[string]bool, len(e.topics.counts))
+	for w := range e.topics.counts {
+		e.vocab[w] = true
+	}
 	e.kbLang = SearchLanguage(o.KBLanguage, o.Corpus)
 	e.sells = len(o.Corpus) > 0 && e.topics.relevance([]string{"purchase", "buy", "bought", "refund"}) > 1
 	e.Model = models.New("Offline", e.reply)

@@ -83,7 +83,7 @@ func yoAsYe(r rune) rune {
 func contentWords(text string) []string {
 	var out []string
 	for _, w := range words(text) {
-		if len([]rune(w)) > 1 && !stopWords[w] {
+		if utf8.RuneCountInString(w) > 1 && !stopWords[w] {
 			out = append(out, w)
 		}
 	}
