@@ -27,19 +27,20 @@ const (
 
 var kindRules = []struct {
 	kind questionKind
-	re   *regexp.Regexp
+	re   caseless
 }{
-	{askWarranty, regexp.MustCompile(`(?i)(warrant|guarantee|гаранти)`)},
-	{askReturns, regexp.MustCompile(`(?i)(\breturn|refund|exchange|возврат|вернуть|обмен)`)},
-	{askFit, regexp.MustCompile(`(?i)(compatib|\bfit|work with|use with|совместим|подойд|подходит)`)},
-	{askNumber, regexp.MustCompile(`(?i)(how (many|much|long|heavy|big|warm|tall)|\b(size|weight|weigh|capacity|dimension|temperature|rating|volume|price|cost)|сколько|какой (размер|вес|объ)|размер|вес)`)},
-	{askHowTo, regexp.MustCompile(`(?i)(\bhow (do|can|should|to)\b|\bsteps?\b|set ?up|install|clean|как )`)},
-	{askYesNo, regexp.MustCompile(`(?i)^\s*(is|are|can|could|does|do|did|will|would|should|has|have|может|можно|есть ли|ли )`)},
+	{askWarranty, newCaseless(`(warrant|guarantee|гаранти)`)},
+	{askReturns, newCaseless(`(\breturn|refund|exchange|возврат|вернуть|обмен)`)},
+	{askFit, newCaseless(`(compatib|\bfit|work with|use with|совместим|подойд|подходит)`)},
+	{askNumber, newCaseless(`(how (many|much|long|heavy|big|warm|tall)|\b(size|weight|weigh|capacity|dimension|temperature|rating|volume|price|cost)|сколько|какой (размер|вес|объ)|размер|вес)`)},
+	{askHowTo, newCaseless(`(\bhow (do|can|should|to)\b|\bsteps?\b|set ?up|install|clean|как )`)},
+	{askYesNo, newCaseless(`^\s*(is|are|can|could|does|do|did|will|would|should|has|have|может|можно|есть ли|ли )`)},
 }
 
 func kindOf(question string) questionKind {
+	t := lowered(question)
 	for _, r := range kindRules {
-		if r.re.MatchString(question) {
+		if r.re.match(t) {
 			return r.kind
 		}
 	}
@@ -49,19 +50,19 @@ func kindOf(question string) questionKind {
 // opinionSection are sections of opinions, not facts: quoted only when
 // the question asks what people think.
 var (
-	opinionSection = regexp.MustCompile(`(?i)(review|testimonial|отзыв)`)
-	asksOpinion    = regexp.MustCompile(`(?i)(review|rating|opinion|recommend|people say|customers|отзыв|мнени)`)
-	factSection    = regexp.MustCompile(`(?i)(spec|feature|guide|faq|setup|instruction|care|maintenance|характеристик|инструкц|настрой)`)
+	opinionSection = newCaseless(`(review|testimonial|отзыв)`)
+	asksOpinion    = newCaseless(`(review|rating|opinion|recommend|people say|customers|отзыв|мнени)`)
+	factSection    = newCaseless(`(spec|feature|guide|faq|setup|instruction|care|maintenance|характеристик|инструкц|настрой)`)
 	digits         = regexp.MustCompile(`\d`)
 )
 
 // sectionFor are the words of the section names that answer each kind.
-var sectionFor = map[questionKind]*regexp.Regexp{
-	askWarranty: regexp.MustCompile(`(?i)(warrant|гаранти)`),
-	askReturns:  regexp.MustCompile(`(?i)(return|refund|возврат)`),
-	askNumber:   regexp.MustCompile(`(?i)(spec|feature|характеристик)`),
-	askHowTo:    regexp.MustCompile(`(?i)(guide|setup|step|instruction|care|maintenance|usage|use|инструкц|настрой)`),
-	askFit:      regexp.MustCompile(`(?i)(spec|feature|compatib|характеристик)`),
+var sectionFor = map[questionKind]caseless{
+	askWarranty: newCaseless(`(warrant|гаранти)`),
+	askReturns:  newCaseless(`(return|refund|возврат)`),
+	askNumber:   newCaseless(`(spec|feature|характеристик)`),
+	askHowTo:    newCaseless(`(guide|setup|step|instruction|care|maintenance|usage|use|инструкц|настрой)`),
+	askFit:      newCaseless(`(spec|feature|compatib|характеристик)`),
 }
 
 func bestOf(cs []candidate) *candidate {
@@ -76,10 +77,10 @@ func bestOf(cs []candidate) *candidate {
 
 // answersKind: the section is where this kind of question is answered.
 func answersKind(kind questionKind, section string) bool {
-	if r := sectionFor[kind]; r != nil {
-		return r.MatchString(section)
+	if r, ok := sectionFor[kind]; ok {
+		return r.match(lowered(section))
 	}
-	return sectionFor[askNumber].MatchString(section) // what the thing is: its specifications and features
+	return sectionFor[askNumber].match(lowered(section)) // what the thing is: its specifications and features
 }
 
 // subjects are the found articles the question names by their title
@@ -161,7 +162,7 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 		rest = content
 	}
 	kind := kindOf(question)
-	opinions := asksOpinion.MatchString(question)
+	opinions := asksOpinion.match(lowered(question))
 	var cs []candidate
 	var stemsOf []map[string]bool
 	df := map[string]float64{}
@@ -171,7 +172,7 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 		}
 		for _, c := range a.chunks {
 			for _, u := range units(c) {
-				if opinionSection.MatchString(u.section) && !opinions || quoted != "" && strings.Contains(quoted, u.text) {
+				if opinionSection.match(lowered(u.section)) && !opinions || quoted != "" && strings.Contains(quoted, u.text) {
 					continue
 				}
 				st := map[string]bool{}
@@ -222,9 +223,9 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 			}
 			continue
 		}
-		if r := sectionFor[kind]; r != nil && r.MatchString(c.section) {
+		if r, ok := sectionFor[kind]; ok && r.match(lowered(c.section)) {
 			score *= 1.5
-		} else if factSection.MatchString(c.section) {
+		} else if factSection.match(lowered(c.section)) {
 			score *= 1.2
 		}
 		if kind == askNumber && digits.MatchString(c.text) {
