@@ -16,15 +16,9 @@ import (
 	"github.com/sgrgraph/sgrgraph/contracts"
 )
 
-// labelled is one message of tests/testdata/safety_labelled.jsonl.
-type labelled struct {
-	Text       string                `json:"text"`
-	Lang       string                `json:"lang"`
-	Level      contracts.SafetyLevel `json:"level"`
-	Categories []string              `json:"categories"`
-	// Lookalike marks a benign message that contains a trigger word.
-	Lookalike bool `json:"lookalike"`
-}
+// labelled is one message of tests/testdata/safety_labelled.jsonl: the
+// fields of a training example.
+type labelled = Example
 
 func loadLabelled(t testing.TB, name string) []labelled {
 	t.Helper()
