@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/components/tool"
 
 	"github.com/sgrgraph/sgrgraph/contracts"
@@ -52,6 +53,7 @@ func (a *Agent) parts(ctx context.Context, o Options) (Nodes, Tables, error) {
 			return Nodes{}, Tables{}, err
 		}
 	}
+	searchLang := a.searchLanguage(planner)
 	if o.Trace != nil {
 		planner, answerer = Traced(planner, o.Trace), Traced(answerer, o.Trace)
 	}
@@ -93,7 +95,7 @@ func (a *Agent) parts(ctx context.Context, o Options) (Nodes, Tables, error) {
 	n := Nodes{
 		GuardianVerify: guardian(cfg, classifier, policy, dt001, texts),
 		SGRPlan: nodes.SGRPlan{Model: planner, Binding: dt003, Tracks: dt006, Texts: texts, Product: product,
-			Language: lang, SearchLanguage: a.searchLanguage(), Contract: contract, Timeout: timeout}.Node(),
+			Language: lang, SearchLanguage: searchLang, Contract: contract, Timeout: timeout}.Node(),
 		PolicyCheck: nodes.PolicyCheck{Policy: policy, Enforcement: dt001, Mode: cfg.Guard.Mode}.Node(),
 		InjectSynthetic: nodes.InjectSynthetic{Routing: dt002, Outputs: dt004, Texts: texts, Mode: nodes.InjectionMode(cfg.Agent.Injection),
 			Product: product, Language: lang}.Node(),
@@ -136,8 +138,12 @@ func reachable(r *guards.EvidenceRules, have ...contracts.EvidenceSource) {
 
 // searchLanguage is the language a planning model writes subqueries in:
 // kb.language, or with auto the language of the knowledge base's articles
-// when nearly all share one; "" (the user's) otherwise.
-func (a *Agent) searchLanguage() string {
+// when nearly all share one; "" (the user's) otherwise. The offline
+// engine has found it already, reading the same articles.
+func (a *Agent) searchLanguage(planner model.BaseChatModel) string {
+	if e, ok := planner.(*offline.Engine); ok {
+		return e.KBLanguage()
+	}
 	cfg := a.cfg
 	if a.knowledge == nil {
 		if cfg.KB.Language == "auto" {

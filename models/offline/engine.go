@@ -91,6 +91,9 @@ func New(o Options) *Engine {
 	return e
 }
 
+// KBLanguage is the language the engine searches in (see SearchLanguage).
+func (e *Engine) KBLanguage() string { return e.kbLang }
+
 func (e *Engine) reply(_ context.Context, in []*schema.Message, o *model.Options) ([]*schema.Message, error) {
 	var msg *schema.Message
 	var err error
