@@ -19,25 +19,30 @@ var vagueWords = set("work", "works", "working", "worked", "doesn't", "don't", "
 	"работает", "работают", "сломалось", "сломался", "проблема", "проблемы", "помогите", "помощь", "ошибка",
 	"что-то", "почему")
 
-// requestRules classify a request by its words, first match wins. Each
-// is written in lower case and matched regardless of case.
+// requestRules classify a request by its words, first match wins.
 var requestRules = []requestRule{
-	// No \b here: RE2's word boundary is ASCII-only and never holds after "привет".
-	newRequestRule(contracts.RequestCasual, `^\s*(hi|hello|hey|thanks|thank you|привет|здравствуйте|спасибо)[\s!.,]*$`),
-	newRequestRule(contracts.RequestTroubleshoot, `(error|fail|doesn't work|does not work|not working|broken|crash|exception|ошибк|не работает|сбой|падает|не запускается)`),
-	newRequestRule(contracts.RequestDesignArch, `(architecture|design|архитектур|устройств)`),
-	newRequestRule(contracts.RequestDataDefinition, `(^what (is|are|does)\b|\bmeaning of\b|что такое|что означает|что значит)`),
-	newRequestRule(contracts.RequestHowtoPolicy, `(\bhow (do|can|should|to)\b|\bconfigure\b|\bset up\b|\benable\b|\bdisable\b|как |настро|включить|отключить)`),
+	{contracts.RequestTroubleshoot, newPhrases("error", "fail", "doesn't work", "does not work", "not working", "broken",
+		"crash", "exception", "ошибк", "не работает", "сбой", "падает", "не запускается")},
+	{contracts.RequestDesignArch, newPhrases("architecture", "design", "архитектур", "устройств")},
+	{contracts.RequestDataDefinition, newPhrases(`^what is\b`, `^what are\b`, `^what does\b`, `\bmeaning of\b`,
+		"что такое", "что означает", "что значит")},
+	{contracts.RequestHowtoPolicy, newPhrases(`\bhow do\b`, `\bhow can\b`, `\bhow should\b`, `\bhow to\b`, `\bconfigure\b`,
+		`\bset up\b`, `\benable\b`, `\bdisable\b`, "как ", "настро", "включить", "отключить")},
 }
 
-// requestRule classifies a request as rt when its pattern matches.
+// requestRule classifies a request as rt when one of its phrases is found.
 type requestRule struct {
-	rt contracts.RequestType
-	re caseless
+	rt      contracts.RequestType
+	phrases phrases
 }
 
-func newRequestRule(rt contracts.RequestType, lower string) requestRule {
-	return requestRule{rt: rt, re: newCaseless(lower)}
+// greetings are what a request says when it only greets or thanks.
+var greetings = set("hi", "hello", "hey", "thanks", "thank you", "привет", "здравствуйте", "спасибо")
+
+// greetingOnly: the request is a greeting or thanks and nothing else,
+// punctuation aside.
+func greetingOnly(t text) bool {
+	return greetings[strings.TrimRight(strings.TrimLeft(string(t), " \t\n\f\r"), " \t\n\f\r!.,")]
 }
 
 var howTo = regexp.MustCompile(`(?i)^how (do|can|should) (i|we|you) `)
@@ -191,8 +196,11 @@ func requestType(request string) contracts.RequestType {
 		return contracts.RequestCasual
 	}
 	text := lowered(request)
+	if greetingOnly(text) {
+		return contracts.RequestCasual
+	}
 	for _, r := range requestRules {
-		if r.re.match(text) {
+		if r.phrases.match(text) {
 			return r.rt
 		}
 	}
@@ -341,13 +349,15 @@ func casualPlan(lang string) []string {
 }
 
 // purchase finds a request about something the user bought or ordered.
-var purchase = regexp.MustCompile(`(?i)(\b(i|we) (bought|purchased|ordered)\b|\bmy (order|purchase|item|product)\b|the one i|купил|заказал|мой заказ|моя покупка|мой товар)`)
+var purchase = newPhrases(`\bi bought\b`, `\bwe bought\b`, `\bi purchased\b`, `\bwe purchased\b`, `\bi ordered\b`,
+	`\bwe ordered\b`, `\bmy order\b`, `\bmy purchase\b`, `\bmy item\b`, `\bmy product\b`, "the one i",
+	"купил", "заказал", "мой заказ", "моя покупка", "мой товар")
 
 // asksAboutPurchase: the request is about something the user bought, to a
 // knowledge base that speaks of orders and purchases (a shop's, not a
 // program's documentation).
 func (e *Engine) asksAboutPurchase(request string) bool {
-	return e.sells && purchase.MatchString(request)
+	return e.sells && purchase.match(lowered(request))
 }
 
 func whichOne(lang string) ([]string, string) {

@@ -2,7 +2,6 @@ package offline
 
 import (
 	"math"
-	"regexp"
 	"sort"
 	"strings"
 )
@@ -26,21 +25,25 @@ const (
 )
 
 var kindRules = []struct {
-	kind questionKind
-	re   caseless
+	kind    questionKind
+	phrases phrases
 }{
-	{askWarranty, newCaseless(`(warrant|guarantee|гаранти)`)},
-	{askReturns, newCaseless(`(\breturn|refund|exchange|возврат|вернуть|обмен)`)},
-	{askFit, newCaseless(`(compatib|\bfit|work with|use with|совместим|подойд|подходит)`)},
-	{askNumber, newCaseless(`(how (many|much|long|heavy|big|warm|tall)|\b(size|weight|weigh|capacity|dimension|temperature|rating|volume|price|cost)|сколько|какой (размер|вес|объ)|размер|вес)`)},
-	{askHowTo, newCaseless(`(\bhow (do|can|should|to)\b|\bsteps?\b|set ?up|install|clean|как )`)},
-	{askYesNo, newCaseless(`^\s*(is|are|can|could|does|do|did|will|would|should|has|have|может|можно|есть ли|ли )`)},
+	{askWarranty, newPhrases("warrant", "guarantee", "гаранти")},
+	{askReturns, newPhrases(`\breturn`, "refund", "exchange", "возврат", "вернуть", "обмен")},
+	{askFit, newPhrases("compatib", `\bfit`, "work with", "use with", "совместим", "подойд", "подходит")},
+	{askNumber, newPhrases("how many", "how much", "how long", "how heavy", "how big", "how warm", "how tall",
+		`\bsize`, `\bweigh`, `\bcapacity`, `\bdimension`, `\btemperature`, `\brating`, `\bvolume`, `\bprice`, `\bcost`,
+		"сколько", "какой объ", "размер", "вес")},
+	{askHowTo, newPhrases(`\bhow do\b`, `\bhow can\b`, `\bhow should\b`, `\bhow to\b`, `\bstep\b`, `\bsteps\b`,
+		"set up", "setup", "install", "clean", "как ")},
+	{askYesNo, newPhrases("^is", "^are", "^can", "^could", "^does", "^do", "^did", "^will", "^would", "^should", "^has",
+		"^have", "^может", "^можно", "^есть ли", "^ли ")},
 }
 
 func kindOf(question string) questionKind {
 	t := lowered(question)
 	for _, r := range kindRules {
-		if r.re.match(t) {
+		if r.phrases.match(t) {
 			return r.kind
 		}
 	}
@@ -50,19 +53,19 @@ func kindOf(question string) questionKind {
 // opinionSection are sections of opinions, not facts: quoted only when
 // the question asks what people think.
 var (
-	opinionSection = newCaseless(`(review|testimonial|отзыв)`)
-	asksOpinion    = newCaseless(`(review|rating|opinion|recommend|people say|customers|отзыв|мнени)`)
-	factSection    = newCaseless(`(spec|feature|guide|faq|setup|instruction|care|maintenance|характеристик|инструкц|настрой)`)
-	digits         = regexp.MustCompile(`\d`)
+	opinionSection = newPhrases("review", "testimonial", "отзыв")
+	asksOpinion    = newPhrases("review", "rating", "opinion", "recommend", "people say", "customers", "отзыв", "мнени")
+	factSection    = newPhrases("spec", "feature", "guide", "faq", "setup", "instruction", "care", "maintenance",
+		"характеристик", "инструкц", "настрой")
 )
 
 // sectionFor are the words of the section names that answer each kind.
-var sectionFor = map[questionKind]caseless{
-	askWarranty: newCaseless(`(warrant|гаранти)`),
-	askReturns:  newCaseless(`(return|refund|возврат)`),
-	askNumber:   newCaseless(`(spec|feature|характеристик)`),
-	askHowTo:    newCaseless(`(guide|setup|step|instruction|care|maintenance|usage|use|инструкц|настрой)`),
-	askFit:      newCaseless(`(spec|feature|compatib|характеристик)`),
+var sectionFor = map[questionKind]phrases{
+	askWarranty: newPhrases("warrant", "гаранти"),
+	askReturns:  newPhrases("return", "refund", "возврат"),
+	askNumber:   newPhrases("spec", "feature", "характеристик"),
+	askHowTo:    newPhrases("guide", "setup", "step", "instruction", "care", "maintenance", "usage", "use", "инструкц", "настрой"),
+	askFit:      newPhrases("spec", "feature", "compatib", "характеристик"),
 }
 
 func bestOf(cs []candidate) *candidate {
@@ -228,7 +231,7 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 		} else if factSection.match(lowered(c.section)) {
 			score *= 1.2
 		}
-		if kind == askNumber && digits.MatchString(c.text) {
+		if kind == askNumber && strings.ContainsAny(c.text, "0123456789") {
 			score *= 1.3
 		}
 		if strings.HasSuffix(c.text, ":") {
