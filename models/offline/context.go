@@ -134,11 +134,10 @@ type searchChunk struct {
 	Text    string `json:"text"`
 }
 
-// searchArticles reads the articles of a tool's answer; the chunks of an
-// article in known may be left out. False when it is no
-// JSON object with them in their shape.
-func searchArticles(content string, known map[string]bool) ([]searchArticle, bool) {
-	if articles, ok := readFound(content, known); ok {
+// searchArticles reads the articles of a tool's answer. False when it is
+// no JSON object with them in their shape.
+func searchArticles(content string) ([]searchArticle, bool) {
+	if articles, ok := readFound(content); ok {
 		return articles, true
 	}
 	var res struct {
@@ -155,26 +154,35 @@ type found struct {
 }
 
 // foundArticles reads every search result after start, articles in the
-// order they first appear: the order citations are numbered in.
+// order they first appear: the order citations are numbered in. An
+// article two searches found holds the chunks of both, each once: the
+// search aimed at its section ("… warranty information") returns the
+// chunks the broader one did not, and they are what answers.
 func foundArticles(in []*schema.Message, start int) []found {
 	var out []found
-	seen := map[string]bool{}
+	at := map[string]int{}
+	have := map[[3]string]bool{} // article, heading, text
 	for i := start + 1; i < len(in); i++ {
 		if in[i].Role != schema.Tool {
 			continue
 		}
-		articles, ok := searchArticles(in[i].Content, seen)
+		articles, ok := searchArticles(in[i].Content)
 		if !ok {
 			continue
 		}
 		for _, a := range articles {
-			if seen[a.KBID] {
-				continue
+			n, seen := at[a.KBID]
+			if !seen {
+				n = len(out)
+				at[a.KBID] = n
+				out = append(out, found{id: a.KBID, title: a.Title})
 			}
-			seen[a.KBID] = true
-			f := found{id: a.KBID, title: a.Title}
-			f.chunks = append(f.chunks, a.Chunks...)
-			out = append(out, f)
+			for _, c := range a.Chunks {
+				if k := [3]string{a.KBID, c.Heading, c.Text}; !have[k] {
+					have[k] = true
+					out[n].chunks = append(out[n].chunks, c)
+				}
+			}
 		}
 	}
 	return out

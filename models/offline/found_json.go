@@ -5,9 +5,8 @@ package offline
 // reflection: the engine reads every search result of a turn when it
 // answers. It takes only the shape json.Marshal writes (every key spelled
 // exactly and at most once, no null, valid UTF-8, no escaped surrogate)
-// and reports false for anything else, which is left to encoding/json. The chunks of an article in known, which the
-// engine has from an earlier result, are checked but not kept.
-func readFound(data string, known map[string]bool) ([]searchArticle, bool) {
+// and reports false for anything else, which is left to encoding/json.
+func readFound(data string) ([]searchArticle, bool) {
 	r := jsonReader{s: data}
 	var out []searchArticle
 	ok := r.object(func(key string) bool {
@@ -18,7 +17,7 @@ func readFound(data string, known map[string]bool) ([]searchArticle, bool) {
 			out = []searchArticle{}
 			return r.array(func() bool {
 				var a searchArticle
-				ok := r.article(&a, known)
+				ok := r.article(&a)
 				out = append(out, a)
 				return ok
 			})
@@ -31,13 +30,11 @@ func readFound(data string, known map[string]bool) ([]searchArticle, bool) {
 	return out, ok && r.i == len(r.s)
 }
 
-func (r *jsonReader) article(a *searchArticle, known map[string]bool) bool {
+func (r *jsonReader) article(a *searchArticle) bool {
 	var f float64
-	var haveID bool
 	return r.object(func(key string) bool {
 		switch key {
 		case "kb_id":
-			haveID = true
 			return r.str(&a.KBID)
 		case "title":
 			return r.str(&a.Title)
@@ -49,13 +46,10 @@ func (r *jsonReader) article(a *searchArticle, known map[string]bool) bool {
 			return r.float(&f)
 		case "chunks":
 			a.Chunks = []searchChunk{}
-			keep := !haveID || !known[a.KBID] // kb_id comes first in search_kb's results
 			return r.array(func() bool {
 				var c searchChunk
-				ok := r.chunk(&c, keep)
-				if keep {
-					a.Chunks = append(a.Chunks, c)
-				}
+				ok := r.chunk(&c)
+				a.Chunks = append(a.Chunks, c)
 				return ok
 			})
 		}
@@ -63,7 +57,7 @@ func (r *jsonReader) article(a *searchArticle, known map[string]bool) bool {
 	})
 }
 
-func (r *jsonReader) chunk(c *searchChunk, keep bool) bool {
+func (r *jsonReader) chunk(c *searchChunk) bool {
 	var f float64
 	var b bool
 	return r.object(func(key string) bool {
@@ -71,14 +65,8 @@ func (r *jsonReader) chunk(c *searchChunk, keep bool) bool {
 		case "id":
 			return r.skipStr()
 		case "heading":
-			if !keep {
-				return r.skipStr()
-			}
 			return r.str(&c.Heading)
 		case "text":
-			if !keep {
-				return r.skipStr()
-			}
 			return r.str(&c.Text)
 		case "score":
 			return r.float(&f)

@@ -28,7 +28,7 @@ func FuzzSearchArticles(f *testing.F) {
 			} `json:"articles"`
 		}
 		wantOK := json.Unmarshal([]byte(content), &res) == nil
-		got, ok := searchArticles(content, nil)
+		got, ok := searchArticles(content)
 		if ok != wantOK {
 			t.Fatalf("searchArticles(%q): ok %v, encoding/json %v", content, ok, wantOK)
 		}
@@ -43,10 +43,11 @@ func FuzzSearchArticles(f *testing.F) {
 	})
 }
 
-// foundByJSON is foundArticles as first written, with encoding/json.
+// foundByJSON is foundArticles with encoding/json.
 func foundByJSON(in []*schema.Message, start int) []found {
 	var out []found
-	seen := map[string]bool{}
+	at := map[string]int{}
+	have := map[[3]string]bool{} // article, heading, text
 	for i := start + 1; i < len(in); i++ {
 		if in[i].Role != schema.Tool {
 			continue
@@ -62,20 +63,26 @@ func foundByJSON(in []*schema.Message, start int) []found {
 			continue
 		}
 		for _, a := range res.Articles {
-			if seen[a.KBID] {
-				continue
+			n, seen := at[a.KBID]
+			if !seen {
+				n = len(out)
+				at[a.KBID] = n
+				out = append(out, found{id: a.KBID, title: a.Title})
 			}
-			seen[a.KBID] = true
-			f := found{id: a.KBID, title: a.Title}
-			f.chunks = append(f.chunks, a.Chunks...)
-			out = append(out, f)
+			for _, c := range a.Chunks {
+				if k := [3]string{a.KBID, c.Heading, c.Text}; !have[k] {
+					have[k] = true
+					out[n].chunks = append(out[n].chunks, c)
+				}
+			}
 		}
 	}
 	return out
 }
 
 // FuzzFoundArticles: the articles of a turn's searches are read as
-// encoding/json read them, an article two searches found once.
+// encoding/json read them, an article two searches found once with the
+// chunks of both.
 func FuzzFoundArticles(f *testing.F) {
 	a := `{"query":"q","articles":[{"kb_id":"a","title":"A","url":"","score":1,"chunks":[{"id":"a#1","text":"one.","score":1}]}],"confidence":{"top_score":1,"mean_top_k":1,"score_gap":1,"n_above_threshold":1,"likely_relevant":true}}`
 	b := `{"query":"q","articles":[{"kb_id":"a","title":"A","url":"","score":1,"chunks":[{"id":"a#2","text":"two.","score":1}]},{"chunks":[{"text":"x\ny"}],"kb_id":"b","title":"B","url":"","score":1}],"confidence":{"top_score":1,"mean_top_k":1,"score_gap":1,"n_above_threshold":1,"likely_relevant":true}}`
