@@ -130,14 +130,16 @@ type searchArticle struct {
 }
 
 type searchChunk struct {
+	ID      string `json:"id"`
 	Heading string `json:"heading"`
 	Text    string `json:"text"`
 }
 
-// searchArticles reads the articles of a tool's answer. False when it is
-// no JSON object with them in their shape.
-func searchArticles(content string) ([]searchArticle, bool) {
-	if articles, ok := readFound(content); ok {
+// searchArticles reads the articles of a tool's answer; a chunk known
+// holds (by article and chunk id) may come without its heading and text.
+// False when it is no JSON object with them in their shape.
+func searchArticles(content string, known func(kbID, chunkID string) bool) ([]searchArticle, bool) {
+	if articles, ok := readFound(content, known); ok {
 		return articles, true
 	}
 	var res struct {
@@ -161,12 +163,19 @@ type found struct {
 func foundArticles(in []*schema.Message, start int) []found {
 	var out []found
 	at := map[string]int{}
-	have := map[[3]string]bool{} // article, heading, text
+	have := map[[3]string]bool{} // article and chunk id, or article, heading and text
+	key := func(kbID string, c searchChunk) [3]string {
+		if c.ID != "" {
+			return [3]string{kbID, c.ID}
+		}
+		return [3]string{kbID, "\x00" + c.Heading, c.Text}
+	}
+	known := func(kbID, chunkID string) bool { return have[[3]string{kbID, chunkID}] }
 	for i := start + 1; i < len(in); i++ {
 		if in[i].Role != schema.Tool {
 			continue
 		}
-		articles, ok := searchArticles(in[i].Content)
+		articles, ok := searchArticles(in[i].Content, known)
 		if !ok {
 			continue
 		}
@@ -178,7 +187,7 @@ func foundArticles(in []*schema.Message, start int) []found {
 				out = append(out, found{id: a.KBID, title: a.Title})
 			}
 			for _, c := range a.Chunks {
-				if k := [3]string{a.KBID, c.Heading, c.Text}; !have[k] {
+				if k := key(a.KBID, c); !have[k] {
 					have[k] = true
 					out[n].chunks = append(out[n].chunks, c)
 				}

@@ -6,7 +6,10 @@ package offline
 // answers. It takes only the shape json.Marshal writes (every key spelled
 // exactly and at most once, no null, valid UTF-8, no escaped surrogate)
 // and reports false for anything else, which is left to encoding/json.
-func readFound(data string) ([]searchArticle, bool) {
+// A chunk whose id known holds for its article, one an earlier result
+// gave the engine, keeps its id but its heading and text are checked, not
+// kept: most chunks of a turn's second and third searches are such.
+func readFound(data string, known func(kbID, chunkID string) bool) ([]searchArticle, bool) {
 	r := jsonReader{s: data}
 	var out []searchArticle
 	ok := r.object(func(key string) bool {
@@ -17,7 +20,7 @@ func readFound(data string) ([]searchArticle, bool) {
 			out = []searchArticle{}
 			return r.array(func() bool {
 				var a searchArticle
-				ok := r.article(&a)
+				ok := r.article(&a, known)
 				out = append(out, a)
 				return ok
 			})
@@ -30,7 +33,7 @@ func readFound(data string) ([]searchArticle, bool) {
 	return out, ok && r.i == len(r.s)
 }
 
-func (r *jsonReader) article(a *searchArticle) bool {
+func (r *jsonReader) article(a *searchArticle, known func(kbID, chunkID string) bool) bool {
 	var f float64
 	return r.object(func(key string) bool {
 		switch key {
@@ -48,7 +51,7 @@ func (r *jsonReader) article(a *searchArticle) bool {
 			a.Chunks = []searchChunk{}
 			return r.array(func() bool {
 				var c searchChunk
-				ok := r.chunk(&c)
+				ok := r.chunk(&c, func(id string) bool { return known != nil && known(a.KBID, id) })
 				a.Chunks = append(a.Chunks, c)
 				return ok
 			})
@@ -57,16 +60,22 @@ func (r *jsonReader) article(a *searchArticle) bool {
 	})
 }
 
-func (r *jsonReader) chunk(c *searchChunk) bool {
+func (r *jsonReader) chunk(c *searchChunk, known func(id string) bool) bool {
 	var f float64
 	var b bool
 	return r.object(func(key string) bool {
 		switch key {
 		case "id":
-			return r.skipStr()
+			return r.str(&c.ID)
 		case "heading":
+			if c.ID != "" && known(c.ID) { // id comes first in search_kb's results
+				return r.skipStr()
+			}
 			return r.str(&c.Heading)
 		case "text":
+			if c.ID != "" && known(c.ID) {
+				return r.skipStr()
+			}
 			return r.str(&c.Text)
 		case "score":
 			return r.float(&f)

@@ -28,7 +28,7 @@ func FuzzSearchArticles(f *testing.F) {
 			} `json:"articles"`
 		}
 		wantOK := json.Unmarshal([]byte(content), &res) == nil
-		got, ok := searchArticles(content)
+		got, ok := searchArticles(content, nil)
 		if ok != wantOK {
 			t.Fatalf("searchArticles(%q): ok %v, encoding/json %v", content, ok, wantOK)
 		}
@@ -47,7 +47,7 @@ func FuzzSearchArticles(f *testing.F) {
 func foundByJSON(in []*schema.Message, start int) []found {
 	var out []found
 	at := map[string]int{}
-	have := map[[3]string]bool{} // article, heading, text
+	have := map[[3]string]bool{}
 	for i := start + 1; i < len(in); i++ {
 		if in[i].Role != schema.Tool {
 			continue
@@ -70,7 +70,11 @@ func foundByJSON(in []*schema.Message, start int) []found {
 				out = append(out, found{id: a.KBID, title: a.Title})
 			}
 			for _, c := range a.Chunks {
-				if k := [3]string{a.KBID, c.Heading, c.Text}; !have[k] {
+				k := [3]string{a.KBID, c.ID}
+				if c.ID == "" {
+					k = [3]string{a.KBID, "\x00" + c.Heading, c.Text}
+				}
+				if !have[k] {
 					have[k] = true
 					out[n].chunks = append(out[n].chunks, c)
 				}
@@ -95,4 +99,15 @@ func FuzzFoundArticles(f *testing.F) {
 			t.Fatalf("foundArticles = %#v, encoding/json reads %#v", got, want)
 		}
 	})
+}
+
+func TestTwoSearchesOfOneArticleGiveTheChunksOfBoth(t *testing.T) {
+	first := `{"query":"q","articles":[{"kb_id":"a","title":"A","url":"","score":1,"chunks":[{"id":"a#1","heading":"A","text":"one.","score":1}]}],"confidence":{"top_score":1,"mean_top_k":1,"score_gap":1,"n_above_threshold":1,"likely_relevant":true}}`
+	second := `{"query":"r","articles":[{"kb_id":"a","title":"A","url":"","score":1,"chunks":[{"id":"a#2","heading":"A > B","text":"two.","score":1},{"id":"a#1","heading":"A","text":"one.","score":0.5}]}],"confidence":{"top_score":1,"mean_top_k":1,"score_gap":1,"n_above_threshold":1,"likely_relevant":true}}`
+	in := []*schema.Message{schema.UserMessage("q"), schema.ToolMessage(first, "1"), schema.ToolMessage(second, "2")}
+	got := foundArticles(in, 0)
+	want := []found{{id: "a", title: "A", chunks: []searchChunk{{ID: "a#1", Heading: "A", Text: "one."}, {ID: "a#2", Heading: "A > B", Text: "two."}}}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("foundArticles = %#v, want %#v", got, want)
+	}
 }

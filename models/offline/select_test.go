@@ -68,3 +68,57 @@ func TestAPurchaseWithoutANameIsAskedAbout(t *testing.T) {
 		}
 	}
 }
+
+func TestFormStemMeetsTheFormsOfAWord(t *testing.T) {
+	for _, forms := range [][]string{
+		{"hikes", "hiking", "hiked", "hike"},
+		{"carried", "carry", "carries"},
+		{"breathable", "breathability"},
+		{"weighs", "weight"},
+		{"class", "classes"},
+		{"cleaning", "cleaned", "clean"},
+	} {
+		for _, w := range forms[1:] {
+			assert.Equal(t, formStem(forms[0]), formStem(w), "%s and %s", forms[0], w)
+		}
+	}
+	assert.NotEqual(t, formStem("tent"), formStem("tension"))
+	assert.Equal(t, stem("настройка"), formStem("настройка"), "other languages keep the crude cut")
+}
+
+func TestFillAnswersEachWordOfTheQuestionBeforeRepeatingOne(t *testing.T) {
+	unitWith := func(order, words int, gains ...match) candidate {
+		c := candidate{order: order, words: words, matched: gains, factor: 1}
+		for _, g := range gains {
+			c.score += g.gain
+		}
+		return c
+	}
+	cs := []candidate{
+		unitWith(0, 50, match{0, 2}),
+		unitWith(1, 50, match{0, 2}),
+		unitWith(2, 50, match{1, 1}),
+	}
+	var got []int
+	for _, c := range fill(cs, 2) {
+		got = append(got, c.order)
+	}
+	assert.Equal(t, []int{0, 2}, got, "the second word's sentence before the first word said again")
+}
+
+func TestANamedArticleAnswersEvenInOtherWords(t *testing.T) {
+	articles := []found{
+		{id: "stove", title: "EcoFire Camping Stove", chunks: []searchChunk{
+			{Heading: "EcoFire Camping Stove > Cautions", Text: "Keep the EcoFire Camping Stove away from tents while it burns."},
+		}},
+		{id: "table", title: "Adventure Dining Table", chunks: []searchChunk{
+			{Heading: "Adventure Dining Table > Features", Text: "A stable surface for commuting, cooking and dining."},
+		}},
+	}
+	ps := pick("Can the EcoFire Camping Stove be used for commuting?", articles, "")
+	if assert.NotEmpty(t, ps) {
+		for _, p := range ps {
+			assert.Equal(t, 0, p.article, "another product's facts: %s", p.text)
+		}
+	}
+}
