@@ -287,7 +287,27 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 	}
 	out := fill(kept, len(weight))
 	sort.SliceStable(out, func(i, j int) bool { return out[i].order < out[j].order })
+	if kind == askYesNo {
+		settlesFirst(out)
+	}
 	return out
+}
+
+// settlesFirst moves the best sentence to the front: a yes/no question's
+// answer opens with the sentence that settles it, the others follow in
+// the articles' order.
+func settlesFirst(ps []candidate) {
+	best := 0
+	for i, p := range ps {
+		if p.score > ps[best].score {
+			best = i
+		}
+	}
+	if best > 0 {
+		settles := ps[best]
+		copy(ps[1:best+1], ps[:best])
+		ps[0] = settles
+	}
 }
 
 // A word said twice in a sentence counts more than once said, less than

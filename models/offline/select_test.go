@@ -122,3 +122,14 @@ func TestANamedArticleAnswersEvenInOtherWords(t *testing.T) {
 		}
 	}
 }
+
+func TestAYesNoAnswerOpensWithTheSentenceThatSettlesIt(t *testing.T) {
+	articles := []found{{id: "jacket", title: "Summit Breeze Jacket", chunks: []searchChunk{
+		{Heading: "Summit Breeze Jacket > Features", Text: "- Windproof construction for protection against strong winds\n- Reflective accents for enhanced visibility in low light conditions"},
+	}}}
+	ps := pick("Does the Summit Breeze Jacket have reflective accents?", articles, "")
+	if assert.Len(t, ps, 2) {
+		assert.Contains(t, ps[0].text, "Reflective accents", "the settling sentence first")
+		assert.Contains(t, ps[1].text, "Windproof", "the section's other lines after it")
+	}
+}
