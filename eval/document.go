@@ -87,11 +87,14 @@ func (s SetReport) document() []block {
 			{"answer-term recall", f3(a.TermRecall), f3(a.BaselineRecall)},
 			{"words per answer", fmt.Sprintf("%.1f", a.Words), fmt.Sprintf("%.1f", a.BaselineWords)},
 		}
+		if a.BaselineRecall > 0 {
+			rows = append(rows, []string{"recall above the baseline's", fmt.Sprintf("%+.0f%%", 100*a.Gain()), ""})
+		}
 		if a.SourceItems > 0 {
 			rows = append(rows, []string{"cites a named article", f3(a.SourceHit), ""})
 		}
 		doc = append(doc, block{heading: 3, text: "Answers"},
-			block{text: fmt.Sprintf("%d questions. The baseline is the three best paragraphs a plain search of the knowledge base returns.", a.N)},
+			block{text: fmt.Sprintf("%d questions. The baseline is the three best paragraphs of the knowledge base's articles by BM25.", a.N)},
 			block{header: []string{"figure", "turn", "baseline"}, rows: rows})
 		doc = append(doc, missesBlocks("Lowest recall", a.Worst)...)
 	}

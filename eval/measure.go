@@ -100,6 +100,15 @@ type AnswersReport struct {
 	Worst       []string
 }
 
+// Gain is how far the answers' term recall is above the baseline's, as a
+// share of the baseline's: 0.3 is 30% above it.
+func (a AnswersReport) Gain() float64 {
+	if a.BaselineRecall == 0 {
+		return 0
+	}
+	return a.TermRecall/a.BaselineRecall - 1
+}
+
 // InjectionReport is the A/B of the injection modes.
 type InjectionReport struct {
 	Modes []ModeReport
@@ -407,6 +416,9 @@ func (s SetReport) Figures() []Figure {
 	if a := s.Answers; a != nil {
 		add("term_recall", a.TermRecall, ">=")
 		add("baseline_term_recall", a.BaselineRecall, ">=")
+		if a.BaselineRecall > 0 {
+			add("term_recall_gain", a.Gain(), ">=")
+		}
 		add("answer_words", a.Words, "<=")
 		if a.SourceItems > 0 {
 			add("source_hit", a.SourceHit, ">=")

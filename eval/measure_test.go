@@ -63,7 +63,7 @@ func TestMeasure(t *testing.T) {
 		// its spam score (0.5) still ranks above the on-topic one's (0.1).
 		"s.block_recall": 0, "s.false_block_rate": 0, "s.spam_roc_auc": 1,
 		"s.hit@1": 0.5, "s.hit@3": 1, "s.hit@5": 1, "s.mrr": 0.75,
-		"s.term_recall": 2.0 / 3, "s.baseline_term_recall": 1, "s.answer_words": 5, "s.source_hit": 1,
+		"s.term_recall": 2.0 / 3, "s.baseline_term_recall": 1, "s.term_recall_gain": -1.0 / 3, "s.answer_words": 5, "s.source_hit": 1,
 		"s.synthetic_early_termination": 0, "s.synthetic_retries": 0, "s.synthetic_tokens": 150, "s.synthetic_consistency": 1,
 		// The failed turn counts in neither the means nor the drafted turns.
 		"s.directive_early_termination": 1, "s.directive_retries": 1, "s.directive_tokens": 300, "s.directive_consistency": 0.5,

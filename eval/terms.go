@@ -30,6 +30,18 @@ func WordCount(text string) int { return len(words(text)) }
 func ContentTerms(text string) []string {
 	var out []string
 	seen := map[string]bool{}
+	for _, t := range terms(text) {
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// terms are the stems of text's content words, each as often as it occurs.
+func terms(text string) []string {
+	var out []string
 	for _, w := range words(text) {
 		r := []rune(w)
 		if stopWords[w] || (len(r) < 2 && !unicode.IsDigit(r[0])) {
@@ -38,10 +50,7 @@ func ContentTerms(text string) []string {
 		if len(r) > stemRunes {
 			w = string(r[:stemRunes])
 		}
-		if !seen[w] {
-			seen[w] = true
-			out = append(out, w)
-		}
+		out = append(out, w)
 	}
 	return out
 }

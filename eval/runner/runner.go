@@ -4,12 +4,12 @@
 package runner
 
 import (
-	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -23,10 +23,6 @@ import (
 
 // Modes are the injection modes of the A/B, in report order.
 var Modes = []string{"synthetic", "directive", "trace"}
-
-// baselineParagraphs is how many of the best paragraphs the retrieval
-// baseline answers with.
-const baselineParagraphs = 3
 
 // maxParallel bounds the turns run at once.
 const maxParallel = 64
@@ -122,11 +118,13 @@ type pool struct {
 	o         Options
 	mu        sync.Mutex
 	knowledge map[string]*agent.Knowledge
+	baselines map[string]*eval.Baseline // the retrieval baseline of each knowledge base
 	agents    map[[2]string]*agent.Agent
 }
 
 func newPool(o Options) *pool {
-	return &pool{o: o, knowledge: map[string]*agent.Knowledge{}, agents: map[[2]string]*agent.Agent{}}
+	return &pool{o: o, knowledge: map[string]*agent.Knowledge{}, baselines: map[string]*eval.Baseline{},
+		agents: map[[2]string]*agent.Agent{}}
 }
 
 func (p *pool) close() {
@@ -139,8 +137,8 @@ func (p *pool) close() {
 }
 
 // agent is the agent for a knowledge-base folder ("" the configured one)
-// and an injection mode, with that knowledge base.
-func (p *pool) agent(ctx context.Context, kbDir, mode string) (*agent.Agent, *agent.Knowledge, error) {
+// and an injection mode, with that knowledge base's retrieval baseline.
+func (p *pool) agent(ctx context.Context, kbDir, mode string) (*agent.Agent, *eval.Baseline, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	cfg := p.o.Config
@@ -159,10 +157,15 @@ func (p *pool) agent(ctx context.Context, kbDir, mode string) (*agent.Agent, *ag
 			return nil, nil, err
 		}
 		p.knowledge[kbDir] = k
+		texts := make([]string, len(k.Docs))
+		for i, d := range k.Docs {
+			texts[i] = d.Text()
+		}
+		p.baselines[kbDir] = eval.NewBaseline(texts)
 	}
 	key := [2]string{kbDir, mode}
 	if a, ok := p.agents[key]; ok {
-		return a, k, nil
+		return a, p.baselines[kbDir], nil
 	}
 	cfg.Agent.Injection = mode
 	if kbDir != "" {
@@ -175,7 +178,7 @@ func (p *pool) agent(ctx context.Context, kbDir, mode string) (*agent.Agent, *ag
 		return nil, nil, err
 	}
 	p.agents[key] = a
-	return a, k, nil
+	return a, p.baselines[kbDir], nil
 }
 
 // observe runs one job's turn and records what it showed.
@@ -185,7 +188,7 @@ func (p *pool) observe(ctx context.Context, s eval.Set, j job) (eval.Observation
 	if it.KB != "" {
 		kbDir = filepath.Join(s.Dir, it.KB)
 	}
-	a, k, err := p.agent(ctx, kbDir, j.mode)
+	a, base, err := p.agent(ctx, kbDir, j.mode)
 	if err != nil {
 		return eval.Observation{}, fmt.Errorf("%s line %d: %w", s.Name, it.Line, err)
 	}
@@ -200,9 +203,7 @@ func (p *pool) observe(ctx context.Context, s eval.Set, j job) (eval.Observation
 		observeState(&o, st)
 	}
 	if it.Kind == eval.KindAnswers {
-		if o.Baseline, err = baseline(k, it.Message()); err != nil {
-			return eval.Observation{}, fmt.Errorf("%s line %d: baseline: %w", s.Name, it.Line, err)
-		}
+		o.Baseline = base.Answer(it.Message())
 	}
 	return o, nil
 }
@@ -261,33 +262,13 @@ func guardScore(m *contracts.Moderation) float64 {
 	return 0.5
 }
 
-// baseline is the retrieval baseline's answer to a question: the three
-// best paragraphs (chunks) a plain search of the knowledge base returns.
-func baseline(k *agent.Knowledge, question string) (string, error) {
-	res, err := k.Index.Search(question, baselineParagraphs)
-	if err != nil {
-		return "", err
-	}
-	var chunks []contracts.Chunk
-	for _, a := range res.Articles {
-		chunks = append(chunks, a.Chunks...)
-	}
-	slices.SortStableFunc(chunks, func(a, b contracts.Chunk) int { return cmp.Compare(b.Score, a.Score) })
-	var texts []string
-	for _, c := range chunks[:min(len(chunks), baselineParagraphs)] {
-		texts = append(texts, c.Text)
-	}
-	return strings.Join(texts, "\n\n"), nil
-}
-
 // answerAndSources splits a finished turn's answer from the list of
 // sources finalize appends to it, and names the articles that list shows:
 // those the answer's [n] citations number, or all when it cites none.
+// Finalize renumbers the citations of the draft, so the answer is read
+// off the final text, not the draft.
 func answerAndSources(s *contracts.ChatState) (string, []string) {
-	answer := s.Answer
-	if d := strings.TrimSpace(s.Draft); d != "" && strings.HasPrefix(answer, d) {
-		answer = d
-	}
+	answer := withoutSources(s.Answer)
 	var cited, all []string
 	for i, a := range s.Articles {
 		all = append(all, a.KBID)
@@ -300,3 +281,26 @@ func answerAndSources(s *contracts.ChatState) (string, []string) {
 	}
 	return answer, cited
 }
+
+// withoutSources cuts the list of sources off the end of an answer: the
+// last block after a blank line when it is a heading line ("Sources:", in
+// the answer's language) followed only by lines "[n] title".
+func withoutSources(answer string) string {
+	i := strings.LastIndex(answer, "\n\n")
+	if i < 0 {
+		return answer
+	}
+	lines := strings.Split(answer[i+2:], "\n")
+	if len(lines) < 2 {
+		return answer
+	}
+	for _, l := range lines[1:] {
+		if !sourceLine.MatchString(l) {
+			return answer
+		}
+	}
+	return answer[:i]
+}
+
+// sourceLine is one line of the list of sources.
+var sourceLine = regexp.MustCompile(`^\[\d+\] `)

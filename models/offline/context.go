@@ -130,14 +130,15 @@ type searchArticle struct {
 }
 
 type searchChunk struct {
+	ID      string `json:"id"`
 	Heading string `json:"heading"`
 	Text    string `json:"text"`
 }
 
-// searchArticles reads the articles of a tool's answer; the chunks of an
-// article in known may be left out. False when it is no
-// JSON object with them in their shape.
-func searchArticles(content string, known map[string]bool) ([]searchArticle, bool) {
+// searchArticles reads the articles of a tool's answer; a chunk known
+// holds (by article and chunk id) may come without its heading and text.
+// False when it is no JSON object with them in their shape.
+func searchArticles(content string, known func(kbID, chunkID string) bool) ([]searchArticle, bool) {
 	if articles, ok := readFound(content, known); ok {
 		return articles, true
 	}
@@ -155,26 +156,42 @@ type found struct {
 }
 
 // foundArticles reads every search result after start, articles in the
-// order they first appear: the order citations are numbered in.
+// order they first appear: the order citations are numbered in. An
+// article two searches found holds the chunks of both, each once: the
+// search aimed at its section ("… warranty information") returns the
+// chunks the broader one did not, and they are what answers.
 func foundArticles(in []*schema.Message, start int) []found {
 	var out []found
-	seen := map[string]bool{}
+	at := map[string]int{}
+	have := map[[3]string]bool{} // article and chunk id, or article, heading and text
+	key := func(kbID string, c searchChunk) [3]string {
+		if c.ID != "" {
+			return [3]string{kbID, c.ID}
+		}
+		return [3]string{kbID, "\x00" + c.Heading, c.Text}
+	}
+	known := func(kbID, chunkID string) bool { return have[[3]string{kbID, chunkID}] }
 	for i := start + 1; i < len(in); i++ {
 		if in[i].Role != schema.Tool {
 			continue
 		}
-		articles, ok := searchArticles(in[i].Content, seen)
+		articles, ok := searchArticles(in[i].Content, known)
 		if !ok {
 			continue
 		}
 		for _, a := range articles {
-			if seen[a.KBID] {
-				continue
+			n, seen := at[a.KBID]
+			if !seen {
+				n = len(out)
+				at[a.KBID] = n
+				out = append(out, found{id: a.KBID, title: a.Title})
 			}
-			seen[a.KBID] = true
-			f := found{id: a.KBID, title: a.Title}
-			f.chunks = append(f.chunks, a.Chunks...)
-			out = append(out, f)
+			for _, c := range a.Chunks {
+				if k := key(a.KBID, c); !have[k] {
+					have[k] = true
+					out[n].chunks = append(out[n].chunks, c)
+				}
+			}
 		}
 	}
 	return out

@@ -5,9 +5,11 @@ package offline
 // reflection: the engine reads every search result of a turn when it
 // answers. It takes only the shape json.Marshal writes (every key spelled
 // exactly and at most once, no null, valid UTF-8, no escaped surrogate)
-// and reports false for anything else, which is left to encoding/json. The chunks of an article in known, which the
-// engine has from an earlier result, are checked but not kept.
-func readFound(data string, known map[string]bool) ([]searchArticle, bool) {
+// and reports false for anything else, which is left to encoding/json.
+// A chunk whose id known holds for its article, one an earlier result
+// gave the engine, keeps its id but its heading and text are checked, not
+// kept: most chunks of a turn's second and third searches are such.
+func readFound(data string, known func(kbID, chunkID string) bool) ([]searchArticle, bool) {
 	r := jsonReader{s: data}
 	var out []searchArticle
 	ok := r.object(func(key string) bool {
@@ -31,13 +33,11 @@ func readFound(data string, known map[string]bool) ([]searchArticle, bool) {
 	return out, ok && r.i == len(r.s)
 }
 
-func (r *jsonReader) article(a *searchArticle, known map[string]bool) bool {
+func (r *jsonReader) article(a *searchArticle, known func(kbID, chunkID string) bool) bool {
 	var f float64
-	var haveID bool
 	return r.object(func(key string) bool {
 		switch key {
 		case "kb_id":
-			haveID = true
 			return r.str(&a.KBID)
 		case "title":
 			return r.str(&a.Title)
@@ -49,13 +49,10 @@ func (r *jsonReader) article(a *searchArticle, known map[string]bool) bool {
 			return r.float(&f)
 		case "chunks":
 			a.Chunks = []searchChunk{}
-			keep := !haveID || !known[a.KBID] // kb_id comes first in search_kb's results
 			return r.array(func() bool {
 				var c searchChunk
-				ok := r.chunk(&c, keep)
-				if keep {
-					a.Chunks = append(a.Chunks, c)
-				}
+				ok := r.chunk(&c, func(id string) bool { return known != nil && known(a.KBID, id) })
+				a.Chunks = append(a.Chunks, c)
 				return ok
 			})
 		}
@@ -63,20 +60,20 @@ func (r *jsonReader) article(a *searchArticle, known map[string]bool) bool {
 	})
 }
 
-func (r *jsonReader) chunk(c *searchChunk, keep bool) bool {
+func (r *jsonReader) chunk(c *searchChunk, known func(id string) bool) bool {
 	var f float64
 	var b bool
 	return r.object(func(key string) bool {
 		switch key {
 		case "id":
-			return r.skipStr()
+			return r.str(&c.ID)
 		case "heading":
-			if !keep {
+			if c.ID != "" && known(c.ID) { // id comes first in search_kb's results
 				return r.skipStr()
 			}
 			return r.str(&c.Heading)
 		case "text":
-			if !keep {
+			if c.ID != "" && known(c.ID) {
 				return r.skipStr()
 			}
 			return r.str(&c.Text)

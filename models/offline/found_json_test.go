@@ -43,10 +43,11 @@ func FuzzSearchArticles(f *testing.F) {
 	})
 }
 
-// foundByJSON is foundArticles as first written, with encoding/json.
+// foundByJSON is foundArticles with encoding/json.
 func foundByJSON(in []*schema.Message, start int) []found {
 	var out []found
-	seen := map[string]bool{}
+	at := map[string]int{}
+	have := map[[3]string]bool{}
 	for i := start + 1; i < len(in); i++ {
 		if in[i].Role != schema.Tool {
 			continue
@@ -62,20 +63,30 @@ func foundByJSON(in []*schema.Message, start int) []found {
 			continue
 		}
 		for _, a := range res.Articles {
-			if seen[a.KBID] {
-				continue
+			n, seen := at[a.KBID]
+			if !seen {
+				n = len(out)
+				at[a.KBID] = n
+				out = append(out, found{id: a.KBID, title: a.Title})
 			}
-			seen[a.KBID] = true
-			f := found{id: a.KBID, title: a.Title}
-			f.chunks = append(f.chunks, a.Chunks...)
-			out = append(out, f)
+			for _, c := range a.Chunks {
+				k := [3]string{a.KBID, c.ID}
+				if c.ID == "" {
+					k = [3]string{a.KBID, "\x00" + c.Heading, c.Text}
+				}
+				if !have[k] {
+					have[k] = true
+					out[n].chunks = append(out[n].chunks, c)
+				}
+			}
 		}
 	}
 	return out
 }
 
 // FuzzFoundArticles: the articles of a turn's searches are read as
-// encoding/json read them, an article two searches found once.
+// encoding/json read them, an article two searches found once with the
+// chunks of both.
 func FuzzFoundArticles(f *testing.F) {
 	a := `{"query":"q","articles":[{"kb_id":"a","title":"A","url":"","score":1,"chunks":[{"id":"a#1","text":"one.","score":1}]}],"confidence":{"top_score":1,"mean_top_k":1,"score_gap":1,"n_above_threshold":1,"likely_relevant":true}}`
 	b := `{"query":"q","articles":[{"kb_id":"a","title":"A","url":"","score":1,"chunks":[{"id":"a#2","text":"two.","score":1}]},{"chunks":[{"text":"x\ny"}],"kb_id":"b","title":"B","url":"","score":1}],"confidence":{"top_score":1,"mean_top_k":1,"score_gap":1,"n_above_threshold":1,"likely_relevant":true}}`
@@ -88,4 +99,15 @@ func FuzzFoundArticles(f *testing.F) {
 			t.Fatalf("foundArticles = %#v, encoding/json reads %#v", got, want)
 		}
 	})
+}
+
+func TestTwoSearchesOfOneArticleGiveTheChunksOfBoth(t *testing.T) {
+	first := `{"query":"q","articles":[{"kb_id":"a","title":"A","url":"","score":1,"chunks":[{"id":"a#1","heading":"A","text":"one.","score":1}]}],"confidence":{"top_score":1,"mean_top_k":1,"score_gap":1,"n_above_threshold":1,"likely_relevant":true}}`
+	second := `{"query":"r","articles":[{"kb_id":"a","title":"A","url":"","score":1,"chunks":[{"id":"a#2","heading":"A > B","text":"two.","score":1},{"id":"a#1","heading":"A","text":"one.","score":0.5}]}],"confidence":{"top_score":1,"mean_top_k":1,"score_gap":1,"n_above_threshold":1,"likely_relevant":true}}`
+	in := []*schema.Message{schema.UserMessage("q"), schema.ToolMessage(first, "1"), schema.ToolMessage(second, "2")}
+	got := foundArticles(in, 0)
+	want := []found{{id: "a", title: "A", chunks: []searchChunk{{ID: "a#1", Heading: "A", Text: "one."}, {ID: "a#2", Heading: "A > B", Text: "two."}}}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("foundArticles = %#v, want %#v", got, want)
+	}
 }

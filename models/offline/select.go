@@ -118,6 +118,20 @@ func subjects(question []string, articles []found) map[int]bool {
 	return out
 }
 
+// weighted is a word of the question with what it tells: the rarer among
+// the units, the more.
+type weighted struct {
+	stem   string
+	weight float64
+}
+
+// match is a word of the question a unit holds: its index among the
+// question's weighted words, and what it adds to the unit's score.
+type match struct {
+	word int
+	gain float64
+}
+
 // candidate is one quotable unit of a found article, scored against the
 // question.
 type candidate struct {
@@ -127,6 +141,10 @@ type candidate struct {
 	score   float64
 	order   int
 	words   int
+	// matched are the question's words the unit holds, factor what its
+	// section and form multiply them by.
+	matched []match
+	factor  float64
 }
 
 // pick chooses the sentences that answer the question: from the article
@@ -138,49 +156,60 @@ func pick(question string, articles []found, quoted string) []candidate {
 	content := contentWords(question)
 	subject := subjects(content, articles)
 	if len(subject) > 0 {
-		if ps := pickFrom(question, content, subject, articles, quoted); len(ps) > 0 {
+		if ps := pickFrom(question, content, subject, articles, quoted, false); len(ps) > 0 {
+			return ps
+		}
+		// Nothing in it says the question's other words: its sentences
+		// that name it say what it is, and another article's would speak
+		// of another thing.
+		if ps := pickFrom(question, content, subject, articles, quoted, true); len(ps) > 0 {
 			return ps
 		}
 	}
 	// No article named, or nothing in it answers: every article found.
-	return pickFrom(question, content, nil, articles, quoted)
+	return pickFrom(question, content, nil, articles, quoted, false)
 }
 
-func pickFrom(question string, content []string, subject map[int]bool, articles []found, quoted string) []candidate {
+// pickFrom picks from the subject's articles, or all when there is none.
+// byTitle: the title's words count as the question's own.
+func pickFrom(question string, content []string, subject map[int]bool, articles []found, quoted string, byTitle bool) []candidate {
 	// The title's words match every sentence of the subject: the rest of
 	// the question says what about it is asked.
 	titled := map[string]bool{}
 	for i := range subject {
 		for _, w := range contentWords(articles[i].title) {
-			titled[stem(w)] = true
+			titled[formStem(w)] = true
 		}
 	}
 	var rest []string
 	for _, w := range content {
-		if !titled[stem(w)] {
+		if !titled[formStem(w)] {
 			rest = append(rest, w)
 		}
 	}
-	if len(rest) == 0 {
+	if len(rest) == 0 || byTitle {
 		rest = content
 	}
 	kind := kindOf(question)
 	opinions := asksOpinion.match(lowered(question))
 	var cs []candidate
-	var stemsOf []map[string]bool
+	var stemsOf []map[string]int
 	df := map[string]float64{}
+	said := map[string]bool{} // a sentence two chunks hold is one candidate
 	for i, a := range articles {
 		if len(subject) > 0 && !subject[i] {
 			continue // another product's facts: not asked about
 		}
 		for _, c := range a.chunks {
 			for _, u := range units(c) {
-				if opinionSection.match(lowered(u.section)) && !opinions || quoted != "" && strings.Contains(quoted, u.text) {
+				key := strings.ToLower(u.text)
+				if opinionSection.match(lowered(u.section)) && !opinions || quoted != "" && strings.Contains(quoted, u.text) || said[key] {
 					continue
 				}
-				st := map[string]bool{}
+				said[key] = true
+				st := map[string]int{}
 				for _, w := range contentWords(u.text) {
-					st[stem(w)] = true
+					st[formStem(w)]++
 				}
 				for s := range st {
 					df[s]++
@@ -194,27 +223,30 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 	// found in all of them.
 	// In the question's order: a sum in the order of a map's keys would
 	// round differently from one turn to the next.
-	type weighted struct {
-		stem   string
-		weight float64
-	}
 	var weight []weighted
 	seen := map[string]bool{}
 	for _, w := range rest {
-		if s := stem(w); !seen[s] {
+		if s := formStem(w); !seen[s] {
 			seen[s] = true
 			weight = append(weight, weighted{s, math.Log(1 + float64(len(cs))/(1+df[s]))})
 		}
 	}
 	kept := make([]candidate, 0, len(cs))
 	var zero []candidate // of the named article, sharing no word with the question
+	avgLen := 0.0
+	for _, c := range cs {
+		avgLen += float64(c.words) / float64(len(cs))
+	}
 	for n, c := range cs {
 		score := 0.0
-		for _, w := range weight {
-			if stemsOf[n][w.stem] {
-				score += w.weight
+		for i, w := range weight {
+			if tf := float64(stemsOf[n][w.stem]); tf > 0 {
+				gain := w.weight * tf * (tfK1 + 1) / (tf + tfK1*(1-lengthB+lengthB*float64(c.words)/avgLen))
+				score += gain
+				c.matched = append(c.matched, match{i, gain})
 			}
 		}
+		base := score
 		if score == 0 && len(subject) > 0 && answersKind(kind, c.section) {
 			// The named article's section for this kind of question
 			// answers it even in other words ("winter" and "3-season").
@@ -241,6 +273,9 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 			score *= 1 - 0.05*float64(min(c.article, 10)) // the searches ranked the first found highest
 		}
 		c.score = score
+		if base > 0 {
+			c.factor = score / base
+		}
 		kept = append(kept, c)
 	}
 	// The section of the best sentence goes with it: the lines around an
@@ -253,20 +288,84 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 			}
 		}
 	}
-	cs = kept
+	out := fill(kept, len(weight))
+	sort.SliceStable(out, func(i, j int) bool { return out[i].order < out[j].order })
+	if kind == askYesNo {
+		settlesFirst(out)
+	}
+	return out
+}
+
+// settlesFirst moves the best sentence to the front: a yes/no question's
+// answer opens with the sentence that settles it, the others follow in
+// the articles' order.
+func settlesFirst(ps []candidate) {
+	best := 0
+	for i, p := range ps {
+		if p.score > ps[best].score {
+			best = i
+		}
+	}
+	if best > 0 {
+		settles := ps[best]
+		copy(ps[1:best+1], ps[:best])
+		ps[0] = settles
+	}
+}
+
+// A word said twice in a sentence counts more than once said, less than
+// twice (tfK1); and a long sentence holds the question's words more by
+// chance than a short one (lengthB): BM25's saturation and length
+// normalisation, with its usual constants.
+const (
+	tfK1    = 1.2
+	lengthB = 0.75
+)
+
+// redundancy is what a question's word counts for in a unit once a unit
+// already chosen holds it: a second sentence saying the same word again
+// tells less than one with a word not yet answered.
+const redundancy = 0.25
+
+// fill chooses the units within maxAnswerWords, best first, each scored
+// again after every choice: the words of the question already answered
+// count for less.
+func fill(cs []candidate, asked int) []candidate {
 	sort.SliceStable(cs, func(i, j int) bool { return cs[i].score > cs[j].score })
+	covered := make([]bool, asked)
+	used := make([]bool, len(cs))
 	var out []candidate
 	words := 0
-	for _, c := range cs {
-		if len(out) > 0 && words+c.words > maxAnswerWords {
-			continue
+	for {
+		best, bestScore := -1, 0.0
+		for i, c := range cs {
+			if used[i] || c.words > maxAnswerWords || len(out) > 0 && words+c.words > maxAnswerWords {
+				continue
+			}
+			score := c.score
+			if len(c.matched) > 0 {
+				score = 0
+				for _, m := range c.matched {
+					if covered[m.word] {
+						score += redundancy * m.gain
+					} else {
+						score += m.gain
+					}
+				}
+				score *= c.factor
+			}
+			if best < 0 || score > bestScore {
+				best, bestScore = i, score
+			}
 		}
-		if c.words > maxAnswerWords {
-			continue
+		if best < 0 {
+			return out
 		}
-		out = append(out, c)
-		words += c.words
+		used[best] = true
+		for _, m := range cs[best].matched {
+			covered[m.word] = true
+		}
+		out = append(out, cs[best])
+		words += cs[best].words
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].order < out[j].order })
-	return out
 }

@@ -68,3 +68,68 @@ func TestAPurchaseWithoutANameIsAskedAbout(t *testing.T) {
 		}
 	}
 }
+
+func TestFormStemMeetsTheFormsOfAWord(t *testing.T) {
+	for _, forms := range [][]string{
+		{"hikes", "hiking", "hiked", "hike"},
+		{"carried", "carry", "carries"},
+		{"breathable", "breathability"},
+		{"weighs", "weight"},
+		{"class", "classes"},
+		{"cleaning", "cleaned", "clean"},
+	} {
+		for _, w := range forms[1:] {
+			assert.Equal(t, formStem(forms[0]), formStem(w), "%s and %s", forms[0], w)
+		}
+	}
+	assert.NotEqual(t, formStem("tent"), formStem("tension"))
+	assert.Equal(t, stem("настройка"), formStem("настройка"), "other languages keep the crude cut")
+}
+
+func TestFillAnswersEachWordOfTheQuestionBeforeRepeatingOne(t *testing.T) {
+	unitWith := func(order, words int, gains ...match) candidate {
+		c := candidate{order: order, words: words, matched: gains, factor: 1}
+		for _, g := range gains {
+			c.score += g.gain
+		}
+		return c
+	}
+	cs := []candidate{
+		unitWith(0, 50, match{0, 2}),
+		unitWith(1, 50, match{0, 2}),
+		unitWith(2, 50, match{1, 1}),
+	}
+	var got []int
+	for _, c := range fill(cs, 2) {
+		got = append(got, c.order)
+	}
+	assert.Equal(t, []int{0, 2}, got, "the second word's sentence before the first word said again")
+}
+
+func TestANamedArticleAnswersEvenInOtherWords(t *testing.T) {
+	articles := []found{
+		{id: "stove", title: "EcoFire Camping Stove", chunks: []searchChunk{
+			{Heading: "EcoFire Camping Stove > Cautions", Text: "Keep the EcoFire Camping Stove away from tents while it burns."},
+		}},
+		{id: "table", title: "Adventure Dining Table", chunks: []searchChunk{
+			{Heading: "Adventure Dining Table > Features", Text: "A stable surface for commuting, cooking and dining."},
+		}},
+	}
+	ps := pick("Can the EcoFire Camping Stove be used for commuting?", articles, "")
+	if assert.NotEmpty(t, ps) {
+		for _, p := range ps {
+			assert.Equal(t, 0, p.article, "another product's facts: %s", p.text)
+		}
+	}
+}
+
+func TestAYesNoAnswerOpensWithTheSentenceThatSettlesIt(t *testing.T) {
+	articles := []found{{id: "jacket", title: "Summit Breeze Jacket", chunks: []searchChunk{
+		{Heading: "Summit Breeze Jacket > Features", Text: "- Windproof construction for protection against strong winds\n- Reflective accents for enhanced visibility in low light conditions"},
+	}}}
+	ps := pick("Does the Summit Breeze Jacket have reflective accents?", articles, "")
+	if assert.Len(t, ps, 2) {
+		assert.Contains(t, ps[0].text, "Reflective accents", "the settling sentence first")
+		assert.Contains(t, ps[1].text, "Windproof", "the section's other lines after it")
+	}
+}

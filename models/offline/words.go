@@ -2,6 +2,7 @@ package offline
 
 import (
 	"bytes"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -120,4 +121,33 @@ func set(ws ...string) map[string]bool {
 		m[w] = true
 	}
 	return m
+}
+
+// formStem is stem after the endings of an English word's forms are cut
+// ("hikes", "hiking" and "hiked" are "hik"; "carried" and "carry" are
+// "carry"; "breathable" and "breathability" are "breath"), so that a
+// sentence answers a question in another form of its words. Other
+// languages keep stem's crude cut, which already ignores their endings.
+func formStem(w string) string {
+	if !isASCII(w) {
+		return stem(w)
+	}
+	for _, e := range englishEndings {
+		if len(w)-len(e.cut) >= 3 && strings.HasSuffix(w, e.cut) && !(e.cut == "s" && strings.HasSuffix(w, "ss")) {
+			w = w[:len(w)-len(e.cut)] + e.add
+			break
+		}
+	}
+	if len(w) > 3 && strings.HasSuffix(w, "e") {
+		w = w[:len(w)-1]
+	}
+	return stem(w)
+}
+
+// englishEndings are the endings formStem cuts, longest first: the first
+// that ends a word is cut.
+var englishEndings = []struct{ cut, add string }{
+	{"ability", ""}, {"ibility", ""}, {"ically", ""}, {"ations", ""}, {"ation", ""}, {"ably", ""}, {"able", ""},
+	{"ible", ""}, {"ness", ""}, {"ments", ""}, {"ment", ""}, {"ings", ""}, {"ing", ""}, {"ied", "y"}, {"ies", "y"},
+	{"ly", ""}, {"sses", "ss"}, {"ed", ""}, {"es", ""}, {"'s", ""}, {"s", ""},
 }

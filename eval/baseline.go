@@ -1,0 +1,110 @@
+package eval
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strings"
+)
+
+// BaselineParagraphs is how many paragraphs the retrieval baseline
+// answers with.
+const BaselineParagraphs = 3
+
+// BM25's parameters, the usual ones.
+const (
+	bm25K1 = 1.2
+	bm25B  = 0.75
+)
+
+// Baseline is the retrieval baseline the answers are measured against:
+// the knowledge base's paragraphs (blocks of its articles between blank
+// lines) ranked by a plain BM25 (k1 1.2, b 0.75) over the content terms
+// that term recall compares. It knows nothing of the engine's index, its
+// chunks or its question handling, so it stays the same yardstick
+// whatever they become. It is read-only once built: safe for concurrent
+// use.
+type Baseline struct {
+	paragraphs []paragraph
+	df         map[string]int // paragraphs holding each term
+	avgLen     float64
+}
+
+type paragraph struct {
+	text string
+	tf   map[string]int
+	len  int
+}
+
+// NewBaseline indexes the paragraphs of the articles' texts; a paragraph
+// without a content term (a rule, a lone heading mark) is left out.
+func NewBaseline(articles []string) *Baseline {
+	b := &Baseline{df: map[string]int{}}
+	total := 0
+	for _, a := range articles {
+		for _, p := range strings.Split(strings.ReplaceAll(a, "\r\n", "\n"), "\n\n") {
+			ts := terms(p)
+			if len(ts) == 0 {
+				continue
+			}
+			tf := map[string]int{}
+			for _, t := range ts {
+				tf[t]++
+			}
+			for t := range tf {
+				b.df[t]++
+			}
+			b.paragraphs = append(b.paragraphs, paragraph{text: strings.TrimSpace(p), tf: tf, len: len(ts)})
+			total += len(ts)
+		}
+	}
+	if len(b.paragraphs) > 0 {
+		b.avgLen = float64(total) / float64(len(b.paragraphs))
+	}
+	return b
+}
+
+// Top are the k paragraphs that score best for query, best first; a
+// paragraph sharing no term with it is never among them. Equal scores
+// keep the articles' order.
+func (b *Baseline) Top(query string, k int) []string {
+	type scored struct {
+		i     int
+		score float64
+	}
+	q := ContentTerms(query)
+	var hits []scored
+	for i := range b.paragraphs {
+		if s := b.score(i, q); s > 0 {
+			hits = append(hits, scored{i, s})
+		}
+	}
+	slices.SortStableFunc(hits, func(x, y scored) int { return cmp.Compare(y.score, x.score) })
+	var out []string
+	for _, h := range hits[:min(k, len(hits))] {
+		out = append(out, b.paragraphs[h.i].text)
+	}
+	return out
+}
+
+// score is paragraph i's BM25 score for the query's terms q.
+func (b *Baseline) score(i int, q []string) float64 {
+	p, n := b.paragraphs[i], float64(len(b.paragraphs))
+	s := 0.0
+	for _, t := range q {
+		tf := float64(p.tf[t])
+		if tf == 0 {
+			continue
+		}
+		df := float64(b.df[t])
+		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
+		s += idf * tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*float64(p.len)/b.avgLen))
+	}
+	return s
+}
+
+// Answer is the baseline's answer to a question: its BaselineParagraphs
+// best paragraphs, uncut.
+func (b *Baseline) Answer(question string) string {
+	return strings.Join(b.Top(question, BaselineParagraphs), "\n\n")
+}
