@@ -111,3 +111,17 @@ func FuzzPhrases(f *testing.F) {
 		}
 	})
 }
+
+// TestAsksOpinion: a specification named "recommended" or "rating" is a
+// fact asked for, not what people think.
+func TestAsksOpinion(t *testing.T) {
+	for text, want := range map[string]bool{
+		"What is the recommended load capacity of the backpack?": false,
+		"What is the temperature rating of the sleeping bag?":    false,
+		"Would you recommend the X4 tent?":                       true,
+		"What do customers say about the stove?":                 true,
+		"Какие отзывы о палатке?":                                true,
+	} {
+		require.Equal(t, want, asksOpinion.match(lowered(text)), text)
+	}
+}

@@ -54,7 +54,7 @@ func kindOf(question string) questionKind {
 // the question asks what people think.
 var (
 	opinionSection = newPhrases("review", "testimonial", "отзыв")
-	asksOpinion    = newPhrases("review", "rating", "opinion", "recommend", "people say", "customers", "отзыв", "мнени")
+	asksOpinion    = newPhrases("review", "ratings", "opinion", "you recommend", "recommendation", "people say", "customers", "отзыв", "мнени")
 	factSection    = newPhrases("spec", "feature", "guide", "faq", "setup", "instruction", "care", "maintenance",
 		"характеристик", "инструкц", "настрой")
 )
