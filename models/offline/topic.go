@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/sgrgraph/sgrgraph/models/offline/internal/textmodel"
 )
@@ -66,12 +67,30 @@ type topicModel struct {
 }
 
 func newTopicModel(corpus []string) topicModel {
-	t := topicModel{counts: map[string]float64{}}
+	// Most words' stems have been seen before: they are counted by their
+	// place in seen, looked up without a string of their own, and the
+	// counts keyed by stem once all are read.
+	seen := map[string]int{}
+	var stems []string
+	var counts []float64
+	t := topicModel{}
+	word, s := make([]byte, 0, 32), make([]byte, 0, 5*utf8.UTFMax)
 	for _, text := range corpus {
-		for _, w := range contentWords(text) {
-			t.counts[stem(w)]++
+		eachContentWord(text, word, func(w []byte) {
+			s = appendStem(s[:0], w)
+			i, ok := seen[string(s)]
+			if !ok {
+				i = len(stems)
+				seen[string(s)] = i
+				stems, counts = append(stems, string(s)), append(counts, 0)
+			}
+			counts[i]++
 			t.total++
-		}
+		})
+	}
+	t.counts = make(map[string]float64, len(stems))
+	for i, s := range stems {
+		t.counts[s] = counts[i]
 	}
 	t.vocab = float64(len(t.counts) + 1)
 	return t

@@ -1,10 +1,12 @@
 package offline
 
 import (
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 )
 
 // wordsByString is words as first written, over the whole lower-cased
@@ -60,8 +62,31 @@ func FuzzWords(f *testing.F) {
 			if stem(w) != stemByRunes(w) {
 				t.Fatalf("stem(%q) = %q, want %q", w, stem(w), stemByRunes(w))
 			}
+			if s := string(appendStem(nil, []byte(w))); s != stem(w) {
+				t.Fatalf("appendStem(%q) = %q, want %q", w, s, stem(w))
+			}
+		}
+		corpus := []string{text, request}
+		if got, want := newTopicModel(corpus), topicByWords(corpus); !reflect.DeepEqual(got, want) {
+			t.Fatalf("newTopicModel(%q) = %v, want %v", corpus, got, want)
 		}
 	})
+}
+
+// topicByWords is the topic model as first written: each content word's
+// stem counted in turn.
+func topicByWords(corpus []string) topicModel {
+	t := topicModel{counts: map[string]float64{}}
+	for _, text := range corpus {
+		for _, w := range wordsByString(text) {
+			if utf8.RuneCountInString(w) > 1 && !stopWords[w] {
+				t.counts[stemByRunes(w)]++
+				t.total++
+			}
+		}
+	}
+	t.vocab = float64(len(t.counts) + 1)
+	return t
 }
 
 // FuzzListMarker: the list marker is what the regular expression it stands
