@@ -7,6 +7,7 @@ import (
 	"regexp/syntax"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -49,9 +50,42 @@ type flatRules struct {
 type rule struct {
 	Entry
 	trigger func() *regexp.Regexp // unanchored, finds candidate words anywhere (see fireAny)
-	at      func() *regexp.Regexp // the trigger anchored, tried where the index found a prefix
+	at      func() []anchored     // the trigger's patterns, tried where the index found a prefix
 	spaces  int                   // the most spaces a match holds (span.go), -1 unbounded
 	context func() ruleContext
+}
+
+// anchored is one match pattern of an entry, anchored at a word start.
+// Anchored at one place, the trigger (its patterns' alternation) matches
+// what the first of them that matches there matches: tried one by one,
+// each is small enough for Go's backtracker, where the whole trigger ran
+// through its NFA, and most are passed over on their prefixes alone.
+type anchored struct {
+	prefixes []string // one begins every match (prefixesOf); nil when not known
+	re       func() *regexp.Regexp
+}
+
+func anchoredPatterns(e Entry) []anchored {
+	out := make([]anchored, len(e.Match))
+	for i, p := range e.Match {
+		expr := `^ (?:` + p + `)`
+		out[i] = anchored{prefixes: prefixesOf(` (?:` + p + `)`), re: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })}
+	}
+	return out
+}
+
+// matchAt is where the trigger matches at the start of w, nil when it
+// does not.
+func (e rule) matchAt(w string) []int {
+	for _, a := range e.at() {
+		if a.prefixes != nil && !slices.ContainsFunc(a.prefixes, func(p string) bool { return strings.HasPrefix(w, p) }) {
+			continue
+		}
+		if loc := a.re().FindStringIndex(w); loc != nil {
+			return loc
+		}
+	}
+	return nil
 }
 
 // ruleContext is what a trigger's surroundings must hold, and must not.
@@ -102,7 +136,7 @@ func compileRules(lex Lexicon) (*Rules, error) {
 		}
 		r.entries = append(r.entries, rule{Entry: e, spaces: span,
 			trigger: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(trigger) }),
-			at:      sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^` + trigger) }),
+			at:      sync.OnceValue(func() []anchored { return anchoredPatterns(e) }),
 			context: sync.OnceValue(func() ruleContext { return compileContext(e) })})
 	}
 	r.triggers = newTriggerIndex(prefixes)
@@ -177,7 +211,7 @@ func (r *Rules) Classify(ctx context.Context, text string) (contracts.Moderation
 			continue
 		}
 		v.found = append(v.found, e.Category)
-		v.reasons = append(v.reasons, fmt.Sprintf("%s: %q", e.ID, hit))
+		v.reasons = append(v.reasons, e.ID+": "+strconv.Quote(hit)) // %q
 		if e.Level == contracts.LevelUnsafe || v.level == contracts.LevelSafe {
 			v.level = e.Level
 		}
@@ -258,7 +292,7 @@ func (e rule) matchesAt(norm string, offsets []int) [][]int {
 		if at < end {
 			continue
 		}
-		if loc := e.at().FindStringIndex(window(norm, at, e.spaces)); loc != nil {
+		if loc := e.matchAt(window(norm, at, e.spaces)); loc != nil {
 			locs = append(locs, []int{at, at + loc[1]})
 			end = max(at+loc[1], at+1)
 		}
