@@ -58,16 +58,17 @@ func eachWord(text string, buf []byte, fn func(w []byte)) {
 // trimApostrophes is bytes.TrimRight(w, "'’") for a word of valid UTF-8,
 // without the search for the characters that cut set takes.
 func trimApostrophes(w []byte) []byte {
-	for {
-		switch {
-		case bytes.HasSuffix(w, []byte("'")):
+	for len(w) > 0 {
+		switch last := w[len(w)-1]; {
+		case last == '\'':
 			w = w[:len(w)-1]
-		case bytes.HasSuffix(w, []byte("’")):
+		case last == "’"[2] && bytes.HasSuffix(w, []byte("’")):
 			w = w[:len(w)-len("’")]
 		default:
 			return w
 		}
 	}
+	return w
 }
 
 // stem cuts a word to its first five letters: crude, but it makes
