@@ -131,6 +131,11 @@ func prefixes(re *syntax.Regexp) ([]string, bool) {
 	if ps, ok := exact(re); ok {
 		return nonEmpty(ps)
 	}
+	return inexactPrefixes(re)
+}
+
+// inexactPrefixes is prefixes of a pattern that exact cannot spell out.
+func inexactPrefixes(re *syntax.Regexp) ([]string, bool) {
 	switch re.Op {
 	case syntax.OpCapture, syntax.OpPlus:
 		return prefixes(re.Sub[0])
@@ -156,7 +161,7 @@ func prefixes(re *syntax.Regexp) ([]string, bool) {
 			ps, isExact := exact(sub)
 			if !isExact {
 				var ok bool
-				if ps, ok = prefixes(sub); !ok {
+				if ps, ok = inexactPrefixes(sub); !ok {
 					break
 				}
 			}
