@@ -18,6 +18,8 @@ import (
 	"github.com/sgrgraph/sgrgraph/contracts"
 	"github.com/sgrgraph/sgrgraph/graph"
 	"github.com/sgrgraph/sgrgraph/guards/safety"
+	"github.com/sgrgraph/sgrgraph/kb"
+	"github.com/sgrgraph/sgrgraph/models/offline"
 	"github.com/sgrgraph/sgrgraph/tables"
 	"github.com/sgrgraph/sgrgraph/tools"
 )
@@ -75,14 +77,25 @@ func New(ctx context.Context, cfg config.Config, o Options) (*Agent, error) {
 	if a.store == nil && len(cfg.Guardian.HumanReview) > 0 {
 		a.store = checkpoint.NewMemory() // a turn held for review waits here, in this process
 	}
+	// The guard, the offline engine and the knowledge base's index need
+	// nothing of one another, and compiling the lexicon and reading the
+	// articles into words are most of what a start takes: the guard is
+	// built from the start and the engine once the articles are read, each
+	// in a goroutine of its own, while the index opens.
+	var b builds
+	if o.Classifier == nil {
+		b.classifier = started(func() (safety.Classifier, error) { return newClassifier(cfg) })
+	}
 	if a.knowledge == nil && (o.Searcher == nil || (o.Model == nil && cfg.Model.Provider == "offline")) {
-		k, err := OpenKnowledge(ctx, cfg.KB)
+		k, err := openKnowledge(ctx, cfg.KB, func(docs []kb.Doc) { b.engine = a.startEngine(o, docs) })
 		if err != nil {
 			return nil, err
 		}
 		a.knowledge, a.ownsKB = k, true
+	} else if a.knowledge != nil {
+		b.engine = a.startEngine(o, a.knowledge.Docs)
 	}
-	n, e, err := a.parts(ctx, o)
+	n, e, err := a.parts(ctx, o, b)
 	if err != nil {
 		a.Close()
 		return nil, err
@@ -99,6 +112,29 @@ func New(ctx context.Context, cfg config.Config, o Options) (*Agent, error) {
 	}
 	a.graph, a.nodes = r, n
 	return a, nil
+}
+
+// builds are the parts of an agent being built in goroutines of their own
+// (started); nil when not built.
+type builds struct {
+	classifier func() (safety.Classifier, error)
+	engine     func() (*offline.Engine, error)
+}
+
+// started runs build in a goroutine of its own and returns what waits for
+// its result.
+func started[T any](build func() (T, error)) func() (T, error) {
+	var v T
+	var err error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		v, err = build()
+	}()
+	return func() (T, error) {
+		<-done
+		return v, err
+	}
 }
 
 // Nodes are the configured nodes the graph was built from.

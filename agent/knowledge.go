@@ -25,6 +25,13 @@ type Knowledge struct {
 // to load are reported in the stats and the others are indexed. Ending ctx
 // stops the loading and the indexing.
 func OpenKnowledge(ctx context.Context, c kb.Config) (*Knowledge, error) {
+	return openKnowledge(ctx, c, func([]kb.Doc) {})
+}
+
+// openKnowledge is OpenKnowledge, calling loaded with the articles once
+// they are read and before their index is opened, so that work that needs
+// only the articles can start.
+func openKnowledge(ctx context.Context, c kb.Config, loaded func([]kb.Doc)) (*Knowledge, error) {
 	var docsFound []kb.Doc
 	var loadErrs []error
 	k := &Knowledge{Source: c.Dir}
@@ -54,6 +61,7 @@ func OpenKnowledge(ctx context.Context, c kb.Config) (*Knowledge, error) {
 	if len(docsFound) == 0 {
 		return nil, fmt.Errorf("kb.dir %s: no article could be read: %w", k.Source, errors.Join(loadErrs...))
 	}
+	loaded(docsFound)
 	opts := kb.DefaultOptions()
 	opts.RelevanceThreshold = c.RelevanceThreshold
 	idx, err := kb.Open(cache, opts)
@@ -76,9 +84,11 @@ func OpenKnowledge(ctx context.Context, c kb.Config) (*Knowledge, error) {
 func (k *Knowledge) Close() error { return k.Index.Close() }
 
 // Corpus is the text of every article, for the offline engine's vocabulary.
-func (k *Knowledge) Corpus() []string {
-	out := make([]string, len(k.Docs))
-	for i, d := range k.Docs {
+func (k *Knowledge) Corpus() []string { return corpus(k.Docs) }
+
+func corpus(docs []kb.Doc) []string {
+	out := make([]string, len(docs))
+	for i, d := range docs {
 		out[i] = d.Title + "\n" + d.Text()
 	}
 	return out

@@ -19,7 +19,7 @@ import (
 	"github.com/sgrgraph/sgrgraph/tools"
 )
 
-func (a *Agent) parts(ctx context.Context, o Options) (Nodes, Tables, error) {
+func (a *Agent) parts(ctx context.Context, o Options, b builds) (Nodes, Tables, error) {
 	cfg := a.cfg
 	set, err := tables.Standard(cfg.Tables)
 	if err != nil {
@@ -43,13 +43,13 @@ func (a *Agent) parts(ctx context.Context, o Options) (Nodes, Tables, error) {
 	}
 	classifier := o.Classifier
 	if classifier == nil {
-		if classifier, err = newClassifier(cfg); err != nil {
+		if classifier, err = b.classifier(); err != nil {
 			return Nodes{}, Tables{}, err
 		}
 	}
 	planner, answerer := o.Model, o.Model
 	if o.Model == nil {
-		if planner, answerer, err = a.newModels(ctx); err != nil {
+		if planner, answerer, err = a.newModels(ctx, b.engine); err != nil {
 			return Nodes{}, Tables{}, err
 		}
 	}

@@ -9,17 +9,34 @@ import (
 
 	"github.com/sgrgraph/sgrgraph/config"
 	"github.com/sgrgraph/sgrgraph/guards/safety"
+	"github.com/sgrgraph/sgrgraph/kb"
 	"github.com/sgrgraph/sgrgraph/models"
 	"github.com/sgrgraph/sgrgraph/models/offline"
 	"github.com/sgrgraph/sgrgraph/models/openai"
 )
 
+// startEngine starts building the offline engine over the articles when
+// the configuration asks for it and no model is given; nil otherwise.
+func (a *Agent) startEngine(o Options, docs []kb.Doc) func() (*offline.Engine, error) {
+	cfg := a.cfg
+	if o.Model != nil || cfg.Model.Provider != "offline" {
+		return nil
+	}
+	return started(func() (*offline.Engine, error) {
+		return offline.New(offline.Options{Corpus: corpus(docs), Product: cfg.Product, Language: cfg.Language, KBLanguage: cfg.KB.Language}), nil
+	})
+}
+
 // newModels makes the configured planner and answerer; one model serves
-// both unless the configuration gives the roles different endpoints.
-func (a *Agent) newModels(ctx context.Context) (planner, answerer model.BaseChatModel, err error) {
+// both unless the configuration gives the roles different endpoints. The
+// offline engine is the one started (startEngine).
+func (a *Agent) newModels(ctx context.Context, engine func() (*offline.Engine, error)) (planner, answerer model.BaseChatModel, err error) {
 	cfg := a.cfg
 	if cfg.Model.Provider == "offline" {
-		m := offline.New(offline.Options{Corpus: a.knowledge.Corpus(), Product: cfg.Product, Language: cfg.Language, KBLanguage: cfg.KB.Language})
+		m, err := engine()
+		if err != nil {
+			return nil, nil, err
+		}
 		return m, m, nil
 	}
 	sgr, agent := cfg.Model.For("sgr"), cfg.Model.For("agent")

@@ -75,3 +75,38 @@ func BenchmarkSync(b *testing.B) {
 		idx.Close()
 	}
 }
+
+// BenchmarkFirstSearch is what one `sgrgraph ask` does with the index once
+// it is built: open the published generation, find it up to date, and run
+// the process's first search, which reads every chunk it hits for the
+// first time.
+func BenchmarkFirstSearch(b *testing.B) {
+	docs, errs := LoadDir("../docs")
+	if len(errs) > 0 {
+		b.Fatal(errs)
+	}
+	dir := b.TempDir()
+	build, err := Open(dir, DefaultOptions())
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := build.Sync(docs); err != nil {
+		b.Fatal(err)
+	}
+	build.Close()
+	b.ReportAllocs()
+	for b.Loop() {
+		idx, err := Open(dir, DefaultOptions())
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := idx.Sync(docs); err != nil {
+			b.Fatal(err)
+		}
+		res, err := idx.Search("configure the safety guard", 5)
+		if err != nil || len(res.Articles) == 0 {
+			b.Fatalf("search: %v, %d articles", err, len(res.Articles))
+		}
+		idx.Close()
+	}
+}

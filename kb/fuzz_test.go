@@ -7,9 +7,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/adrg/frontmatter"
 )
 
 // seedBytes is where the seed articles are cut. The mutator grows inputs
@@ -180,5 +183,31 @@ func FuzzParseDoc(f *testing.F) {
 			t.Fatalf("path %q", d.Path)
 		}
 		chunkDoc(d)
+	})
+}
+
+// FuzzFrontMatterWindow: the front matter parsed within a window first
+// gives what the parser gives over the whole file, for any window.
+func FuzzFrontMatterWindow(f *testing.F) {
+	for _, s := range []string{
+		"---\ntitle: t\n---\nbody\nmore", "---\ntitle: t\n---\n", "---\ntitle: t\n---", "\n\n---\ntags: [a, b]\n---\n# H\n",
+		"{\n\"title\": \"j\"\n}\n\nbody", "{\n\"title\": \"j\"\n}\nx\n}\n\nbody", "+++\ntitle = \"t\"\n+++\nbody",
+		"---\ntitle: [unclosed\n---\ntext", "no front matter\n---\ntitle: x\n---\n", "---\ntitle: a\n---x\n---\nbody",
+		"---\r\ntitle: crlf\r\n---\r\nbody", "---\nkb_id: k\nurl: u\n---\n\n",
+	} {
+		for _, window := range []uint8{0, 4, 12, 16, 17, 20, 40} {
+			f.Add([]byte(s), window)
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte, window uint8) {
+		var want, got frontMatter
+		wantBody, wantErr := frontmatter.Parse(bytes.NewReader(data), &want)
+		gotBody, gotErr := parseFrontMatter(data, &got, int(window))
+		if (gotErr == nil) != (wantErr == nil) || gotErr != nil && gotErr.Error() != wantErr.Error() {
+			t.Fatalf("%q, window %d: error %v, want %v", data, window, gotErr, wantErr)
+		}
+		if gotErr == nil && (!bytes.Equal(gotBody, wantBody) || !reflect.DeepEqual(got, want)) {
+			t.Fatalf("%q, window %d: %+v %q, want %+v %q", data, window, got, gotBody, want, wantBody)
+		}
 	})
 }

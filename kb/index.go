@@ -20,7 +20,7 @@ import (
 
 // schemaVersion changes whenever the index mapping or chunking changes, so
 // an index built by an older binary is rebuilt rather than misread.
-const schemaVersion = 1
+const schemaVersion = 2
 
 // Options tune the index and search.
 type Options struct {
@@ -166,6 +166,9 @@ func indexMapping() mapping.IndexMapping {
 	doc.AddFieldMappingsAt("title_ru", text(ru.AnalyzerName, true))
 	for _, name := range []string{"kb_id", "chunk_id", "title", "url", "tags", "heading", "text", "has_code"} {
 		doc.AddFieldMappingsAt(name, stored())
+	}
+	for _, l := range languages {
+		doc.AddFieldMappingsAt(l.terms, stored())
 	}
 	m := bleve.NewIndexMapping()
 	m.DefaultMapping = doc

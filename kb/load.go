@@ -285,7 +285,7 @@ func sortDocs(docs []Doc) {
 
 func parseDoc(p string, data []byte) (Doc, error) {
 	var fm frontMatter
-	body, err := frontmatter.Parse(bytes.NewReader(data), &fm)
+	body, err := parseFrontMatter(data, &fm, frontMatterWindow)
 	if err != nil {
 		return Doc{}, fmt.Errorf("%s: front matter: %w", p, err)
 	}
@@ -303,6 +303,30 @@ func parseDoc(p string, data []byte) (Doc, error) {
 		doc.Title = name
 	}
 	return doc, nil
+}
+
+// frontMatterWindow is how much of a file the front matter parser is given
+// first. It copies all it reads into a buffer of its own, growing it as it
+// goes: given a whole article, it copied the article about four times over
+// to find a few lines of front matter.
+const frontMatterWindow = 1024
+
+// parseFrontMatter is frontmatter.Parse over data: the front matter decoded
+// into fm, and the body after it. The parser is given the lines of the
+// first window bytes first. It reads whole lines and decides on each as it
+// reads it, so when it finds the front matter's end before the last of
+// them, the whole file gives the same front matter and the same body (the
+// decode sees the same bytes); otherwise it is given the whole file.
+func parseFrontMatter(data []byte, fm *frontMatter, window int) ([]byte, error) {
+	if n := bytes.LastIndexByte(data[:min(len(data), window)], '\n') + 1; n > 0 && n < len(data) {
+		var head frontMatter
+		body, err := frontmatter.Parse(bytes.NewReader(data[:n]), &head)
+		if err == nil && len(body) > 0 && len(body) < n { // found, and ended before the window's last line
+			*fm = head
+			return data[n-len(body):], nil
+		}
+	}
+	return frontmatter.Parse(bytes.NewReader(data), fm)
 }
 
 func firstHeading(body string) string {

@@ -32,10 +32,11 @@ type Result struct {
 	Confidence contracts.RetrievalConfidence `json:"confidence"`
 }
 
-// languages pairs each analyzer with the fields it indexed.
-var languages = []struct{ analyzer, text, title string }{
-	{en.AnalyzerName, "text_en", "title_en"},
-	{ru.AnalyzerName, "text_ru", "title_ru"},
+// languages pairs each analyzer with the fields it indexed, and the
+// stored field that lists the terms it found in them (chunkTerms).
+var languages = []struct{ analyzer, text, title, terms string }{
+	{en.AnalyzerName, "text_en", "title_en", "terms_en"},
+	{ru.AnalyzerName, "text_ru", "title_ru", "terms_ru"},
 }
 
 // Search returns up to topK articles for query, best first, each with its

@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/document"
 	"github.com/blevesearch/bleve/v2/mapping"
 )
@@ -23,6 +25,9 @@ type storedChunk struct {
 	kbID, chunkID, title, url, tags, heading, text string
 	hasCode                                        bool
 	terms                                          [][]int32 // indexed like languages; sorted; nil when not kept
+	// storedTerms are the terms_<lang> fields as stored, indexed like
+	// languages, until the chunk is kept and they are numbered.
+	storedTerms []string
 }
 
 // holds says whether the chunk's text or title, indexed for language
@@ -39,10 +44,9 @@ func (c *storedChunk) holds(lang int, id int32) bool {
 // and searches need neither bleve's stored fields nor its term locations
 // for any hit (keep).
 type chunkStore struct {
-	index   bleve.Index
-	mapping mapping.IndexMapping
-	keep    bool
-	byID    sync.Map // doc ID → *keptChunk, when keep
+	index bleve.Index
+	keep  bool
+	byID  sync.Map // doc ID → *keptChunk, when keep
 
 	mu    sync.RWMutex
 	terms map[string]int32 // every term of a kept chunk → its number; only grows
@@ -52,7 +56,7 @@ type chunkStore struct {
 
 func newChunkStore(b bleve.Index, chunks int) *chunkStore {
 	keep := chunks <= maxKeptChunks && scoresTFIDF(b.Mapping())
-	return &chunkStore{index: b, mapping: indexMapping(), keep: keep, terms: map[string]int32{}}
+	return &chunkStore{index: b, keep: keep, terms: map[string]int32{}}
 }
 
 // scoresTFIDF says whether the index scores with bleve's tf-idf, as this
@@ -64,7 +68,7 @@ func scoresTFIDF(m mapping.IndexMapping) bool {
 }
 
 // chunk is the stored chunk id, which a search just hit. A kept chunk is
-// read and analyzed once, by the first search that hits it; the searches
+// read and its terms numbered once, by the first search that hits it; the searches
 // that hit it meanwhile wait for that one, not for each other.
 func (cs *chunkStore) chunk(id string) (*storedChunk, error) {
 	if !cs.keep {
@@ -80,7 +84,7 @@ func (cs *chunkStore) chunk(id string) (*storedChunk, error) {
 			cs.byID.CompareAndDelete(id, e) // not kept: a later search reads it again
 			return nil, err
 		}
-		c.terms = cs.number(cs.analyze(c))
+		c.terms, c.storedTerms = cs.number(c.storedTerms), nil
 		return c, nil
 	})
 	actual, _ := cs.byID.LoadOrStore(id, e)
@@ -127,43 +131,56 @@ func decodeChunk(doc *document.Document) *storedChunk {
 		return values[name]
 	}
 	has, _ := strconv.ParseBool(get("has_code"))
-	return &storedChunk{kbID: get("kb_id"), chunkID: get("chunk_id"), title: get("title"), url: get("url"),
+	c := &storedChunk{kbID: get("kb_id"), chunkID: get("chunk_id"), title: get("title"), url: get("url"),
 		tags: get("tags"), heading: get("heading"), text: get("text"), hasCode: has}
+	for _, l := range languages {
+		c.storedTerms = append(c.storedTerms, get(l.terms))
+	}
+	return c
 }
 
-// analyze finds the terms of the chunk's text and title as they were
-// indexed (record: text_<lang> is the text, title_<lang> the title), for
-// each language.
-func (cs *chunkStore) analyze(c *storedChunk) [][]string {
-	out := make([][]string, len(languages))
-	for i, l := range languages {
-		a := cs.mapping.AnalyzerNamed(l.analyzer)
-		for _, field := range []string{c.text, c.title} {
-			for _, tok := range a.Analyze([]byte(field)) {
-				out[i] = append(out[i], string(tok.Term))
-			}
+// termSep separates the terms of a terms_<lang> field. The analyzers'
+// tokenizer cuts text at white space, so no term holds one.
+const termSep = "\n"
+
+// chunkTerms are the distinct terms, sorted, that the analyzer finds in a
+// chunk's text and title: the terms bleve locates there, stored with the
+// chunk (terms_<lang>) so that a search need not analyze its hits again.
+func chunkTerms(a analysis.Analyzer, text, title string) []string {
+	var terms []string
+	for _, field := range []string{text, title} {
+		for _, tok := range a.Analyze([]byte(field)) {
+			terms = append(terms, string(tok.Term))
 		}
 	}
-	return out
+	slices.Sort(terms)
+	return slices.Compact(terms)
 }
 
 // number gives each term its number in the dictionary, adding the new
 // ones, and returns each language's distinct numbers, sorted. A chunk's
 // terms are numbered before it is kept, so a search that has read its hits
-// finds every term they hold in the dictionary.
-func (cs *chunkStore) number(terms [][]string) [][]int32 {
-	out := make([][]int32, len(terms))
+// finds every term they hold in the dictionary. stored are the chunk's
+// terms_<lang> fields.
+func (cs *chunkStore) number(stored []string) [][]int32 {
+	out := make([][]int32, len(stored))
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
-	for i, ts := range terms {
-		ids := make([]int32, len(ts))
-		for k, t := range ts {
+	for i, terms := range stored {
+		var ids []int32
+		if terms != "" {
+			ids = make([]int32, 0, strings.Count(terms, termSep)+1)
+		}
+		for t := range strings.SplitSeq(terms, termSep) {
+			if t == "" {
+				continue
+			}
 			id, ok := cs.terms[t]
 			if !ok {
 				id = int32(len(cs.terms))
 				cs.terms[t] = id
 			}
-			ids[k] = id
+			ids = append(ids, id)
 		}
 		slices.Sort(ids)
 		out[i] = slices.Clip(slices.Compact(ids))

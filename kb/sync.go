@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/mapping"
 )
 
 // Sync is SyncContext without a deadline other than Options.LockTimeout.
@@ -163,6 +164,7 @@ func (idx *Index) startFrom(base generation, path string) (bleve.Index, error) {
 }
 
 func apply(ctx context.Context, b bleve.Index, p *syncPlan) error {
+	m := b.Mapping()
 	batch := b.NewBatch()
 	for _, id := range p.deleted {
 		batch.Delete(id)
@@ -173,7 +175,7 @@ func apply(ctx context.Context, b bleve.Index, p *syncPlan) error {
 		}
 		chunks := chunkDoc(d)
 		for n, c := range chunks {
-			if err := batch.Index(docID(d.Path, n), record(d, c)); err != nil {
+			if err := batch.Index(docID(d.Path, n), record(m, d, c)); err != nil {
 				return fmt.Errorf("%s: %w", d.Path, err)
 			}
 		}
@@ -193,10 +195,14 @@ func chunkIDs(path string, n int) []string {
 
 func docID(path string, n int) string { return path + "#" + strconv.Itoa(n) }
 
-func record(d Doc, c chunk) map[string]any {
-	return map[string]any{
+func record(m mapping.IndexMapping, d Doc, c chunk) map[string]any {
+	r := map[string]any{
 		"kb_id": d.KBID, "chunk_id": c.ID, "title": d.Title, "url": d.URL, "tags": strings.Join(d.Tags, ","),
 		"heading": c.Heading, "text": c.Text, "has_code": strconv.FormatBool(c.HasCode),
 		"text_en": c.Text, "text_ru": c.Text, "title_en": d.Title, "title_ru": d.Title,
 	}
+	for _, l := range languages {
+		r[l.terms] = strings.Join(chunkTerms(m.AnalyzerNamed(l.analyzer), c.Text, d.Title), termSep)
+	}
+	return r
 }

@@ -199,10 +199,11 @@ func (c *flatContext) fire(re *regexp.Regexp, wordEnd func(b int) bool) (string,
 		}
 		clear := func(x, y int) bool { return long(x, y) && (y <= a || x >= b || x >= a && y <= b) }
 		benign := func(x, y int) bool { return clear(x, y) || x <= a && y >= b }
-		if e.unless != nil && f.context(e.unless, c.unless, lo, hi, benign) {
+		context := e.context()
+		if context.unless != nil && f.context(context.unless, c.unless, lo, hi, benign) {
 			return false
 		}
-		for g, near := range e.near {
+		for g, near := range context.near {
 			if !f.context(near, c.near[g], lo, hi, func(x, y int) bool { return x != a && clear(x, y) }) {
 				return false
 			}

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"regexp"
+	"regexp/syntax"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -126,7 +126,7 @@ func (lex Lexicon) Validate() error {
 			for j, p := range pats {
 				if strings.TrimSpace(p) == "" {
 					bad("%s[%d]: empty pattern", field, j)
-				} else if _, err := regexp.Compile(p); err != nil {
+				} else if _, err := syntax.Parse(p, syntax.Perl); err != nil { // regexp.Compile's errors, without compiling
 					bad("%s[%d]: %v", field, j, err)
 				}
 			}

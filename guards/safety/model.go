@@ -149,14 +149,18 @@ func eachFeature(norm string, fn func(uint32)) int {
 	return n
 }
 
-// grams emits the character 3- to 5-grams of a word with its spaces.
+// grams emits the character 3- to 5-grams of a word with its spaces. The
+// grams from one place share their first bytes, so each one's hash goes on
+// from the shorter one's (hashBytes reads bytes in order).
 func grams(w string, emit func(uint64)) {
 	for i := 0; i < len(w); {
 		j := i
+		h := hashStart(kindGram)
 		for size := 1; size <= 5 && j < len(w); size++ {
 			_, n := utf8.DecodeRuneInString(w[j:])
+			h = hashOn(h, w[j:j+n])
 			if j += n; size >= 3 {
-				emit(hashBytes(kindGram, w[i:j]))
+				emit(h)
 			}
 		}
 		_, n := utf8.DecodeRuneInString(w[i:])
@@ -165,12 +169,20 @@ func grams(w string, emit func(uint64)) {
 }
 
 // hashBytes is FNV-1a (64 bits) of the kind and the bytes of s.
-func hashBytes(kind byte, s string) uint64 {
-	const offset, prime = 14695981039346656037, 1099511628211
-	h := uint64(offset)
-	h = (h ^ uint64(kind)) * prime
+func hashBytes(kind byte, s string) uint64 { return hashOn(hashStart(kind), s) }
+
+const fnvPrime = 1099511628211
+
+// hashStart is the FNV-1a hash of the kind alone.
+func hashStart(kind byte) uint64 {
+	const offset = 14695981039346656037
+	return (offset ^ uint64(kind)) * fnvPrime
+}
+
+// hashOn goes on hashing with the bytes of s.
+func hashOn(h uint64, s string) uint64 {
 	for i := 0; i < len(s); i++ {
-		h = (h ^ uint64(s[i])) * prime
+		h = (h ^ uint64(s[i])) * fnvPrime
 	}
 	return h
 }

@@ -61,7 +61,23 @@ func hasLetterRun(words []string) bool {
 	return false
 }
 
-func render(words []string) string { return " " + strings.Join(words, " ") + " " }
+func render(words []string) string {
+	var b strings.Builder
+	n := 2
+	for _, w := range words {
+		n += len(w) + 1
+	}
+	b.Grow(n)
+	b.WriteByte(' ')
+	for i, w := range words {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(w)
+	}
+	b.WriteByte(' ')
+	return b.String()
+}
 
 // piece is a stretch of letters, digits and leet symbols, lower-cased and
 // stripped of invisible characters, with the separators that came before it.
@@ -98,12 +114,14 @@ const combiningBreve = '\u0306'
 // split cuts a message into pieces at separators. Invisible characters are
 // dropped without ending a piece, so "b\u200bomb" is one piece.
 func split(text string) []piece {
-	var pieces []piece
+	// Most pieces are the words between spaces: room for that many.
+	pieces := make([]piece, 0, strings.Count(text, " ")+1)
 	var g gap
 	// One buffer holds the letters of every piece; it never grows (a
 	// message has no more runes than bytes), so the pieces' slices stay put.
 	buf := make([]rune, 0, len(text))
-	for _, r := range strings.ToLower(text) {
+	for _, r := range text {
+		r = unicode.ToLower(r) // rune by rune, as strings.ToLower maps them
 		switch {
 		case r == combiningBreve && g.n == 0 && endsIn(pieces, 'и'):
 			p := pieces[len(pieces)-1].runes
@@ -163,24 +181,38 @@ func words(pieces []piece, runs []run, spaced, second bool) []string {
 }
 
 // joinPieces makes a word of each stretch of pieces that glue holds together
-// and reads it (fixWord); marked reports the words holding a piece of mark.
+// and reads it (appendWord); marked reports the words holding a piece of
+// mark. The words are read into one buffer and cut from one string, not
+// allocated one by one.
 func joinPieces(pieces []piece, glue, mark []bool) (out []string, marked []bool) {
+	letters := 0
+	for _, p := range pieces {
+		letters += len(p.runes)
+	}
 	var cur []rune
+	buf := make([]byte, 0, letters) // a byte a letter: as many as plain Latin text takes
+	var ends []int
 	in := false
 	add := func() {
-		if s := fixWord(cur); s != "" {
-			out, marked = append(out, s), append(marked, in)
+		n := len(buf)
+		if buf = appendWord(buf, cur); len(buf) > n {
+			ends, marked = append(ends, len(buf)), append(marked, in)
 		}
 	}
 	for i, p := range pieces {
 		if i > 0 && !glue[i] {
 			add()
-			cur, in = nil, false
+			cur, in = cur[:0], false
 		}
 		cur = append(cur, p.runes...)
 		in = in || i < len(mark) && mark[i]
 	}
 	add()
+	all, start := string(buf), 0
+	out = make([]string, len(ends))
+	for i, end := range ends {
+		out[i], start = all[start:end], end
+	}
 	return out, marked
 }
 

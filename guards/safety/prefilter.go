@@ -39,12 +39,12 @@ type candidate struct {
 // prefix must be at least as long.
 const maxKeyLen = 4
 
-// newTriggerIndex indexes the prefixes of the patterns exprs.
-func newTriggerIndex(exprs []string) *triggerIndex {
-	ix := &triggerIndex{n: len(exprs), keyLen: maxKeyLen, byKey: map[string][]candidate{}}
-	known := make([][]string, len(exprs))
-	for i, expr := range exprs {
-		if known[i] = prefixesOf(expr); known[i] == nil {
+// newTriggerIndex indexes the prefixes of the triggers: known[i] holds
+// trigger i's (prefixesOf), nil when they are not known.
+func newTriggerIndex(known [][]string) *triggerIndex {
+	ix := &triggerIndex{n: len(known), keyLen: maxKeyLen, byKey: map[string][]candidate{}}
+	for i := range known {
+		if known[i] == nil {
 			ix.always = append(ix.always, i)
 		}
 		for _, p := range known[i] {
@@ -109,6 +109,11 @@ func prefixesOf(expr string) []string {
 	if err != nil {
 		return nil
 	}
+	return prefixesOfParsed(re)
+}
+
+// prefixesOfParsed is prefixesOf over the parsed pattern.
+func prefixesOfParsed(re *syntax.Regexp) []string {
 	ps, ok := prefixes(re)
 	if ok {
 		ps, ok = fewer(ps)
@@ -126,6 +131,11 @@ func prefixes(re *syntax.Regexp) ([]string, bool) {
 	if ps, ok := exact(re); ok {
 		return nonEmpty(ps)
 	}
+	return inexactPrefixes(re)
+}
+
+// inexactPrefixes is prefixes of a pattern that exact cannot spell out.
+func inexactPrefixes(re *syntax.Regexp) ([]string, bool) {
 	switch re.Op {
 	case syntax.OpCapture, syntax.OpPlus:
 		return prefixes(re.Sub[0])
@@ -151,7 +161,7 @@ func prefixes(re *syntax.Regexp) ([]string, bool) {
 			ps, isExact := exact(sub)
 			if !isExact {
 				var ok bool
-				if ps, ok = prefixes(sub); !ok {
+				if ps, ok = inexactPrefixes(sub); !ok {
 					break
 				}
 			}

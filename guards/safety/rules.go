@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -41,13 +43,55 @@ type flatRules struct {
 	terms *regexp.Regexp
 }
 
+// A rule's patterns are compiled when first needed: the trigger when the
+// index finds a place it may match, the context once it does. Most
+// messages give most entries neither, and compiling every pattern of the
+// lexicon took most of the time a process took to start the guard.
 type rule struct {
 	Entry
-	trigger func() *regexp.Regexp // unanchored, finds candidate words anywhere; compiled when first needed (see fireAny)
-	at      *regexp.Regexp        // the trigger anchored, tried where the index found a prefix
+	trigger func() *regexp.Regexp // unanchored, finds candidate words anywhere (see fireAny)
+	at      func() []anchored     // the trigger's patterns, tried where the index found a prefix
 	spaces  int                   // the most spaces a match holds (span.go), -1 unbounded
-	near    []*regexp.Regexp      // one per group, anchored at a word start
-	unless  *regexp.Regexp        // anchored at a word start; nil when none
+	context func() ruleContext
+}
+
+// anchored is one match pattern of an entry, anchored at a word start.
+// Anchored at one place, the trigger (its patterns' alternation) matches
+// what the first of them that matches there matches: tried one by one,
+// each is small enough for Go's backtracker, where the whole trigger ran
+// through its NFA, and most are passed over on their prefixes alone.
+type anchored struct {
+	prefixes []string // one begins every match (prefixesOf); nil when not known
+	re       func() *regexp.Regexp
+}
+
+func anchoredPatterns(e Entry) []anchored {
+	out := make([]anchored, len(e.Match))
+	for i, p := range e.Match {
+		expr := `^ (?:` + p + `)`
+		out[i] = anchored{prefixes: prefixesOf(` (?:` + p + `)`), re: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })}
+	}
+	return out
+}
+
+// matchAt is where the trigger matches at the start of w, nil when it
+// does not.
+func (e rule) matchAt(w string) []int {
+	for _, a := range e.at() {
+		if a.prefixes != nil && !slices.ContainsFunc(a.prefixes, func(p string) bool { return strings.HasPrefix(w, p) }) {
+			continue
+		}
+		if loc := a.re().FindStringIndex(w); loc != nil {
+			return loc
+		}
+	}
+	return nil
+}
+
+// ruleContext is what a trigger's surroundings must hold, and must not.
+type ruleContext struct {
+	near   []*regexp.Regexp // one per group, anchored at a word start
+	unless *regexp.Regexp   // anchored at a word start; nil when none
 }
 
 var _ Classifier = (*Rules)(nil)
@@ -77,25 +121,38 @@ func compileRules(lex Lexicon) (*Rules, error) {
 		}
 		return fr
 	})
-	var triggers []string
-	for _, e := range lex.Entries {
+	prefixes := make([][]string, len(lex.Entries))
+	for i, e := range lex.Entries {
 		if e.Window == 0 {
 			e.Window = defaultWindow
 		}
 		trigger := ` (?:` + alternation(e.Match) + `)`
-		triggers = append(triggers, trigger)
-		c := rule{Entry: e, trigger: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(trigger) }), at: regexp.MustCompile(`^` + trigger),
-			spaces: spanSpaces(trigger)}
-		for _, group := range e.Near {
-			c.near = append(c.near, regexp.MustCompile(`^(?:`+alternation(group)+`)`))
+		span := -1
+		// Parsed once for what the index and the window need to know of it;
+		// a lexicon's patterns are valid (Validate), so this parse succeeds
+		// as the compilation later does.
+		if re, err := syntax.Parse(trigger, syntax.Perl); err == nil {
+			span, prefixes[i] = spaces(re), prefixesOfParsed(re)
 		}
-		if len(e.Unless) > 0 {
-			c.unless = regexp.MustCompile(`^(?:` + alternation(e.Unless) + `)`)
-		}
-		r.entries = append(r.entries, c)
+		r.entries = append(r.entries, rule{Entry: e, spaces: span,
+			trigger: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(trigger) }),
+			at:      sync.OnceValue(func() []anchored { return anchoredPatterns(e) }),
+			context: sync.OnceValue(func() ruleContext { return compileContext(e) })})
 	}
-	r.triggers = newTriggerIndex(triggers)
+	r.triggers = newTriggerIndex(prefixes)
 	return r, nil
+}
+
+// compileContext compiles an entry's near groups and benign contexts.
+func compileContext(e Entry) ruleContext {
+	var c ruleContext
+	for _, group := range e.Near {
+		c.near = append(c.near, regexp.MustCompile(`^(?:`+alternation(group)+`)`))
+	}
+	if len(e.Unless) > 0 {
+		c.unless = regexp.MustCompile(`^(?:` + alternation(e.Unless) + `)`)
+	}
+	return c
 }
 
 // defaultRules is the embedded lexicon, parsed, validated and compiled once
@@ -154,7 +211,7 @@ func (r *Rules) Classify(ctx context.Context, text string) (contracts.Moderation
 			continue
 		}
 		v.found = append(v.found, e.Category)
-		v.reasons = append(v.reasons, fmt.Sprintf("%s: %q", e.ID, hit))
+		v.reasons = append(v.reasons, e.ID+": "+strconv.Quote(hit)) // %q
 		if e.Level == contracts.LevelUnsafe || v.level == contracts.LevelSafe {
 			v.level = e.Level
 		}
@@ -199,16 +256,20 @@ func (e rule) fireAny(texts []string, starts [][]int, offsets [][]int) (hit stri
 // benign context around it, with the words that triggered; cancelled
 // reports a trigger that a benign context cancelled.
 func (e rule) fire(norm string, starts []int, locs [][]int) (hit string, ok, cancelled bool) {
+	if len(locs) == 0 {
+		return "", false, false
+	}
+	context := e.context()
 	for _, loc := range locs {
 		first := sort.SearchInts(starts, loc[0]+1)  // the word the trigger starts at
 		last := sort.SearchInts(starts, loc[1]) - 1 // the word it ends in
 		lo, hi := max(0, first-e.Window), min(len(starts)-1, last+e.Window)
-		if e.unless != nil && e.anyAt(e.unless, norm, starts, lo, hi, -1) {
+		if context.unless != nil && e.anyAt(context.unless, norm, starts, lo, hi, -1) {
 			cancelled = true
 			continue
 		}
 		ok := true
-		for _, near := range e.near {
+		for _, near := range context.near {
 			if !e.anyAt(near, norm, starts, lo, hi, first) {
 				ok = false
 				break
@@ -231,7 +292,7 @@ func (e rule) matchesAt(norm string, offsets []int) [][]int {
 		if at < end {
 			continue
 		}
-		if loc := e.at.FindStringIndex(window(norm, at, e.spaces)); loc != nil {
+		if loc := e.matchAt(window(norm, at, e.spaces)); loc != nil {
 			locs = append(locs, []int{at, at + loc[1]})
 			end = max(at+loc[1], at+1)
 		}

@@ -3,17 +3,25 @@ package safety
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
-// fixWord reads one word in a single alphabet (see readsCyrillic) and maps
-// look-alike letters, leetspeak digits and symbols into it. A word without
-// letters is a number and stays one; "!" at either end is punctuation.
-func fixWord(w []rune) string {
+// appendWord reads one word in a single alphabet (see readsCyrillic), maps
+// look-alike letters, leetspeak digits and symbols into it, and appends it
+// to dst. A word without letters is a number and stays one; "!" at either
+// end is punctuation.
+func appendWord(dst []byte, w []rune) []byte {
 	if inOneAlphabet(w) {
-		return string(w) // read as it is written: the common case, and the quick one
+		return appendRunes(dst, w) // read as it is written: the common case, and the quick one
 	}
 	if !hasLetter(w) {
-		return strings.Trim(string(w), "@$!")
+		for len(w) > 0 && strings.ContainsRune("@$!", w[0]) {
+			w = w[1:]
+		}
+		for len(w) > 0 && strings.ContainsRune("@$!", w[len(w)-1]) {
+			w = w[:len(w)-1]
+		}
+		return appendRunes(dst, w)
 	}
 	for len(w) > 0 && w[0] == '!' {
 		w = w[1:]
@@ -25,18 +33,24 @@ func fixWord(w []rune) string {
 	if readsCyrillic(w) {
 		read = toCyrillic
 	}
-	out := make([]rune, 0, len(w))
 	for i := range w {
 		if r := read(w, i); r != 0 {
-			out = append(out, r)
+			dst = utf8.AppendRune(dst, r)
 		}
 	}
-	return string(out)
+	return dst
+}
+
+func appendRunes(dst []byte, w []rune) []byte {
+	for _, r := range w {
+		dst = utf8.AppendRune(dst, r)
+	}
+	return dst
 }
 
 // inOneAlphabet reports a word of plain Latin (a-z) or plain Russian (а-я)
 // letters only: no look-alike from the other alphabet, no digit or symbol,
-// so fixWord would give it back unchanged.
+// so appendWord would give it back unchanged.
 func inOneAlphabet(w []rune) bool {
 	if len(w) == 0 {
 		return false

@@ -81,8 +81,8 @@ func New(o Options) *Engine {
 	e.topics = newTopicModel(o.Corpus)
 	// The vocabulary is the stems the topic model counted: the corpus is
 	// read into words once, the most of what New costs.
-	e.vocab = make(map[string]bool, len(e.topics.counts))
-	for w := range e.topics.counts {
+	e.vocab = make(map[string]bool, len(e.topics.stems))
+	for w := range e.topics.stems {
 		e.vocab[w] = true
 	}
 	e.kbLang = SearchLanguage(o.KBLanguage, o.Corpus)

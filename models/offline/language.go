@@ -42,15 +42,7 @@ func SearchLanguage(configured string, corpus []string) string {
 	}
 	count := map[string]int{}
 	for _, text := range corpus {
-		cyrillic, latin := 0, 0
-		for _, r := range text {
-			switch {
-			case r >= 'а' && r <= 'я' || r >= 'А' && r <= 'Я' || r == 'ё' || r == 'Ё':
-				cyrillic++
-			case r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z':
-				latin++
-			}
-		}
+		cyrillic, latin := letters(text)
 		if cyrillic > latin {
 			count["ru"]++
 		} else if latin > 0 {
@@ -63,6 +55,29 @@ func SearchLanguage(configured string, corpus []string) string {
 		}
 	}
 	return ""
+}
+
+// letters counts the Russian (а-я, ё, either case) and the Latin (a-z,
+// either case) letters of text. It reads bytes, not runes: every Russian
+// letter is two bytes led by 0xD0 or 0xD1, which no other character's
+// encoding holds but at its start, and an ASCII byte is always a
+// character of its own.
+func letters(text string) (cyrillic, latin int) {
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; {
+		case c < 0x80:
+			if lower := c | 0x20; 'a' <= lower && lower <= 'z' {
+				latin++
+			}
+		case i+1 < len(text) && (c == 0xD0 || c == 0xD1):
+			// А-Я а-п are D0 90..BF, Ё D0 81; р-я are D1 80..8F, ё D1 91.
+			next := text[i+1]
+			if c == 0xD0 && (0x90 <= next && next <= 0xBF || next == 0x81) || c == 0xD1 && (0x80 <= next && next <= 0x8F || next == 0x91) {
+				cyrillic++
+			}
+		}
+	}
+	return cyrillic, latin
 }
 
 // inKBLanguage is text with the words the glossary knows written in the

@@ -48,3 +48,29 @@ func TestSearchesInTheKnowledgeBasesLanguage(t *testing.T) {
 		assert.Contains(t, strings.Join(p.Subqueries, " | "), tc.want, tc.request)
 	}
 }
+
+// lettersByRunes is letters as first written, rune by rune.
+func lettersByRunes(text string) (cyrillic, latin int) {
+	for _, r := range text {
+		switch {
+		case r >= 'а' && r <= 'я' || r >= 'А' && r <= 'Я' || r == 'ё' || r == 'Ё':
+			cyrillic++
+		case r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z':
+			latin++
+		}
+	}
+	return cyrillic, latin
+}
+
+func FuzzLetters(f *testing.F) {
+	for _, s := range wordSamples {
+		f.Add(s)
+	}
+	f.Add("Ёё Яя Аа Пп Рр ѐ ђ ѯ Ѐ \xd0 \xd1\x91 \xe2\xd0\x90 \xd0\x90\x90")
+	f.Fuzz(func(t *testing.T, text string) {
+		c, l := letters(text)
+		if wc, wl := lettersByRunes(text); c != wc || l != wl {
+			t.Fatalf("letters(%q) = %d, %d, want %d, %d", text, c, l, wc, wl)
+		}
+	})
+}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/sgrgraph/sgrgraph/models/offline/internal/textmodel"
 )
@@ -58,23 +59,41 @@ type background struct {
 }
 
 // topicModel is what the knowledge base says of its own words: how often
-// each stem occurs in it.
+// each stem occurs in it. A stem's count is kept by its place (stems),
+// so that a word's stem seen before is counted without a string of its own.
 type topicModel struct {
-	counts map[string]float64
+	stems  map[string]int // each stem's place in counts
+	counts []float64
 	total  float64
 	vocab  float64 // distinct stems, and one for the words it lacks
 }
 
 func newTopicModel(corpus []string) topicModel {
-	t := topicModel{counts: map[string]float64{}}
+	t := topicModel{stems: map[string]int{}}
+	word, s := make([]byte, 0, 32), make([]byte, 0, 5*utf8.UTFMax)
 	for _, text := range corpus {
-		for _, w := range contentWords(text) {
-			t.counts[stem(w)]++
+		eachContentWord(text, word, func(w []byte) {
+			s = appendStem(s[:0], w)
+			i, ok := t.stems[string(s)]
+			if !ok {
+				i = len(t.counts)
+				t.stems[string(s)] = i
+				t.counts = append(t.counts, 0)
+			}
+			t.counts[i]++
 			t.total++
-		}
+		})
 	}
 	t.vocab = float64(len(t.counts) + 1)
 	return t
+}
+
+// count is how often the stem s occurs.
+func (t topicModel) count(s string) float64 {
+	if i, ok := t.stems[s]; ok {
+		return t.counts[i]
+	}
+	return 0
 }
 
 // The constants of the off-topic score. A word's evidence is the log of
@@ -116,7 +135,7 @@ func (t topicModel) relevance(content []string) float64 {
 			continue
 		}
 		seen[s] = true
-		count := t.counts[s]
+		count := t.count(s)
 		kb := (count + 0.5) / (t.total + 0.5*t.vocab)
 		everyday := (bg.stems[s] + 0.5) / (bg.total + 0.5*bg.vocab)
 		e := math.Log(kb / everyday)

@@ -24,7 +24,7 @@ func eachWord(text string, buf []byte, fn func(w []byte)) {
 	b := buf[:0]
 	flush := func() {
 		if len(b) > 0 {
-			fn(bytes.TrimRight(b, "'’")) // a word starts with a letter or digit: only its end may hold apostrophes
+			fn(trimApostrophes(b)) // a word starts with a letter or digit: only its end may hold apostrophes
 			b = b[:0]
 		}
 	}
@@ -56,6 +56,22 @@ func eachWord(text string, buf []byte, fn func(w []byte)) {
 	flush()
 }
 
+// trimApostrophes is bytes.TrimRight(w, "'’") for a word of valid UTF-8,
+// without the search for the characters that cut set takes.
+func trimApostrophes(w []byte) []byte {
+	for len(w) > 0 {
+		switch last := w[len(w)-1]; {
+		case last == '\'':
+			w = w[:len(w)-1]
+		case last == "’"[2] && bytes.HasSuffix(w, []byte("’")):
+			w = w[:len(w)-len("’")]
+		default:
+			return w
+		}
+	}
+	return w
+}
+
 // stem cuts a word to its first five letters: crude, but it makes
 // "configure", "configuration" and "configuring" (or "настройка",
 // "настроить") meet, which is all coverage and passage scoring need.
@@ -73,6 +89,19 @@ func stem(w string) string {
 	return string(b)
 }
 
+// appendStem appends the stem of w, as stem gives it, to dst.
+func appendStem(dst, w []byte) []byte {
+	n := 0
+	for _, r := range string(w) {
+		if n == 5 {
+			break
+		}
+		dst = utf8.AppendRune(dst, yoAsYe(r))
+		n++
+	}
+	return dst
+}
+
 func yoAsYe(r rune) rune {
 	if r == 'ё' {
 		return 'е'
@@ -83,12 +112,17 @@ func yoAsYe(r rune) rune {
 // contentWords drops stop words and one-letter words.
 func contentWords(text string) []string {
 	var out []string
-	for _, w := range words(text) {
-		if utf8.RuneCountInString(w) > 1 && !stopWords[w] {
-			out = append(out, w)
-		}
-	}
+	eachContentWord(text, make([]byte, 0, 32), func(w []byte) { out = append(out, string(w)) })
 	return out
+}
+
+// eachContentWord is eachWord over the words contentWords keeps.
+func eachContentWord(text string, buf []byte, fn func(w []byte)) {
+	eachWord(text, buf, func(w []byte) {
+		if (len(w) > utf8.UTFMax || utf8.RuneCount(w) > 1) && !stopWords[string(w)] {
+			fn(w)
+		}
+	})
 }
 
 var stopWords = set(

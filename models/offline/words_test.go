@@ -1,10 +1,12 @@
 package offline
 
 import (
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 )
 
 // wordsByString is words as first written, over the whole lower-cased
@@ -60,8 +62,42 @@ func FuzzWords(f *testing.F) {
 			if stem(w) != stemByRunes(w) {
 				t.Fatalf("stem(%q) = %q, want %q", w, stem(w), stemByRunes(w))
 			}
+			if s := string(appendStem(nil, []byte(w))); s != stem(w) {
+				t.Fatalf("appendStem(%q) = %q, want %q", w, s, stem(w))
+			}
+		}
+		corpus := []string{text, request}
+		model, first := newTopicModel(corpus), topicByWords(corpus)
+		counts := map[string]float64{}
+		for s := range model.stems {
+			counts[s] = model.count(s)
+		}
+		if !reflect.DeepEqual(counts, first.counts) || model.total != first.total || model.vocab != first.vocab {
+			t.Fatalf("newTopicModel(%q) = %v, want %v", corpus, counts, first)
 		}
 	})
+}
+
+// stemCounts is a topic model as first written: the counts keyed by stem.
+type stemCounts struct {
+	counts       map[string]float64
+	total, vocab float64
+}
+
+// topicByWords is the topic model as first written: each content word's
+// stem counted in turn.
+func topicByWords(corpus []string) stemCounts {
+	t := stemCounts{counts: map[string]float64{}}
+	for _, text := range corpus {
+		for _, w := range wordsByString(text) {
+			if utf8.RuneCountInString(w) > 1 && !stopWords[w] {
+				t.counts[stemByRunes(w)]++
+				t.total++
+			}
+		}
+	}
+	t.vocab = float64(len(t.counts) + 1)
+	return t
 }
 
 // FuzzListMarker: the list marker is what the regular expression it stands
