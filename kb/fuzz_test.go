@@ -202,7 +202,7 @@ func FuzzFrontMatterWindow(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, window uint8) {
 		var want, got frontMatter
 		wantBody, wantErr := frontmatter.Parse(bytes.NewReader(data), &want)
-		gotBody, gotErr := parseFrontMatter(data, &got, int(window))
+		gotBody, gotErr := newDocReader().parseFrontMatter(data, &got, int(window))
 		if (gotErr == nil) != (wantErr == nil) || gotErr != nil && gotErr.Error() != wantErr.Error() {
 			t.Fatalf("%q, window %d: error %v, want %v", data, window, gotErr, wantErr)
 		}

@@ -1,6 +1,7 @@
 package kb
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -82,7 +83,7 @@ func LoadDirContext(ctx context.Context, dir string, opts LoadOptions) ([]Doc, [
 	if err != nil {
 		return fail(err)
 	}
-	l := &dirLoader{ctx: ctx, root: root, opts: opts}
+	l := &dirLoader{ctx: ctx, root: root, opts: opts, reader: newDocReader()}
 	err = filepath.WalkDir(root, l.visit)
 	if cerr := ctx.Err(); cerr != nil {
 		return fail(fmt.Errorf("loading stopped: %w", cerr))
@@ -99,11 +100,12 @@ func LoadDirContext(ctx context.Context, dir string, opts LoadOptions) ([]Doc, [
 
 // dirLoader collects the articles of one folder as filepath.WalkDir visits it.
 type dirLoader struct {
-	ctx  context.Context
-	root string
-	opts LoadOptions
-	docs []Doc
-	errs []error
+	ctx    context.Context
+	root   string
+	opts   LoadOptions
+	reader *docReader
+	docs   []Doc
+	errs   []error
 }
 
 func (l *dirLoader) visit(p string, d fs.DirEntry, err error) error {
@@ -142,11 +144,11 @@ func (l *dirLoader) load(p, rel string, mode fs.FileMode) (Doc, error) {
 	if err != nil {
 		return Doc{}, err
 	}
-	data, err := readRegular(source)
+	data, err := l.reader.readRegular(source)
 	if err != nil {
 		return Doc{}, fmt.Errorf("%s: %w", rel, err)
 	}
-	return parseDoc(rel, data)
+	return l.reader.parse(rel, data)
 }
 
 func (l *dirLoader) rel(p string) string {
@@ -209,7 +211,7 @@ func kind(mode fs.FileMode) string {
 // readRegular reads a regular file. The open cannot block even if the path
 // has turned into a named pipe since it was listed (O_NONBLOCK), and the type
 // is checked again on the opened file.
-func readRegular(p string) ([]byte, error) {
+func (r *docReader) readRegular(p string) ([]byte, error) {
 	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
@@ -222,7 +224,7 @@ func readRegular(p string) ([]byte, error) {
 	if !info.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s, not a regular file: %w", kind(info.Mode()), ErrSkipped)
 	}
-	return io.ReadAll(f)
+	return r.read(f)
 }
 
 // LoadFS is LoadFSContext without cancellation.
@@ -238,6 +240,7 @@ func LoadFS(fsys fs.FS, root string) ([]Doc, []error) {
 func LoadFSContext(ctx context.Context, fsys fs.FS, root string) ([]Doc, []error) {
 	var docs []Doc
 	var errs []error
+	r := newDocReader()
 	walkErr := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
 		if cerr := ctx.Err(); cerr != nil {
 			return cerr
@@ -254,12 +257,12 @@ func LoadFSContext(ctx context.Context, fsys fs.FS, root string) ([]Doc, []error
 			errs = append(errs, fmt.Errorf("%s: %s, not a regular file: %w", rel, kind(d.Type()), ErrSkipped))
 			return nil
 		}
-		data, err := fs.ReadFile(fsys, p)
+		data, err := r.readFS(fsys, p)
 		if err != nil {
 			errs = append(errs, err)
 			return nil
 		}
-		doc, err := parseDoc(rel, data)
+		doc, err := r.parse(rel, data)
 		if err != nil {
 			errs = append(errs, err)
 			return nil
@@ -283,9 +286,45 @@ func sortDocs(docs []Doc) {
 	sort.Slice(docs, func(i, j int) bool { return docs[i].Path < docs[j].Path })
 }
 
-func parseDoc(p string, data []byte) (Doc, error) {
+// docReader reads and parses the articles of one load in turn, through the
+// same buffers: an article's bytes are garbage once it is parsed, and a
+// knowledge base is read at every start.
+type docReader struct {
+	file bytes.Buffer  // the article being read
+	br   *bufio.Reader // the front matter parser's reader, which it takes as it is
+}
+
+func newDocReader() *docReader {
+	// frontmatter.Parse wraps what it is given in a bufio.Reader of 4 KB,
+	// unless it is one of at least that size.
+	return &docReader{br: bufio.NewReaderSize(nil, 4096)}
+}
+
+// read reads f whole; the bytes are good until the next read.
+func (r *docReader) read(f io.Reader) ([]byte, error) {
+	r.file.Reset()
+	if _, err := r.file.ReadFrom(f); err != nil {
+		return nil, err
+	}
+	return r.file.Bytes(), nil
+}
+
+// readFS is fs.ReadFile into r's buffer.
+func (r *docReader) readFS(fsys fs.FS, p string) ([]byte, error) {
+	f, err := fsys.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return r.read(f)
+}
+
+// parseDoc parses one article's file.
+func parseDoc(p string, data []byte) (Doc, error) { return newDocReader().parse(p, data) }
+
+func (r *docReader) parse(p string, data []byte) (Doc, error) {
 	var fm frontMatter
-	body, err := parseFrontMatter(data, &fm, frontMatterWindow)
+	body, err := r.parseFrontMatter(data, &fm, frontMatterWindow)
 	if err != nil {
 		return Doc{}, fmt.Errorf("%s: front matter: %w", p, err)
 	}
@@ -317,16 +356,18 @@ const frontMatterWindow = 1024
 // reads it, so when it finds the front matter's end before the last of
 // them, the whole file gives the same front matter and the same body (the
 // decode sees the same bytes); otherwise it is given the whole file.
-func parseFrontMatter(data []byte, fm *frontMatter, window int) ([]byte, error) {
+func (r *docReader) parseFrontMatter(data []byte, fm *frontMatter, window int) ([]byte, error) {
 	if n := bytes.LastIndexByte(data[:min(len(data), window)], '\n') + 1; n > 0 && n < len(data) {
 		var head frontMatter
-		body, err := frontmatter.Parse(bytes.NewReader(data[:n]), &head)
+		r.br.Reset(bytes.NewReader(data[:n]))
+		body, err := frontmatter.Parse(r.br, &head)
 		if err == nil && len(body) > 0 && len(body) < n { // found, and ended before the window's last line
 			*fm = head
 			return data[n-len(body):], nil
 		}
 	}
-	return frontmatter.Parse(bytes.NewReader(data), fm)
+	r.br.Reset(bytes.NewReader(data))
+	return frontmatter.Parse(r.br, fm)
 }
 
 func firstHeading(body string) string {

@@ -30,13 +30,21 @@ func eachWord(text string, buf []byte, fn func(w []byte)) {
 	}
 	for i := 0; i < len(text); {
 		if c := text[i]; c < utf8.RuneSelf { // ASCII, most of the text: what unicode says of it, without asking
+			if lowerOrDigit[c] {
+				j := i + 1 // the run of lower-case letters and digits, copied at once
+				for j < len(text) && lowerOrDigit[text[j]] {
+					j++
+				}
+				b, i = append(b, text[i:j]...), j
+				continue
+			}
 			i++
 			switch {
-			case 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '\'' && len(b) > 0:
+			case c == '\'' && len(b) > 0:
 				b = append(b, c)
 			case 'A' <= c && c <= 'Z':
 				b = append(b, c+'a'-'A')
-			default:
+			case len(b) > 0:
 				flush()
 			}
 			continue
@@ -119,7 +127,7 @@ func contentWords(text string) []string {
 // eachContentWord is eachWord over the words contentWords keeps.
 func eachContentWord(text string, buf []byte, fn func(w []byte)) {
 	eachWord(text, buf, func(w []byte) {
-		if (len(w) > utf8.UTFMax || utf8.RuneCount(w) > 1) && !stopWords[string(w)] {
+		if (len(w) > utf8.UTFMax || utf8.RuneCount(w) > 1) && !(stopSketch.may(w) && stopWords[string(w)]) {
 			fn(w)
 		}
 	})
@@ -184,4 +192,45 @@ var englishEndings = []struct{ cut, add string }{
 	{"ability", ""}, {"ibility", ""}, {"ically", ""}, {"ations", ""}, {"ation", ""}, {"ably", ""}, {"able", ""},
 	{"ible", ""}, {"ness", ""}, {"ments", ""}, {"ment", ""}, {"ings", ""}, {"ing", ""}, {"ied", "y"}, {"ies", "y"},
 	{"ly", ""}, {"sses", "ss"}, {"ed", ""}, {"es", ""}, {"'s", ""}, {"s", ""},
+}
+
+// lowerOrDigit marks the bytes a-z and 0-9.
+var lowerOrDigit = func() (t [256]bool) {
+	for c := 'a'; c <= 'z'; c++ {
+		t[c] = true
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = true
+	}
+	return t
+}()
+
+// stopSketch tells at a glance most words that are no stop word, which the
+// corpus's words mostly are, so that only the others are looked up.
+var stopSketch = newSketch(stopWords)
+
+// sketch is a set of words known by their length and first and last
+// bytes: a word whose bit is clear is not in the set; one whose bit is set
+// may be.
+type sketch [64]uint64
+
+func newSketch(words map[string]bool) *sketch {
+	var s sketch
+	for w := range words {
+		b := sketchBit([]byte(w))
+		s[b/64] |= 1 << (b % 64)
+	}
+	return &s
+}
+
+func (s *sketch) may(w []byte) bool {
+	b := sketchBit(w)
+	return s[b/64]&(1<<(b%64)) != 0
+}
+
+func sketchBit(w []byte) uint {
+	if len(w) == 0 {
+		return 0
+	}
+	return (uint(len(w))*257 + uint(w[0])*31 + uint(w[len(w)-1])) % (64 * 64)
 }
