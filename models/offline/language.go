@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/sgrgraph/sgrgraph/templates"
 )
@@ -42,17 +43,44 @@ func SearchLanguage(configured string, corpus []string) string {
 	}
 	count := map[string]int{}
 	for _, text := range corpus {
-		cyrillic, latin := letters(text)
-		if cyrillic > latin {
-			count["ru"]++
-		} else if latin > 0 {
-			count["en"]++
+		if l := writtenIn(text); l != "" {
+			count[l]++
 		}
 	}
 	for _, l := range []string{"en", "ru"} {
 		if count[l] > 0 && 20*count[l] >= 19*len(corpus) {
 			return l
 		}
+	}
+	return ""
+}
+
+// writtenIn is ru when text has more Russian letters than Latin ones (see
+// letters), else en when it has Latin ones, else "". It reads text a piece
+// at a time, and stops once the rest cannot change the answer: a Russian
+// letter takes two bytes, a Latin one one. A piece ends before an ASCII
+// byte, which no Russian letter holds, so the pieces' counts add up to the
+// whole text's.
+func writtenIn(text string) string {
+	const piece = 1024
+	cyrillic, latin := 0, 0
+	for start := 0; start < len(text); {
+		end := min(start+piece, len(text))
+		for end < len(text) && text[end] >= utf8.RuneSelf {
+			end++
+		}
+		c, l := letters(text[start:end])
+		cyrillic, latin, start = cyrillic+c, latin+l, end
+		rest := len(text) - end
+		if cyrillic > latin+rest || latin > 0 && latin >= cyrillic+rest/2 {
+			break
+		}
+	}
+	switch {
+	case cyrillic > latin:
+		return "ru"
+	case latin > 0:
+		return "en"
 	}
 	return ""
 }

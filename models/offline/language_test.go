@@ -74,3 +74,27 @@ func FuzzLetters(f *testing.F) {
 		}
 	})
 }
+
+// FuzzWrittenIn: the language read a piece at a time, stopping early, is
+// the one all of the text's letters give.
+func FuzzWrittenIn(f *testing.F) {
+	for _, s := range wordSamples {
+		f.Add(s, 1)
+	}
+	f.Add(strings.Repeat("ы", 600)+strings.Repeat("a", 1100), 3)
+	f.Add(strings.Repeat("a", 700)+strings.Repeat("\xd0", 900)+strings.Repeat("я", 800), 2)
+	f.Add(strings.Repeat("a", 1024)+strings.Repeat("яя ", 600), 1) // Russian only once the Latin lead is passed
+	f.Add(strings.Repeat("я ", 700)+strings.Repeat("ab", 600), 1)
+	f.Fuzz(func(t *testing.T, text string, repeat int) {
+		text = strings.Repeat(text, max(1, min(repeat, 200)))
+		want := ""
+		if cyrillic, latin := lettersByRunes(text); cyrillic > latin {
+			want = "ru"
+		} else if latin > 0 {
+			want = "en"
+		}
+		if got := writtenIn(text); got != want {
+			t.Fatalf("writtenIn(%q) = %q, want %q", text, got, want)
+		}
+	})
+}
