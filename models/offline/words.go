@@ -85,16 +85,7 @@ func trimApostrophes(w []byte) []byte {
 // "настроить") meet, which is all coverage and passage scoring need.
 func stem(w string) string {
 	var buf [5 * utf8.UTFMax]byte
-	n := 0
-	b := buf[:0]
-	for _, r := range w {
-		if n == 5 {
-			break
-		}
-		b = utf8.AppendRune(b, yoAsYe(r))
-		n++
-	}
-	return string(b)
+	return string(appendStem(buf[:0], []byte(w)))
 }
 
 // appendStem appends the stem of w, as stem gives it, to dst.
