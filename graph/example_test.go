@@ -140,3 +140,26 @@ func ExampleRunnable_Stream() {
 	// tea ["tea"] 3
 	// end 3
 }
+
+// A server that runs a graph for many clients at once runs each request
+// under Yielding, so that turns share the processors with each other and
+// with the requests being read and written.
+func ExampleYielding() {
+	r, err := graph.New[*Order]("order").
+		AddNode("tea", add("tea", 3)).
+		AddEdge(graph.START, "tea").AddEdge("tea", graph.END).
+		Compile(context.Background())
+	if err != nil {
+		panic(err)
+	}
+	handle := func(ctx context.Context) (*Order, error) {
+		ctx = graph.Yielding(ctx) // before Invoke or agent.Run, once per request
+		return r.Invoke(ctx, &Order{})
+	}
+	o, err := handle(context.Background())
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(o.Items, o.Total)
+	// Output: [tea] 3
+}

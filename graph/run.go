@@ -179,6 +179,7 @@ func (r *Runnable[S]) lambda(name string) func(context.Context, S) (S, error) {
 				return s, err
 			}
 		}
+		yieldIfAsked(ctx)
 		out, err := observe(ctx, name, call, s, !branch, policy)
 		if tr != nil {
 			err = tr.left(ctx, path, err)

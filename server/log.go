@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"runtime/debug"
 	"time"
+
+	"github.com/sgrgraph/sgrgraph/graph"
 )
 
 // record is what the access log says of a request; the handlers fill in
@@ -59,7 +61,9 @@ func (s *Server) accessLog(next http.Handler) http.Handler {
 		start := time.Now()
 		rec := &record{id: newID()}
 		w.Header().Set("X-Request-Id", rec.id)
-		r = r.WithContext(context.WithValue(r.Context(), recordKey{}, rec))
+		// The server runs many turns at once: their nodes yield to each
+		// other and to the requests being read and written (graph.Yielding).
+		r = r.WithContext(graph.Yielding(context.WithValue(r.Context(), recordKey{}, rec)))
 		next.ServeHTTP(&statusWriter{ResponseWriter: w, rec: rec}, r)
 		s.metrics.request(r.Pattern, rec.status, time.Since(start)) // the mux set r.Pattern on this request
 		ev := s.opts.Log.Info()
