@@ -61,7 +61,7 @@ type Item struct {
 	Question  string `json:"question,omitempty"`
 	Reference string `json:"reference,omitempty"`
 	// KB is a folder of articles to answer this item from instead of the
-	// configured knowledge base, relative to the set's file.
+	// configured knowledge base, relative to the set's file unless absolute.
 	KB string `json:"kb,omitempty"`
 	// Line is the item's line in its file, counted from 1.
 	Line int `json:"-"`

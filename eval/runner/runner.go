@@ -184,11 +184,7 @@ func (p *pool) agent(ctx context.Context, kbDir, mode string) (*agent.Agent, *ev
 // observe runs one job's turn and records what it showed.
 func (p *pool) observe(ctx context.Context, s eval.Set, j job) (eval.Observation, error) {
 	it := s.Items[j.item]
-	kbDir := ""
-	if it.KB != "" {
-		kbDir = filepath.Join(s.Dir, it.KB)
-	}
-	a, base, err := p.agent(ctx, kbDir, j.mode)
+	a, base, err := p.agent(ctx, kbOf(s.Dir, it.KB), j.mode)
 	if err != nil {
 		return eval.Observation{}, fmt.Errorf("%s line %d: %w", s.Name, it.Line, err)
 	}
@@ -304,3 +300,12 @@ func withoutSources(answer string) string {
 
 // sourceLine is one line of the list of sources.
 var sourceLine = regexp.MustCompile(`^\[\d+\] `)
+
+// kbOf is the folder an item's kb names: as written when absolute, else
+// relative to its set's folder dir; "" (the configured one) when it names none.
+func kbOf(dir, kb string) string {
+	if kb == "" || filepath.IsAbs(kb) {
+		return kb
+	}
+	return filepath.Join(dir, kb)
+}

@@ -132,3 +132,13 @@ func TestAnswerAndSources(t *testing.T) {
 		})
 	}
 }
+
+func TestKBOf(t *testing.T) {
+	for _, tc := range []struct{ dir, kb, want string }{
+		{"tests/testdata/eval", "", ""},
+		{"tests/testdata/eval", "../kbs/outdoor", "tests/testdata/kbs/outdoor"},
+		{"tests/testdata/eval", "/srv/kb", "/srv/kb"},
+	} {
+		assert.Equal(t, tc.want, kbOf(tc.dir, tc.kb), "dir %q kb %q", tc.dir, tc.kb)
+	}
+}
