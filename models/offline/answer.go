@@ -243,8 +243,8 @@ func units(c searchChunk) []unit {
 	return sentenceUnits(text, section)
 }
 
-// sentences splits a passage into quotable sentences: prose and list
-// items only, no code, headings or table rows, none too long to quote.
+// sentences splits a passage into quotable sentences: prose, list items
+// and table rows (tableRow), no code or headings, none too long to quote.
 // Lines of one paragraph or list item are joined first; a line of a
 // specification ("**Weight**: 12 lbs") stands on its own.
 func sentences(text string) []string {
@@ -279,10 +279,14 @@ func sentenceUnits(text, section string) []unit {
 		}
 	}
 	fence := false
+	var header []string // the cells of the first row of the table being read
 	for rest, more := text, true; more; {
 		var line string
 		line, rest, more = strings.Cut(rest, "\n")
 		line = strings.TrimSpace(line)
+		if !strings.HasPrefix(line, "|") || fence {
+			header = nil
+		}
 		switch {
 		case strings.HasPrefix(line, "```") || strings.HasPrefix(line, "~~~"):
 			flush()
@@ -291,7 +295,15 @@ func sentenceUnits(text, section string) []unit {
 		case strings.HasPrefix(line, "#"):
 			flush()
 			section = strings.TrimSpace(strings.TrimLeft(line, "#"))
-		case line == "" || strings.HasPrefix(line, "|") || strings.Contains(line, " > ") && !strings.ContainsAny(line, ".:"):
+		case strings.HasPrefix(line, "|"):
+			flush()
+			if header == nil {
+				header = cells(line)
+			} else if row := tableRow(header, cells(line)); row != "" && len([]rune(row)) <= 400 {
+				out = append(out, unit{text: row, section: section})
+			}
+			continue // header stays for the table's next row
+		case line == "" || strings.Contains(line, " > ") && !strings.ContainsAny(line, ".:"):
 			flush()
 		case specLine(line):
 			flush()

@@ -194,6 +194,7 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 	opinions := asksOpinion.match(lowered(question))
 	var cs []candidate
 	var stemsOf []map[string]int
+	headed := map[string]map[string]bool{} // the stems of each section's heading
 	df := map[string]float64{}
 	said := map[string]bool{} // a sentence two chunks hold is one candidate
 	for i, a := range articles {
@@ -213,6 +214,13 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 				}
 				for s := range st {
 					df[s]++
+				}
+				if headed[u.section] == nil {
+					hs := map[string]bool{}
+					for _, w := range contentWords(u.section) {
+						hs[formStem(w)] = true
+					}
+					headed[u.section] = hs
 				}
 				cs = append(cs, candidate{unit: u, article: i, subject: subject[i], order: len(cs), words: len(strings.Fields(u.text)) + 1})
 				stemsOf = append(stemsOf, st)
@@ -240,8 +248,12 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 	for n, c := range cs {
 		score := 0.0
 		for i, w := range weight {
-			if tf := float64(stemsOf[n][w.stem]); tf > 0 {
-				gain := w.weight * tf * (tfK1 + 1) / (tf + tfK1*(1-lengthB+lengthB*float64(c.words)/avgLen))
+			tf, share := float64(stemsOf[n][w.stem]), 1.0
+			if tf == 0 && headed[c.section][w.stem] {
+				tf, share = 1, headingShare
+			}
+			if tf > 0 {
+				gain := share * w.weight * tf * (tfK1 + 1) / (tf + tfK1*(1-lengthB+lengthB*float64(c.words)/avgLen))
 				score += gain
 				c.matched = append(c.matched, match{i, gain})
 			}
@@ -322,6 +334,12 @@ const (
 	lengthB = 0.75
 )
 
+// headingShare is what a word of the question counts for in a sentence
+// whose section's heading says it though the sentence does not: under
+// "Guard modes", "`enforce`: an Unsafe message ends the turn" is about
+// the guard's modes.
+const headingShare = 0.5
+
 // redundancy is what a question's word counts for in a unit once a unit
 // already chosen holds it: a second sentence saying the same word again
 // tells less than one with a word not yet answered.
@@ -365,7 +383,9 @@ func fill(cs []candidate, asked int) []candidate {
 		for _, m := range cs[best].matched {
 			covered[m.word] = true
 		}
-		out = append(out, cs[best])
+		chosen := cs[best]
+		chosen.score = bestScore // what it was chosen for, which draft weighs when it must shorten
+		out = append(out, chosen)
 		words += cs[best].words
 	}
 }

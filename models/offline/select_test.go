@@ -133,3 +133,21 @@ func TestAYesNoAnswerOpensWithTheSentenceThatSettlesIt(t *testing.T) {
 		assert.Contains(t, ps[1].text, "Windproof", "the section's other lines after it")
 	}
 }
+
+func TestASectionsHeadingSaysWhatItsLinesAreAbout(t *testing.T) {
+	articles := []found{
+		{id: "safety-guard", title: "The safety guard", chunks: []searchChunk{
+			{Heading: "The safety guard > Guard modes", Text: "- `enforce`: an Unsafe message ends the turn with a refusal.\n- `report`: the turn goes on and the moderation is passed on.\n\nSet the mode with `guard.mode` in the configuration."},
+		}},
+		{id: "eval", title: "Measuring the turn", chunks: []searchChunk{
+			{Heading: "Measuring the turn > Counting", Text: "A name such as guard.mode counts as two words in the answer."},
+		}},
+	}
+	var got []string
+	for _, p := range pick("What are the two guard modes?", articles, "") {
+		got = append(got, p.text)
+	}
+	joined := strings.Join(got, "\n")
+	assert.Contains(t, joined, "`enforce`: an Unsafe message", "a line under the heading the question names")
+	assert.Contains(t, joined, "`report`: the turn goes on")
+}

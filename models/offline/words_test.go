@@ -121,7 +121,9 @@ func sentencesBySplit(text string) []string {
 	listItem := regexp.MustCompile(`^([-*+]|\d+[.)])\s+`)
 	specLine := regexp.MustCompile(`^\*\*([^*]+?\*\*:|[^*]*?:\*\*)`)
 	var units []string
-	spec, items := map[int]bool{}, map[int]bool{}
+	spec, items, rows := map[int]bool{}, map[int]bool{}, map[int]bool{}
+	tableLine := regexp.MustCompile(`^\|(.*?)\|?$`)
+	var header []string
 	var cur []string
 	flush := func() {
 		if len(cur) > 0 {
@@ -132,12 +134,28 @@ func sentencesBySplit(text string) []string {
 	fence := false
 	for _, line := range strings.Split(text, "\n") {
 		line = strings.TrimSpace(line)
+		table := tableLine.FindStringSubmatch(line)
+		if table == nil || fence {
+			header = nil
+		}
 		switch {
 		case strings.HasPrefix(line, "```") || strings.HasPrefix(line, "~~~"):
 			flush()
 			fence = !fence
 		case fence:
-		case line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, "|") || strings.Contains(line, " > ") && !strings.ContainsAny(line, ".:"):
+		case table != nil:
+			flush()
+			cs := strings.Split(table[1], "|")
+			for i := range cs {
+				cs[i] = strings.TrimSpace(cs[i])
+			}
+			if header == nil {
+				header = cs
+			} else if row := tableRow(header, cs); row != "" {
+				units = append(units, row)
+				rows[len(units)-1] = true // one statement: not cut, no shortest length
+			}
+		case line == "" || strings.HasPrefix(line, "#") || strings.Contains(line, " > ") && !strings.ContainsAny(line, ".:"):
 			flush()
 		case specLine.MatchString(line):
 			flush()
@@ -154,6 +172,12 @@ func sentencesBySplit(text string) []string {
 	flush()
 	var out []string
 	for i, u := range units {
+		if rows[i] {
+			if len([]rune(u)) <= 400 {
+				out = append(out, u)
+			}
+			continue
+		}
 		shortest := 20
 		if spec[i] {
 			shortest = 1

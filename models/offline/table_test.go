@@ -1,0 +1,36 @@
+package offline
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestTableRow(t *testing.T) {
+	for _, tc := range []struct {
+		name, header, row, want string
+	}{
+		{"two columns: the first names the row", "| code | meaning |", "| 130 | SIGINT (Ctrl-C) ended the command |", "code 130: SIGINT (Ctrl-C) ended the command"},
+		{"more columns: each cell named", "| flag | range | note |", "| `--limit` | 0 and up | 0 runs every row |", "flag `--limit`: range 0 and up; note 0 runs every row"},
+		{"a blank header cell names nothing", "| flag | range | |", "| `--rows` | 1 to 1,000,000 | only with `--make-example` |", "flag `--rows`: range 1 to 1,000,000; only with `--make-example`"},
+		{"an empty cell is left out", "| a | b | c |", "| x |  | z |", "a x: c z"},
+		{"the separator row states nothing", "| a | b |", "|---|:---:|", ""},
+		{"one cell states nothing", "| a |", "| x |", ""},
+		{"nothing told states nothing", "| a | b |", "| x | |", ""},
+		{"no name states nothing", "| a | b |", "| | y |", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, tableRow(cells(tc.header), cells(tc.row)))
+		})
+	}
+}
+
+func TestSentencesQuoteTableRows(t *testing.T) {
+	text := "## Exit codes\n\n| code | meaning |\n|---|---|\n| 0 | the command did what was asked |\n| 130 | SIGINT (Ctrl-C) ended the command |\n\nThe second table lists one row more:\n\n| x | y |\n|---|---|\n| 1 | one |\n"
+	assert.Equal(t, []unit{
+		{"code 0: the command did what was asked", "Exit codes"},
+		{"code 130: SIGINT (Ctrl-C) ended the command", "Exit codes"},
+		{"The second table lists one row more:", "Exit codes"},
+		{"x 1: one", "Exit codes"},
+	}, sentenceUnits(text, ""))
+}
