@@ -51,5 +51,5 @@ func TestAnswerTermRecall(t *testing.T) {
 	held := measure("even lines", func(l int) bool { return l%2 == 0 })
 	whole := measure("whole set", func(int) bool { return true })
 	assert.GreaterOrEqual(t, whole.Gain(), 0.30, "the answers' term recall is not 30%% above the baseline's")
-	assert.Greater(t, held.Gain(), 0.0, "on the lines it was not tuned on, the engine is no better than the baseline")
+	assert.GreaterOrEqual(t, held.Gain(), 0.30, "on the lines it was not tuned on, the answers' term recall is not 30%% above the baseline's")
 }

@@ -175,12 +175,28 @@ func (e *Engine) write(ps []candidate, articles []found, lang, note string) stri
 		b.WriteString("Here is what the documentation says:\n")
 	}
 	for _, p := range ps {
-		fmt.Fprintf(&b, "\n- %s [%d]", strings.TrimSuffix(p.text, "  "), p.article+1)
+		text := strings.TrimSuffix(p.text, "  ")
+		if p.opinion {
+			text = asOpinion(text, lang)
+		}
+		fmt.Fprintf(&b, "\n- %s [%d]", text, p.article+1)
 	}
 	if note != "" {
 		b.WriteString("\n\n" + note)
 	}
 	return b.String()
+}
+
+// asOpinion marks a sentence of a review as one, so that a reader does
+// not take a customer's word for the maker's.
+func asOpinion(text, lang string) string {
+	for _, mark := range []string{"**Review:**", "**Отзыв:**"} {
+		text = strings.TrimSpace(strings.TrimPrefix(text, mark))
+	}
+	if lang == "ru" {
+		return "Из отзыва: «" + text + "»"
+	}
+	return "From a review: “" + text + "”"
 }
 
 // restrict keeps the answer to what its best article states: the

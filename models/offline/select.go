@@ -138,6 +138,10 @@ type candidate struct {
 	unit
 	article int  // index in the found articles
 	subject bool // the article is about the thing the question names
+	// opinion: the unit stands in a section of opinions (reviews) the
+	// question did not ask for, so it is quoted only for words of the
+	// question that no statement of fact holds.
+	opinion bool
 	score   float64
 	order   int
 	words   int
@@ -204,9 +208,10 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 		for _, c := range a.chunks {
 			for _, u := range units(c) {
 				key := strings.ToLower(u.text)
-				if opinionSection.match(lowered(u.section)) && !opinions || quoted != "" && strings.Contains(quoted, u.text) || said[key] {
+				if quoted != "" && strings.Contains(quoted, u.text) || said[key] {
 					continue
 				}
+				opinion := !opinions && opinionSection.match(lowered(u.section))
 				said[key] = true
 				st := map[string]int{}
 				for _, w := range contentWords(u.text) {
@@ -222,7 +227,7 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 					}
 					headed[u.section] = hs
 				}
-				cs = append(cs, candidate{unit: u, article: i, subject: subject[i], order: len(cs), words: len(strings.Fields(u.text)) + 1})
+				cs = append(cs, candidate{unit: u, article: i, subject: subject[i], opinion: opinion, order: len(cs), words: len(strings.Fields(u.text)) + 1})
 				stemsOf = append(stemsOf, st)
 			}
 		}
@@ -245,9 +250,18 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 	for _, c := range cs {
 		avgLen += float64(c.words) / float64(len(cs))
 	}
+	factual := make([]bool, len(weight)) // the question's words some statement of fact holds
+	for n, c := range cs {
+		for i, w := range weight {
+			factual[i] = factual[i] || !c.opinion && stemsOf[n][w.stem] > 0
+		}
+	}
 	for n, c := range cs {
 		score := 0.0
 		for i, w := range weight {
+			if c.opinion && factual[i] {
+				continue
+			}
 			tf, share := float64(stemsOf[n][w.stem]), 1.0
 			if tf == 0 && headed[c.section][w.stem] {
 				tf, share = 1, headingShare
@@ -265,10 +279,13 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 			score = 0.3
 		}
 		if score == 0 {
-			if len(subject) > 0 {
+			if len(subject) > 0 && !c.opinion {
 				zero = append(zero, c)
 			}
 			continue
+		}
+		if c.opinion {
+			score *= opinionShare
 		}
 		if r, ok := sectionFor[kind]; ok && r.match(lowered(c.section)) {
 			score *= 1.5
@@ -333,6 +350,12 @@ const (
 	tfK1    = 1.2
 	lengthB = 0.75
 )
+
+// opinionShare is what a word of the question counts for in an opinion:
+// a review that says what no fact does ("a bit snug for taller
+// individuals") answers better than facts that say nothing of it, yet
+// less surely than a fact would.
+const opinionShare = 0.5
 
 // headingShare is what a word of the question counts for in a sentence
 // whose section's heading says it though the sentence does not: under

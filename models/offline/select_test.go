@@ -151,3 +151,27 @@ func TestASectionsHeadingSaysWhatItsLinesAreAbout(t *testing.T) {
 	assert.Contains(t, joined, "`enforce`: an Unsafe message", "a line under the heading the question names")
 	assert.Contains(t, joined, "`report`: the turn goes on")
 }
+
+func TestAReviewAnswersOnlyWhatNoFactSays(t *testing.T) {
+	articles := []found{{id: "bag", title: "MountainDream Sleeping Bag", chunks: []searchChunk{
+		{Heading: "MountainDream Sleeping Bag > Features", Text: "- Water-resistant ripstop nylon shell\n- Adjustable hood with drawcord"},
+		{Heading: "MountainDream Sleeping Bag > Reviews", Text: "**Review:** It kept the water out all night. The only downside is that it is a bit snug for taller campers."},
+	}}}
+	for _, tc := range []struct {
+		question string
+		review   string // the review's sentence quoted, or ""
+	}{
+		{"Is the MountainDream Sleeping Bag suitable for taller campers?", "a bit snug for taller campers"},
+		{"Is the MountainDream Sleeping Bag water-resistant?", ""},
+	} {
+		t.Run(tc.question, func(t *testing.T) {
+			ps := pick(tc.question, articles, "")
+			text := New(Options{Product: "Contoso"}).write(ps, articles, "en", "")
+			if tc.review == "" {
+				assert.NotContains(t, text, "review", "the facts say it: no customer's word is needed")
+				return
+			}
+			assert.Contains(t, text, "From a review: “The only downside is that it is "+tc.review+".”")
+		})
+	}
+}
