@@ -285,8 +285,8 @@ func sentenceUnits(text, section string) []unit {
 		cur = cur[:0]
 		wasItem := item
 		item = false
-		if !strings.ContainsAny(joined, ".!?:;") && !(wasItem && len(strings.Fields(joined)) >= 3) {
-			return // a title or a heading path, not a statement
+		if !statement(joined, wasItem) {
+			return
 		}
 		for _, s := range splitSentences(joined) {
 			if n := len([]rune(s)); n >= shortest && n <= 400 {
@@ -335,6 +335,27 @@ func sentenceUnits(text, section string) []unit {
 	}
 	flush()
 	return out
+}
+
+// statement: a paragraph or list item says something to quote. Not a
+// title or a heading path (no sentence ends in it, "Guard > Modes"),
+// though a list item of three words or more is a feature ("Polyester
+// material for durability"); not a command ("prometheus
+// --config.file=prometheus.yml", whose full stop ends no sentence); not
+// an image or an HTML tag.
+func statement(text string, item bool) bool {
+	if strings.HasPrefix(text, "![") || strings.HasPrefix(text, "<") {
+		return false
+	}
+	if item && len(strings.Fields(text)) >= 3 {
+		return true
+	}
+	for i := 0; i < len(text); i++ {
+		if strings.IndexByte(".!?:;", text[i]) >= 0 && (i == len(text)-1 || text[i+1] == ' ') {
+			return true
+		}
+	}
+	return false
 }
 
 // specLine: a line that states one property, "**Weight**: 12 lbs" or

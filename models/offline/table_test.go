@@ -34,3 +34,22 @@ func TestSentencesQuoteTableRows(t *testing.T) {
 		{"x 1: one", "Exit codes"},
 	}, sentenceUnits(text, ""))
 }
+
+func TestStatement(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		item bool
+		want bool
+	}{
+		{"Set the mode with `guard.mode` in the configuration.", false, true},
+		{"Flags: `--addr`, `--api-key`", false, true},
+		{"Polyester material for durability", true, true},
+		{"Guard > Modes", false, false},
+		{"prometheus --config.file=prometheus.yml", false, false},
+		{"![The chat on a phone](images/web-chat-phone.png)", false, false},
+		{`<iframe src="https://example.com/v"></iframe>`, false, false},
+		{"Dual burners", true, false},
+	} {
+		assert.Equal(t, tc.want, statement(tc.text, tc.item), "%q (list item %v)", tc.text, tc.item)
+	}
+}

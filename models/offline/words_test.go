@@ -182,7 +182,7 @@ func sentencesBySplit(text string) []string {
 		if spec[i] {
 			shortest = 1
 		}
-		if !strings.ContainsAny(u, ".!?:;") && !(items[i] && len(strings.Fields(u)) >= 3) {
+		if !statement(u, items[i]) {
 			continue
 		}
 		for _, s := range splitSentences(u) {
