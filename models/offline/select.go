@@ -307,6 +307,17 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 		}
 		kept = append(kept, c)
 	}
+	// With no article named, the article of the best sentence is taken for
+	// the one about the thing asked: the others' sentences count for less,
+	// so that the answer does not quote a line of every article found.
+	if best := bestOf(kept); best != nil && len(subject) == 0 {
+		for i := range kept {
+			if kept[i].article != best.article {
+				kept[i].score *= otherArticleShare
+				kept[i].factor *= otherArticleShare
+			}
+		}
+	}
 	// The section of the best sentence goes with it: the lines around an
 	// answer ("`enforce`: …", "`report`: …") are most of it.
 	if best := bestOf(kept); best != nil {
@@ -350,6 +361,10 @@ const (
 	tfK1    = 1.2
 	lengthB = 0.75
 )
+
+// otherArticleShare is what a sentence counts for when the question names
+// no article and the best sentence stands in another one.
+const otherArticleShare = 0.6
 
 // opinionShare is what a word of the question counts for in an opinion:
 // a review that says what no fact does ("a bit snug for taller

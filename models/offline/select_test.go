@@ -175,3 +175,19 @@ func TestAReviewAnswersOnlyWhatNoFactSays(t *testing.T) {
 		})
 	}
 }
+
+func TestWithNoArticleNamedTheBestSentencesArticleAnswers(t *testing.T) {
+	var others []string
+	for _, s := range []string{"api", "web", "db", "queue", "cache", "mail", "auth", "jobs", "search", "files", "ui", "cron"} {
+		others = append(others, "Logs of the "+s+" service are kept.")
+	}
+	articles := []found{
+		{id: "rotation", title: "Rotation", chunks: []searchChunk{{Heading: "Rotation", Text: "Rotate the logs with logrotate. After a day the logs are compressed into one archive kept beside the others in the folder."}}},
+		{id: "services", title: "Services", chunks: []searchChunk{{Heading: "Services", Text: strings.Join(others, " ")}}},
+	}
+	var got []string
+	for _, p := range pick("How do I rotate the logs?", articles, "") {
+		got = append(got, p.text)
+	}
+	assert.Contains(t, strings.Join(got, "\n"), "After a day the logs are compressed", "the best sentence's article goes on before the others")
+}
