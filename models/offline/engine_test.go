@@ -215,3 +215,31 @@ func TestThePlansToolMessageIsNoSearch(t *testing.T) {
 		assert.Equal(t, `{"query":"guard mode"}`, msg.ToolCalls[0].Function.Arguments, tc.name)
 	}
 }
+
+// TestAQuestionInTheKnowledgeBasesWordsIsNoAdvertising: the spam model
+// alone reads this question as 0.71, over the block threshold; its words
+// are the knowledge base's own, which ads and scams seldom are.
+func TestAQuestionInTheKnowledgeBasesWordsIsNoAdvertising(t *testing.T) {
+	corpus := []string{"Cluster members elect a leader. A cluster of three members tolerates one failed member; add members one at a time and remove an unhealthy member first."}
+	e := New(Options{Corpus: corpus, Product: "etcd"})
+	request := "Why an odd number of cluster members?"
+	require.Greater(t, spamProbability(request), 0.7, "the spam model's own reading (retrained? pick another question)")
+	assert.Less(t, e.analyse(request, "").plan.SpamScore, 0.7)
+	assert.Greater(t, e.analyse("Buy cheap followers now, click the link to win a prize!", "").plan.SpamScore, 0.7, "an ad in other words is still one")
+}
+
+func TestOnTopicSpam(t *testing.T) {
+	for _, tc := range []struct {
+		p, relevance, want float64
+	}{
+		{0.705, 0, 0.705},    // no relevance: the model's reading
+		{0.705, -2, 0.705},   // off-topic words change nothing
+		{0.705, 1, 0.592},    // half a unit of log-odds off
+		{0.705, 2, 0.468},    // a whole one
+		{0.705, 4, 0.468},    // no more than that
+		{0.99, 2, 0.973},     // a clear ad stays one
+		{0, 2, 0}, {1, 2, 1}, // certainties stay
+	} {
+		assert.InDelta(t, tc.want, onTopicSpam(tc.p, tc.relevance), 0.001, "p %v relevance %v", tc.p, tc.relevance)
+	}
+}

@@ -129,7 +129,10 @@ func (e *Engine) spam(request string, a analysis, lang string) (float64, string)
 	ad := spamProbability(request)
 	off := 0.0
 	if requestType(request) != contracts.RequestCasual && !e.asksAboutPurchase(request) {
-		off = e.topics.offTopic(specific(contentWords(e.inKBLanguage(linkPattern.ReplaceAllString(request, " ")))))
+		if words := specific(contentWords(e.inKBLanguage(linkPattern.ReplaceAllString(request, " ")))); len(words) > 0 && e.topics.total > 0 {
+			rel := e.topics.relevance(words)
+			off, ad = offTopicAt(rel), onTopicSpam(ad, rel)
+		}
 	}
 	score := math.Round((1-(1-ad)*(1-off))*100) / 100 // either signal may block
 	switch {

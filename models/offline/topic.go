@@ -104,10 +104,14 @@ func (t topicModel) count(s string) float64 {
 // mean evidence maps to a probability that reaches the block threshold
 // 0.7 at offTopicMean and rises with slope offTopicSlope below it.
 const (
-	evidenceClamp  = 4.0
-	unseenEvidence = -1.0
-	offTopicMean   = -0.15
-	offTopicSlope  = 2.0
+	evidenceClamp = 4.0
+	// "Why an odd number of cluster members?" reads 0.71 to the spam
+	// model; its words are etcd's own, and it is a question about etcd.
+	onTopicSpamShift = 0.5
+	onTopicSpamCap   = 2.0
+	unseenEvidence   = -1.0
+	offTopicMean     = -0.15
+	offTopicSlope    = 2.0
 )
 
 // offTopic is the probability that a request with these content words is
@@ -117,9 +121,27 @@ func (t topicModel) offTopic(content []string) float64 {
 	if len(content) == 0 || t.total == 0 {
 		return 0
 	}
-	mean := t.relevance(content)
+	return offTopicAt(t.relevance(content))
+}
+
+// offTopicAt is the off-topic probability of a request whose words have
+// this relevance.
+func offTopicAt(relevance float64) float64 {
 	// 0.7 at offTopicMean: the logit there is ln(0.7/0.3).
-	z := offTopicSlope*(offTopicMean-mean) + math.Log(0.7/0.3)
+	z := offTopicSlope*(offTopicMean-relevance) + math.Log(0.7/0.3)
+	return 1 / (1 + math.Exp(-z))
+}
+
+// onTopicSpam is the spam model's probability p for a request whose words
+// have this relevance to the knowledge base: advertising and scams seldom
+// speak the knowledge base's own language, so each unit of relevance
+// above zero takes onTopicSpamShift off the odds' logarithm, up to
+// onTopicSpamCap units.
+func onTopicSpam(p, relevance float64) float64 {
+	if p <= 0 || p >= 1 || relevance <= 0 {
+		return p
+	}
+	z := math.Log(p/(1-p)) - onTopicSpamShift*math.Min(relevance, onTopicSpamCap)
 	return 1 / (1 + math.Exp(-z))
 }
 
