@@ -16,8 +16,6 @@ import (
 	"sort"
 	"strings"
 	"syscall"
-
-	"github.com/adrg/frontmatter"
 )
 
 // Doc is one Markdown article as loaded from disk.
@@ -324,7 +322,7 @@ func parseDoc(p string, data []byte) (Doc, error) { return newDocReader().parse(
 
 func (r *docReader) parse(p string, data []byte) (Doc, error) {
 	var fm frontMatter
-	body, err := r.parseFrontMatter(data, &fm, frontMatterWindow)
+	body, err := r.parseFrontMatter(data, &fm)
 	if err != nil {
 		return Doc{}, fmt.Errorf("%s: front matter: %w", p, err)
 	}
@@ -342,32 +340,6 @@ func (r *docReader) parse(p string, data []byte) (Doc, error) {
 		doc.Title = name
 	}
 	return doc, nil
-}
-
-// frontMatterWindow is how much of a file the front matter parser is given
-// first. It copies all it reads into a buffer of its own, growing it as it
-// goes: given a whole article, it copied the article about four times over
-// to find a few lines of front matter.
-const frontMatterWindow = 1024
-
-// parseFrontMatter is frontmatter.Parse over data: the front matter decoded
-// into fm, and the body after it. The parser is given the lines of the
-// first window bytes first. It reads whole lines and decides on each as it
-// reads it, so when it finds the front matter's end before the last of
-// them, the whole file gives the same front matter and the same body (the
-// decode sees the same bytes); otherwise it is given the whole file.
-func (r *docReader) parseFrontMatter(data []byte, fm *frontMatter, window int) ([]byte, error) {
-	if n := bytes.LastIndexByte(data[:min(len(data), window)], '\n') + 1; n > 0 && n < len(data) {
-		var head frontMatter
-		r.br.Reset(bytes.NewReader(data[:n]))
-		body, err := frontmatter.Parse(r.br, &head)
-		if err == nil && len(body) > 0 && len(body) < n { // found, and ended before the window's last line
-			*fm = head
-			return data[n-len(body):], nil
-		}
-	}
-	r.br.Reset(bytes.NewReader(data))
-	return frontmatter.Parse(r.br, fm)
 }
 
 func firstHeading(body string) string {
