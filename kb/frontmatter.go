@@ -19,6 +19,9 @@ func (r *docReader) parseFrontMatter(data []byte, fm *frontMatter) ([]byte, erro
 	case noFrontMatter:
 		return data, nil
 	case yamlFrontMatter:
+		if decodePlainFrontMatter(head, fm) {
+			return body, nil
+		}
 		if err := yaml.Unmarshal(head, fm); err != nil {
 			return nil, err
 		}
