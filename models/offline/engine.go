@@ -53,7 +53,6 @@ type Options struct {
 // Engine is the offline chat model. It is safe for concurrent use.
 type Engine struct {
 	*models.Model
-	vocab    map[string]bool
 	topics   topicModel
 	titles   []string
 	kbLang   string // "" when the articles mix languages
@@ -78,13 +77,9 @@ func New(o Options) *Engine {
 		}
 		e.titles = append(e.titles, title)
 	}
+	// The vocabulary is the stems the topic model counted (coverage): the
+	// corpus is read into words once, the most of what New costs.
 	e.topics = newTopicModel(o.Corpus)
-	// The vocabulary is the stems the topic model counted: the corpus is
-	// read into words once, the most of what New costs.
-	e.vocab = make(map[string]bool, len(e.topics.stems))
-	for w := range e.topics.stems {
-		e.vocab[w] = true
-	}
 	e.kbLang = SearchLanguage(o.KBLanguage, o.Corpus)
 	e.sells = len(o.Corpus) > 0 && e.topics.relevance([]string{"purchase", "buy", "bought", "refund"}) > 1
 	e.Model = models.New("Offline", e.reply)
