@@ -222,7 +222,7 @@ func (r *docReader) readRegular(p string) ([]byte, error) {
 	if !info.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s, not a regular file: %w", kind(info.Mode()), ErrSkipped)
 	}
-	return r.read(f)
+	return r.read(f, info.Size())
 }
 
 // LoadFS is LoadFSContext without cancellation.
@@ -298,9 +298,13 @@ func newDocReader() *docReader {
 	return &docReader{br: bufio.NewReaderSize(nil, 4096)}
 }
 
-// read reads f whole; the bytes are good until the next read.
-func (r *docReader) read(f io.Reader) ([]byte, error) {
+// read reads f whole, of size bytes as it was last seen; the bytes are
+// good until the next read.
+func (r *docReader) read(f io.Reader, size int64) ([]byte, error) {
 	r.file.Reset()
+	// Room for the whole file, and for the read that finds its end, so
+	// that the buffer is grown at most once per file rather than in steps.
+	r.file.Grow(int(max(0, min(size, 1<<30))) + bytes.MinRead)
 	if _, err := r.file.ReadFrom(f); err != nil {
 		return nil, err
 	}
@@ -314,7 +318,11 @@ func (r *docReader) readFS(fsys fs.FS, p string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return r.read(f)
+	var size int64 // unknown: the buffer grows as it is read
+	if info, err := f.Stat(); err == nil {
+		size = info.Size()
+	}
+	return r.read(f, size)
 }
 
 // parseDoc parses one article's file.
