@@ -16,14 +16,18 @@ import (
 )
 
 // startEngine starts building the offline engine over the articles when
-// the configuration asks for it and no model is given; nil otherwise.
-func (a *Agent) startEngine(o Options, docs []kb.Doc) func() (*offline.Engine, error) {
+// the configuration asks for it and no model is given; nil otherwise. A
+// nil text is the articles' corpus, made here.
+func (a *Agent) startEngine(o Options, docs []kb.Doc, text []string) func() (*offline.Engine, error) {
 	cfg := a.cfg
 	if o.Model != nil || cfg.Model.Provider != "offline" {
 		return nil
 	}
 	return started(func() (*offline.Engine, error) {
-		return offline.New(offline.Options{Corpus: corpus(docs), Product: cfg.Product, Language: cfg.Language, KBLanguage: cfg.KB.Language}), nil
+		if text == nil {
+			text = corpus(docs)
+		}
+		return offline.New(offline.Options{Corpus: text, Product: cfg.Product, Language: cfg.Language, KBLanguage: cfg.KB.Language}), nil
 	})
 }
 
