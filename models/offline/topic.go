@@ -82,7 +82,7 @@ func newTopicModel(corpus []string) topicModel {
 	word, s := make([]byte, 0, 32), make([]byte, 0, 5*utf8.UTFMax)
 	for _, text := range corpus {
 		eachContentWord(text, word, func(w []byte) {
-			s = appendStem(s[:0], w)
+			s = asciiStem(s[:0], w)
 			i, ok := t.stems[string(s)]
 			if !ok {
 				i = len(t.counts)
@@ -95,6 +95,18 @@ func newTopicModel(corpus []string) topicModel {
 	}
 	t.vocab = float64(len(t.counts) + 1)
 	return t
+}
+
+// asciiStem is appendStem(dst, w), without reading runes when the first
+// five bytes of w are ASCII, as they are in most words: its stem is them.
+func asciiStem(dst, w []byte) []byte {
+	n := min(len(w), 5)
+	for _, c := range w[:n] {
+		if c >= utf8.RuneSelf {
+			return appendStem(dst, w)
+		}
+	}
+	return append(dst, w[:n]...)
 }
 
 // stemKeys makes the topic model's keys, a few bytes each, as strings cut
