@@ -87,7 +87,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (*Agent, error) {
 		b.classifier = started(func() (safety.Classifier, error) { return newClassifier(cfg) })
 	}
 	if a.knowledge == nil && (o.Searcher == nil || (o.Model == nil && cfg.Model.Provider == "offline")) {
-		k, err := openKnowledge(ctx, cfg.KB, func(docs []kb.Doc, corpus []string) { b.engine = a.startEngine(o, docs, corpus) })
+		k, err := openKnowledge(ctx, cfg.KB, func(docs []kb.Doc, read func() *offline.Reading) { b.engine = a.startEngine(o, docs, read) })
 		if err != nil {
 			return nil, err
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/sgrgraph/sgrgraph/docs"
 	"github.com/sgrgraph/sgrgraph/kb"
+	"github.com/sgrgraph/sgrgraph/models/offline"
 )
 
 // Knowledge is an opened knowledge base: its articles and their index.
@@ -27,23 +28,24 @@ type Knowledge struct {
 // to load are reported in the stats and the others are indexed. Ending ctx
 // stops the loading and the indexing.
 func OpenKnowledge(ctx context.Context, c kb.Config) (*Knowledge, error) {
-	return openKnowledge(ctx, c, func([]kb.Doc, []string) {})
+	return openKnowledge(ctx, c, func([]kb.Doc, func() *offline.Reading) {})
 }
 
 // openKnowledge is OpenKnowledge, calling loaded with the articles once
 // they are read and before their index is opened, so that work that needs
-// only the articles can start; with them, their corpus when it is made
-// already (the embedded articles'), else nil.
-func openKnowledge(ctx context.Context, c kb.Config, loaded func([]kb.Doc, []string)) (*Knowledge, error) {
+// only the articles can start; with them, what gives them read into words
+// for the offline engine when that is kept (the embedded articles'), else
+// nil.
+func openKnowledge(ctx context.Context, c kb.Config, loaded func([]kb.Doc, func() *offline.Reading)) (*Knowledge, error) {
 	var docsFound []kb.Doc
 	var loadErrs []error
-	var text []string // the corpus; nil: made from the articles when needed
+	var read func() *offline.Reading // the articles read into words; nil: read by the engine
 	k := &Knowledge{Source: c.Dir}
 	cache := c.CacheDir
 	if c.Dir == "" {
 		k.Source = "embedded"
 		e := embeddedArticles()
-		docsFound, loadErrs, text = cloneDocs(e.docs), slices.Clone(e.errs), e.corpus
+		docsFound, loadErrs, read = cloneDocs(e.docs), slices.Clone(e.errs), embeddedReading
 		if cache == "" {
 			base, err := os.UserCacheDir()
 			if err != nil {
@@ -66,7 +68,7 @@ func openKnowledge(ctx context.Context, c kb.Config, loaded func([]kb.Doc, []str
 	if len(docsFound) == 0 {
 		return nil, fmt.Errorf("kb.dir %s: no article could be read: %w", k.Source, errors.Join(loadErrs...))
 	}
-	loaded(docsFound, text)
+	loaded(docsFound, read)
 	opts := kb.DefaultOptions()
 	opts.RelevanceThreshold = c.RelevanceThreshold
 	idx, err := kb.Open(cache, opts)
@@ -96,6 +98,11 @@ var embeddedArticles = sync.OnceValue(func() articles {
 	d, errs := kb.LoadFS(docs.FS, ".")
 	return articles{docs: d, errs: errs, corpus: corpus(d)}
 })
+
+// embeddedReading is the embedded articles read into words for the offline
+// engine, once a process, for the same reason, and in the goroutine that
+// builds the first engine (startEngine), as New would read them.
+var embeddedReading = sync.OnceValue(func() *offline.Reading { return offline.Read(embeddedArticles().corpus) })
 
 type articles struct {
 	docs   []kb.Doc
