@@ -77,7 +77,7 @@ func New(o Options) *Engine {
 		r = Read(o.Corpus)
 	}
 	e.titles, e.topics = r.titles, r.topics
-	e.kbLang = SearchLanguage(o.KBLanguage, r.corpus)
+	e.kbLang = r.searchLanguage(o.KBLanguage)
 	e.sells = len(r.corpus) > 0 && e.topics.relevance([]string{"purchase", "buy", "bought", "refund"}) > 1
 	e.Model = models.New("Offline", e.reply)
 	return e

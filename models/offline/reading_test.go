@@ -12,7 +12,7 @@ func TestEngineOverAReading(t *testing.T) {
 		"Настройка фильтра\nФильтр безопасности проверяет каждый запрос. Настройка в файле.",
 		"A sentence that is not a title. It has a full stop\nand more text"}
 	r := Read(corpus)
-	for _, o := range []Options{{}, {KBLanguage: "ru", Product: "the shop", Language: "ru"}, {KBLanguage: "en"}} {
+	for _, o := range []Options{{}, {KBLanguage: "ru", Product: "the shop", Language: "ru"}, {KBLanguage: "en"}, {KBLanguage: "auto"}} {
 		want := New(Options{Corpus: corpus, Product: o.Product, Language: o.Language, KBLanguage: o.KBLanguage})
 		o.Reading = r
 		got := New(o)
