@@ -87,13 +87,13 @@ func New(ctx context.Context, cfg config.Config, o Options) (*Agent, error) {
 		b.classifier = started(func() (safety.Classifier, error) { return newClassifier(cfg) })
 	}
 	if a.knowledge == nil && (o.Searcher == nil || (o.Model == nil && cfg.Model.Provider == "offline")) {
-		k, err := openKnowledge(ctx, cfg.KB, func(docs []kb.Doc) { b.engine = a.startEngine(o, docs) })
+		k, err := openKnowledge(ctx, cfg.KB, func(docs []kb.Doc, read func() *offline.Reading) { b.engine = a.startEngine(o, docs, read) })
 		if err != nil {
 			return nil, err
 		}
 		a.knowledge, a.ownsKB = k, true
 	} else if a.knowledge != nil {
-		b.engine = a.startEngine(o, a.knowledge.Docs)
+		b.engine = a.startEngine(o, a.knowledge.Docs, nil)
 	}
 	n, e, err := a.parts(ctx, o, b)
 	if err != nil {

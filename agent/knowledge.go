@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"sync"
 
 	"github.com/sgrgraph/sgrgraph/docs"
 	"github.com/sgrgraph/sgrgraph/kb"
+	"github.com/sgrgraph/sgrgraph/models/offline"
 )
 
 // Knowledge is an opened knowledge base: its articles and their index.
@@ -25,20 +28,24 @@ type Knowledge struct {
 // to load are reported in the stats and the others are indexed. Ending ctx
 // stops the loading and the indexing.
 func OpenKnowledge(ctx context.Context, c kb.Config) (*Knowledge, error) {
-	return openKnowledge(ctx, c, func([]kb.Doc) {})
+	return openKnowledge(ctx, c, func([]kb.Doc, func() *offline.Reading) {})
 }
 
 // openKnowledge is OpenKnowledge, calling loaded with the articles once
 // they are read and before their index is opened, so that work that needs
-// only the articles can start.
-func openKnowledge(ctx context.Context, c kb.Config, loaded func([]kb.Doc)) (*Knowledge, error) {
+// only the articles can start; with them, what gives them read into words
+// for the offline engine when that is kept (the embedded articles'), else
+// nil.
+func openKnowledge(ctx context.Context, c kb.Config, loaded func([]kb.Doc, func() *offline.Reading)) (*Knowledge, error) {
 	var docsFound []kb.Doc
 	var loadErrs []error
+	var read func() *offline.Reading // the articles read into words; nil: read by the engine
 	k := &Knowledge{Source: c.Dir}
 	cache := c.CacheDir
 	if c.Dir == "" {
 		k.Source = "embedded"
-		docsFound, loadErrs = kb.LoadFSContext(ctx, docs.FS, ".")
+		e := embeddedArticles()
+		docsFound, loadErrs, read = cloneDocs(e.docs), slices.Clone(e.errs), embeddedReading
 		if cache == "" {
 			base, err := os.UserCacheDir()
 			if err != nil {
@@ -61,7 +68,7 @@ func openKnowledge(ctx context.Context, c kb.Config, loaded func([]kb.Doc)) (*Kn
 	if len(docsFound) == 0 {
 		return nil, fmt.Errorf("kb.dir %s: no article could be read: %w", k.Source, errors.Join(loadErrs...))
 	}
-	loaded(docsFound)
+	loaded(docsFound, read)
 	opts := kb.DefaultOptions()
 	opts.RelevanceThreshold = c.RelevanceThreshold
 	idx, err := kb.Open(cache, opts)
@@ -78,6 +85,39 @@ func openKnowledge(ctx context.Context, c kb.Config, loaded func([]kb.Doc)) (*Kn
 	}
 	k.Docs, k.Index, k.Stats = docsFound, idx, stats
 	return k, nil
+}
+
+// embeddedArticles are the embedded articles and their corpus, read once a
+// process, as the templates and the guard's lexicon are: they are the same
+// for every agent, and reading them (a copy, a hash and the front matter
+// of each) and making the corpus were most of what opening the embedded
+// knowledge base allocated. Loading an embedded folder cannot block, so it
+// needs no context; each agent gets a copy of the list (cloneDocs), and
+// the corpus is only read.
+var embeddedArticles = sync.OnceValue(func() articles {
+	d, errs := kb.LoadFS(docs.FS, ".")
+	return articles{docs: d, errs: errs, corpus: corpus(d)}
+})
+
+// embeddedReading is the embedded articles read into words for the offline
+// engine, once a process, for the same reason, and in the goroutine that
+// builds the first engine (startEngine), as New would read them.
+var embeddedReading = sync.OnceValue(func() *offline.Reading { return offline.Read(embeddedArticles().corpus) })
+
+type articles struct {
+	docs   []kb.Doc
+	errs   []error
+	corpus []string
+}
+
+// cloneDocs copies the list of articles and their tags: the texts are
+// strings, which no one can change.
+func cloneDocs(docs []kb.Doc) []kb.Doc {
+	out := slices.Clone(docs)
+	for i := range out {
+		out[i].Tags = slices.Clone(out[i].Tags)
+	}
+	return out
 }
 
 // Close closes the index.

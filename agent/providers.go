@@ -16,14 +16,21 @@ import (
 )
 
 // startEngine starts building the offline engine over the articles when
-// the configuration asks for it and no model is given; nil otherwise.
-func (a *Agent) startEngine(o Options, docs []kb.Doc) func() (*offline.Engine, error) {
+// the configuration asks for it and no model is given; nil otherwise. With
+// read, the articles read into words are taken from it rather than read.
+func (a *Agent) startEngine(o Options, docs []kb.Doc, read func() *offline.Reading) func() (*offline.Engine, error) {
 	cfg := a.cfg
 	if o.Model != nil || cfg.Model.Provider != "offline" {
 		return nil
 	}
 	return started(func() (*offline.Engine, error) {
-		return offline.New(offline.Options{Corpus: corpus(docs), Product: cfg.Product, Language: cfg.Language, KBLanguage: cfg.KB.Language}), nil
+		eo := offline.Options{Product: cfg.Product, Language: cfg.Language, KBLanguage: cfg.KB.Language}
+		if read != nil {
+			eo.Reading = read()
+		} else {
+			eo.Corpus = corpus(docs)
+		}
+		return offline.New(eo), nil
 	})
 }
 

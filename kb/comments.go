@@ -16,8 +16,15 @@ func withoutComments(body string) string {
 		return body
 	}
 	var b strings.Builder
+	b.Grow(len(body)) // the text is most of the body: one allocation
 	fence, inComment := "", false
-	for _, line := range strings.SplitAfter(body, "\n") {
+	for rest := body; rest != ""; {
+		line := rest
+		if i := strings.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i+1], rest[i+1:]
+		} else {
+			rest = ""
+		}
 		if !inComment {
 			if marker := fenceMarker(line); marker != "" && (fence == "" || strings.HasPrefix(marker, fence)) {
 				if fence == "" {
@@ -46,6 +53,9 @@ func withoutComments(body string) string {
 // stripComments removes the comment spans of one line; inside says whether
 // the line starts within a comment, and the result whether it ends in one.
 func stripComments(line string, inside bool) (string, bool) {
+	if !inside && !strings.Contains(line, "<!--") {
+		return line, false // most lines: kept as they are, not copied
+	}
 	var b strings.Builder
 	for line != "" {
 		if inside {

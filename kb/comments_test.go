@@ -1,6 +1,7 @@
 package kb
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -20,4 +21,52 @@ func TestText(t *testing.T) {
 			assert.Equal(t, tc.want, Doc{Body: tc.in}.Text())
 		})
 	}
+}
+
+// FuzzText: the comments are dropped as by a plain reading of the body's
+// lines one by one (withoutCommentsByLines, the reference).
+func FuzzText(f *testing.F) {
+	for _, s := range []string{"a\n<!--\nnote\n-->\nb\n", "~~~\n<!-- shown -->\n~~~\n<!-- gone -->\nend", "x <!-- a --> y <!-- b\nc --> d",
+		"<!--", "```\n<!--\n```\n-->", "a\n\n<!-- -->\n\n", "   ```\n<!-- x -->\n    ```\n```"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		if got, want := withoutComments(body), withoutCommentsByLines(body); got != want {
+			t.Fatalf("%q: %q, want %q", body, got, want)
+		}
+	})
+}
+
+// withoutCommentsByLines is withoutComments over the lines strings.SplitAfter
+// cuts.
+func withoutCommentsByLines(body string) string {
+	if !strings.Contains(body, "<!--") {
+		return body
+	}
+	var b strings.Builder
+	fence, inComment := "", false
+	for _, line := range strings.SplitAfter(body, "\n") {
+		if !inComment {
+			if marker := fenceMarker(line); marker != "" && (fence == "" || strings.HasPrefix(marker, fence)) {
+				if fence == "" {
+					fence = marker
+				} else {
+					fence = ""
+				}
+				b.WriteString(line)
+				continue
+			}
+			if fence != "" {
+				b.WriteString(line)
+				continue
+			}
+		}
+		kept, open := stripComments(line, inComment)
+		inComment = open
+		if strings.TrimSpace(kept) == "" && strings.TrimSpace(line) != "" {
+			continue // a line that was only a comment goes whole
+		}
+		b.WriteString(kept)
+	}
+	return b.String()
 }

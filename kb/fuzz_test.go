@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/adrg/frontmatter"
+	"gopkg.in/yaml.v2"
 )
 
 // seedBytes is where the seed articles are cut. The mutator grows inputs
@@ -186,28 +187,85 @@ func FuzzParseDoc(f *testing.F) {
 	})
 }
 
-// FuzzFrontMatterWindow: the front matter parsed within a window first
-// gives what the parser gives over the whole file, for any window.
-func FuzzFrontMatterWindow(f *testing.F) {
+// FuzzFrontMatter: the front matter found over the file in memory is what
+// the parser finds reading it, and so is the body after it.
+func FuzzFrontMatter(f *testing.F) {
 	for _, s := range []string{
 		"---\ntitle: t\n---\nbody\nmore", "---\ntitle: t\n---\n", "---\ntitle: t\n---", "\n\n---\ntags: [a, b]\n---\n# H\n",
 		"{\n\"title\": \"j\"\n}\n\nbody", "{\n\"title\": \"j\"\n}\nx\n}\n\nbody", "+++\ntitle = \"t\"\n+++\nbody",
 		"---\ntitle: [unclosed\n---\ntext", "no front matter\n---\ntitle: x\n---\n", "---\ntitle: a\n---x\n---\nbody",
-		"---\r\ntitle: crlf\r\n---\r\nbody", "---\nkb_id: k\nurl: u\n---\n\n",
+		"---\r\ntitle: crlf\r\n---\r\nbody", "---\nkb_id: k\nurl: u\n---\n\n", "---", "---\n", " --- \n\t---\t", "",
+		"\n \n", "---\ntitle: open", "\u00a0---\u0085\n---\n", ";;;\n{\"title\": 1}\n;;;\n", "---yaml\ntitle: y\n---\n",
 	} {
-		for _, window := range []uint8{0, 4, 12, 16, 17, 20, 40} {
-			f.Add([]byte(s), window)
-		}
+		f.Add([]byte(s))
 	}
-	f.Fuzz(func(t *testing.T, data []byte, window uint8) {
+	f.Fuzz(func(t *testing.T, data []byte) {
 		var want, got frontMatter
 		wantBody, wantErr := frontmatter.Parse(bytes.NewReader(data), &want)
-		gotBody, gotErr := newDocReader().parseFrontMatter(data, &got, int(window))
+		gotBody, gotErr := newDocReader().parseFrontMatter(data, &got)
 		if (gotErr == nil) != (wantErr == nil) || gotErr != nil && gotErr.Error() != wantErr.Error() {
-			t.Fatalf("%q, window %d: error %v, want %v", data, window, gotErr, wantErr)
+			t.Fatalf("%q: error %v, want %v", data, gotErr, wantErr)
 		}
 		if gotErr == nil && (!bytes.Equal(gotBody, wantBody) || !reflect.DeepEqual(got, want)) {
-			t.Fatalf("%q, window %d: %+v %q, want %+v %q", data, window, got, gotBody, want, wantBody)
+			t.Fatalf("%q: %+v %q, want %+v %q", data, got, gotBody, want, wantBody)
 		}
 	})
+}
+
+// FuzzPlainFrontMatter: front matter decoded without the YAML parser is
+// what the parser decodes from it.
+func FuzzPlainFrontMatter(f *testing.F) {
+	addDocsSeeds(f, func(data []byte) {
+		if head, _, kind := splitFrontMatter(data); kind == yamlFrontMatter {
+			f.Add(head)
+		}
+	})
+	for _, s := range []string{
+		"title: a\nkb_id: b\nurl: https://x/y?z=1#f\ntags: [a, b c, d-e]\n", "tags: []\n", "tags: [ ]\n", "tags: [a,]\n",
+		"title: a # c\n", "title: a: b\n", "title: a:\n", "title: 'q'\n", "title: null\n", "title: ~\n", "title: 12\n",
+		"title: yes\n", "title: 1e3\n", "title: 2001-12-14\n", "tags: [1, true, ~]\n", "tags: [a:b]\n", "title:  x  \n",
+		"title: a\ntitle: b\n", "other: x\n", " title: x\n", "title: x\n  more\n", "title: x\r\n", "title: \u00a0x\u2028\n",
+		"title: Настройка фильтра\n", "title: a\n\n\nkb_id: c", "title: <<\n", "title: x!y&z*\n", "tags: [\"a\"]\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, head []byte) {
+		var got, want frontMatter
+		if !decodePlainFrontMatter(head, &got) {
+			return
+		}
+		if err := yaml.Unmarshal(head, &want); err != nil {
+			t.Fatalf("%q: decoded as %+v, the parser fails: %v", head, got, err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q: %#v, the parser gives %#v", head, got, want)
+		}
+	})
+}
+
+// The project's own articles are decoded without the YAML parser, and the
+// hostile cases are left to it.
+func TestPlainFrontMatter(t *testing.T) {
+	paths, err := filepath.Glob(filepath.Join("..", "docs", "*.md"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no articles in ../docs: %v", err)
+	}
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		head, _, kind := splitFrontMatter(data)
+		var fm frontMatter
+		if kind != yamlFrontMatter || !decodePlainFrontMatter(head, &fm) || fm.Title == "" || len(fm.Tags) == 0 {
+			t.Errorf("%s: front matter %q not decoded without the parser: %+v", p, head, fm)
+		}
+	}
+	for _, head := range []string{"title: a # c\n", "title: 'q'\n", "title: null\n", "tags: [a,]\n", "title: a\ntitle: b\n",
+		" title: x\n", "title: x\r\n", "tags:\n- a\n", "title: x\n  more\n", "tags: [a:b]\n", "other: x\n"} {
+		var fm frontMatter
+		if decodePlainFrontMatter([]byte(head), &fm) {
+			t.Errorf("%q decoded as %+v without the parser", head, fm)
+		}
+	}
 }

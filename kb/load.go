@@ -16,8 +16,6 @@ import (
 	"sort"
 	"strings"
 	"syscall"
-
-	"github.com/adrg/frontmatter"
 )
 
 // Doc is one Markdown article as loaded from disk.
@@ -224,7 +222,7 @@ func (r *docReader) readRegular(p string) ([]byte, error) {
 	if !info.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s, not a regular file: %w", kind(info.Mode()), ErrSkipped)
 	}
-	return r.read(f)
+	return r.read(f, info.Size())
 }
 
 // LoadFS is LoadFSContext without cancellation.
@@ -300,9 +298,13 @@ func newDocReader() *docReader {
 	return &docReader{br: bufio.NewReaderSize(nil, 4096)}
 }
 
-// read reads f whole; the bytes are good until the next read.
-func (r *docReader) read(f io.Reader) ([]byte, error) {
+// read reads f whole, of size bytes as it was last seen; the bytes are
+// good until the next read.
+func (r *docReader) read(f io.Reader, size int64) ([]byte, error) {
 	r.file.Reset()
+	// Room for the whole file, and for the read that finds its end, so
+	// that the buffer is grown at most once per file rather than in steps.
+	r.file.Grow(int(max(0, min(size, 1<<30))) + bytes.MinRead)
 	if _, err := r.file.ReadFrom(f); err != nil {
 		return nil, err
 	}
@@ -316,7 +318,11 @@ func (r *docReader) readFS(fsys fs.FS, p string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return r.read(f)
+	var size int64 // unknown: the buffer grows as it is read
+	if info, err := f.Stat(); err == nil {
+		size = info.Size()
+	}
+	return r.read(f, size)
 }
 
 // parseDoc parses one article's file.
@@ -324,7 +330,7 @@ func parseDoc(p string, data []byte) (Doc, error) { return newDocReader().parse(
 
 func (r *docReader) parse(p string, data []byte) (Doc, error) {
 	var fm frontMatter
-	body, err := r.parseFrontMatter(data, &fm, frontMatterWindow)
+	body, err := r.parseFrontMatter(data, &fm)
 	if err != nil {
 		return Doc{}, fmt.Errorf("%s: front matter: %w", p, err)
 	}
@@ -342,32 +348,6 @@ func (r *docReader) parse(p string, data []byte) (Doc, error) {
 		doc.Title = name
 	}
 	return doc, nil
-}
-
-// frontMatterWindow is how much of a file the front matter parser is given
-// first. It copies all it reads into a buffer of its own, growing it as it
-// goes: given a whole article, it copied the article about four times over
-// to find a few lines of front matter.
-const frontMatterWindow = 1024
-
-// parseFrontMatter is frontmatter.Parse over data: the front matter decoded
-// into fm, and the body after it. The parser is given the lines of the
-// first window bytes first. It reads whole lines and decides on each as it
-// reads it, so when it finds the front matter's end before the last of
-// them, the whole file gives the same front matter and the same body (the
-// decode sees the same bytes); otherwise it is given the whole file.
-func (r *docReader) parseFrontMatter(data []byte, fm *frontMatter, window int) ([]byte, error) {
-	if n := bytes.LastIndexByte(data[:min(len(data), window)], '\n') + 1; n > 0 && n < len(data) {
-		var head frontMatter
-		r.br.Reset(bytes.NewReader(data[:n]))
-		body, err := frontmatter.Parse(r.br, &head)
-		if err == nil && len(body) > 0 && len(body) < n { // found, and ended before the window's last line
-			*fm = head
-			return data[n-len(body):], nil
-		}
-	}
-	r.br.Reset(bytes.NewReader(data))
-	return frontmatter.Parse(r.br, fm)
 }
 
 func firstHeading(body string) string {

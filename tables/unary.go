@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // test is one compiled unary test: it answers whether an input value passes.
@@ -82,29 +83,28 @@ func (t *test) add(p string) error {
 // splitList splits a comma-separated list, keeping commas inside quotes. A
 // backslash inside quotes escapes the next character, as in strconv.Quote,
 // so that an escaped quote does not end the string.
+// splitList cuts a rule entry at the commas outside quotes, each part
+// trimmed; the parts are cut from s, not copied.
 func splitList(s string) []string {
+	if !utf8.ValidString(s) {
+		s = string([]rune(s)) // each byte that is no UTF-8 read as U+FFFD, as ranging over s reads it
+	}
 	var parts []string
-	var cur strings.Builder
-	quoted, escaped := false, false
-	for _, r := range s {
+	start, quoted, escaped := 0, false, false
+	for i, r := range s {
 		switch {
 		case escaped:
 			escaped = false
-			cur.WriteRune(r)
 		case quoted && r == '\\':
 			escaped = true
-			cur.WriteRune(r)
 		case r == '"':
 			quoted = !quoted
-			cur.WriteRune(r)
 		case r == ',' && !quoted:
-			parts = append(parts, strings.TrimSpace(cur.String()))
-			cur.Reset()
-		default:
-			cur.WriteRune(r)
+			parts = append(parts, strings.TrimSpace(s[start:i]))
+			start = i + 1
 		}
 	}
-	return append(parts, strings.TrimSpace(cur.String()))
+	return append(parts, strings.TrimSpace(s[start:]))
 }
 
 func parseComparison(p string) (numTest, error) {

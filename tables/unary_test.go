@@ -1,6 +1,7 @@
 package tables
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -132,4 +133,41 @@ func BenchmarkEvaluateVerdict(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// FuzzSplitList: the parts cut from an entry are what copying it rune by
+// rune into each part gives (splitListByRunes, the reference).
+func FuzzSplitList(f *testing.F) {
+	for _, s := range []string{`"a","b"`, `"a,b", c`, `"a\",b",c`, `<1, [2..3]`, `"x\\",y`, "\xff,\"\xfe,\"", ` , `, ``} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		assert.Equal(t, splitListByRunes(s), splitList(s), "%q", s)
+	})
+}
+
+// splitListByRunes is splitList copying each part rune by rune.
+func splitListByRunes(s string) []string {
+	var parts []string
+	var cur strings.Builder
+	quoted, escaped := false, false
+	for _, r := range s {
+		switch {
+		case escaped:
+			escaped = false
+			cur.WriteRune(r)
+		case quoted && r == '\\':
+			escaped = true
+			cur.WriteRune(r)
+		case r == '"':
+			quoted = !quoted
+			cur.WriteRune(r)
+		case r == ',' && !quoted:
+			parts = append(parts, strings.TrimSpace(cur.String()))
+			cur.Reset()
+		default:
+			cur.WriteRune(r)
+		}
+	}
+	return append(parts, strings.TrimSpace(cur.String()))
 }

@@ -101,8 +101,22 @@ type Data struct {
 
 // Default is the embedded templates and catalogue.
 func Default() (*Set, error) {
-	return parse(defaultTemplates, "embedded templates", defaultCatalogue, "embedded catalogue")
+	e, err := embeddedSet()
+	if err != nil {
+		return nil, err
+	}
+	return &Set{tmpl: e.tmpl, cat: e.cat, labels: e.labels}, nil
 }
+
+// embeddedSet parses the embedded templates and catalogue on first use
+// only, as embeddedLabels does ui.yaml: every agent starts from the same
+// ones, and parsing them was most of the allocations of making a Set.
+// Sets share what it holds and never change it: a Set reads its
+// catalogue, and renders with clones of its template (bind), each with
+// functions of its own.
+var embeddedSet = sync.OnceValues(func() (*Set, error) {
+	return parse(defaultTemplates, "embedded templates", defaultCatalogue, "embedded catalogue")
+})
 
 // Load reads a template file and a catalogue file; an empty path keeps the
 // embedded one.

@@ -15,7 +15,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
@@ -40,6 +39,9 @@ type Options struct {
 	// the vocabulary that tells on-topic requests from off-topic ones, its
 	// titles the things a question may name.
 	Corpus []string
+	// Reading, when given, is the corpus read already (Read), and Corpus
+	// is not read.
+	Reading *Reading
 	// Product is named in clarification questions.
 	Product string
 	// Language is the answer language when the request has no letters to go by.
@@ -53,7 +55,6 @@ type Options struct {
 // Engine is the offline chat model. It is safe for concurrent use.
 type Engine struct {
 	*models.Model
-	vocab    map[string]bool
 	topics   topicModel
 	titles   []string
 	kbLang   string // "" when the articles mix languages
@@ -71,22 +72,13 @@ func New(o Options) *Engine {
 	if e.fallback == "" {
 		e.fallback = "en"
 	}
-	for _, text := range o.Corpus {
-		title, _, _ := strings.Cut(text, "\n")
-		if title = strings.TrimSpace(title); utf8.RuneCountInString(title) > 100 || strings.Contains(title, ". ") {
-			title = "" // a sentence, not a title: an entry without its title line
-		}
-		e.titles = append(e.titles, title)
+	r := o.Reading
+	if r == nil {
+		r = Read(o.Corpus)
 	}
-	e.topics = newTopicModel(o.Corpus)
-	// The vocabulary is the stems the topic model counted: the corpus is
-	// read into words once, the most of what New costs.
-	e.vocab = make(map[string]bool, len(e.topics.stems))
-	for w := range e.topics.stems {
-		e.vocab[w] = true
-	}
-	e.kbLang = SearchLanguage(o.KBLanguage, o.Corpus)
-	e.sells = len(o.Corpus) > 0 && e.topics.relevance([]string{"purchase", "buy", "bought", "refund"}) > 1
+	e.titles, e.topics = r.titles, r.topics
+	e.kbLang = r.searchLanguage(o.KBLanguage)
+	e.sells = len(r.corpus) > 0 && e.topics.relevance([]string{"purchase", "buy", "bought", "refund"}) > 1
 	e.Model = models.New("Offline", e.reply)
 	return e
 }

@@ -104,14 +104,15 @@ func (e *Engine) analyse(request, guardian string) analysis {
 }
 
 // coverage is the share of content words whose stem occurs in the
-// knowledge base; with no vocabulary every word counts as known.
+// knowledge base (the topic model's stems); with no vocabulary every word
+// counts as known.
 func (e *Engine) coverage(content []string) float64 {
-	if len(content) == 0 || len(e.vocab) == 0 {
+	if len(content) == 0 || len(e.topics.stems) == 0 {
 		return 1
 	}
 	known := 0
 	for _, w := range content {
-		if e.vocab[stem(w)] {
+		if _, ok := e.topics.stems[stem(w)]; ok {
 			known++
 		}
 	}

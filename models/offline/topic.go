@@ -69,15 +69,24 @@ type topicModel struct {
 }
 
 func newTopicModel(corpus []string) topicModel {
-	t := topicModel{stems: map[string]int{}}
+	size := 0
+	for _, text := range corpus {
+		size += len(text)
+	}
+	// Distinct stems grow about as the square root of the text (Heaps'
+	// law; docs/ has some 1,800 in 120 KB): the table is made once at
+	// about its size rather than grown and copied on the way.
+	hint := 5 * int(math.Sqrt(float64(size)))
+	t := topicModel{stems: make(map[string]int, hint), counts: make([]float64, 0, hint)}
+	var keys stemKeys
 	word, s := make([]byte, 0, 32), make([]byte, 0, 5*utf8.UTFMax)
 	for _, text := range corpus {
 		eachContentWord(text, word, func(w []byte) {
-			s = appendStem(s[:0], w)
+			s = asciiStem(s[:0], w)
 			i, ok := t.stems[string(s)]
 			if !ok {
 				i = len(t.counts)
-				t.stems[string(s)] = i
+				t.stems[keys.key(s)] = i
 				t.counts = append(t.counts, 0)
 			}
 			t.counts[i]++
@@ -86,6 +95,35 @@ func newTopicModel(corpus []string) topicModel {
 	}
 	t.vocab = float64(len(t.counts) + 1)
 	return t
+}
+
+// asciiStem is appendStem(dst, w), without reading runes when the first
+// five bytes of w are ASCII, as they are in most words: its stem is them.
+func asciiStem(dst, w []byte) []byte {
+	n := min(len(w), 5)
+	for _, c := range w[:n] {
+		if c >= utf8.RuneSelf {
+			return appendStem(dst, w)
+		}
+	}
+	return append(dst, w[:n]...)
+}
+
+// stemKeys makes the topic model's keys, a few bytes each, as strings cut
+// from a few shared blocks rather than one allocation each. A
+// strings.Builder's String shares its bytes and it never writes over
+// them; a new block is started rather than the full one grown, so each
+// block is allocated once.
+type stemKeys struct{ block strings.Builder }
+
+func (k *stemKeys) key(s []byte) string {
+	if k.block.Cap()-k.block.Len() < len(s) {
+		k.block = strings.Builder{}
+		k.block.Grow(max(2048, len(s)))
+	}
+	start := k.block.Len()
+	k.block.Write(s)
+	return k.block.String()[start:]
 }
 
 // count is how often the stem s occurs.

@@ -1,0 +1,44 @@
+package offline
+
+import (
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// Reading is a corpus read into words: the titles and the topic model New
+// takes from Options.Corpus, most of what New costs. It is not changed once
+// made, so engines over the same articles may share one (Options.Reading).
+type Reading struct {
+	corpus []string
+	titles []string
+	topics topicModel
+	// language is SearchLanguage("auto", corpus), found when first asked
+	// for: a configured language needs none.
+	language func() string
+}
+
+// Read reads a corpus (see Options.Corpus) as New does.
+func Read(corpus []string) *Reading {
+	r := &Reading{corpus: corpus, titles: make([]string, 0, len(corpus)),
+		language: sync.OnceValue(func() string { return SearchLanguage("auto", corpus) })}
+	for _, text := range corpus {
+		title, _, _ := strings.Cut(text, "\n")
+		if title = strings.TrimSpace(title); utf8.RuneCountInString(title) > 100 || strings.Contains(title, ". ") {
+			title = "" // a sentence, not a title: an entry without its title line
+		}
+		r.titles = append(r.titles, title)
+	}
+	// The vocabulary is the stems the topic model counted (coverage): the
+	// corpus is read into words once.
+	r.topics = newTopicModel(corpus)
+	return r
+}
+
+// searchLanguage is SearchLanguage(configured, r's corpus).
+func (r *Reading) searchLanguage(configured string) string {
+	if configured == "ru" || configured == "en" {
+		return configured
+	}
+	return r.language()
+}
