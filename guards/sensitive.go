@@ -2,8 +2,11 @@ package guards
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // SensitiveMatch is one piece of personal or payment data found in a text.
@@ -92,35 +95,176 @@ func findSensitive(text string) []span {
 			add("email", loc)
 		}
 	}
-	if !hasNumberRun(text) {
+	runs := numberRuns(text)
+	if len(runs) == 0 {
 		return found
 	}
-	for _, loc := range snilsRe.FindAllStringIndex(text, -1) {
+	// A phone, card, INN or SNILS number is digits and gaps only, so each
+	// lies inside one run: the patterns read the runs, not the whole text
+	// (a search result of 9 KB whose scores are long decimals took a
+	// millisecond). The runs are read as one text, each with the character
+	// either side of it for the patterns' word boundaries and a NUL between
+	// them, which no number crosses.
+	win := joinRuns(text, runs)
+	each := func(re *regexp.Regexp, fn func(loc []int)) {
+		for _, loc := range re.FindAllStringIndex(win.text, -1) {
+			fn(win.place(loc))
+		}
+	}
+	each(snilsRe, func(loc []int) {
 		if ValidSNILS(text[loc[0]:loc[1]]) {
 			add("snils", loc)
 		}
+	})
+	if passportWord(text) {
+		for _, m := range passportRe.FindAllStringSubmatchIndex(text, -1) {
+			add("ru_passport", m[2:4])
+		}
 	}
-	for _, m := range passportRe.FindAllStringSubmatchIndex(text, -1) {
-		add("ru_passport", m[2:4])
-	}
-	for _, loc := range cardRe.FindAllStringIndex(text, -1) {
+	each(cardRe, func(loc []int) {
 		if d := digits(text[loc[0]:loc[1]]); len(d) >= 13 && Luhn(d) && !taken(loc) {
 			add("card", loc)
 		}
-	}
-	for _, loc := range innRe.FindAllStringIndex(text, -1) {
+	})
+	each(innRe, func(loc []int) {
 		if ValidINN(text[loc[0]:loc[1]]) && !taken(loc) {
 			add("inn", loc)
 		}
-	}
-	for _, loc := range phoneRe.FindAllStringIndex(text, -1) {
+	})
+	each(phoneRe, func(loc []int) {
 		if n := len(digits(text[loc[0]:loc[1]])); n >= 10 && n <= 15 && !taken(loc) {
 			add("phone", loc)
 		}
-	}
+	})
 	sort.SliceStable(found, func(i, j int) bool { return found[i].start < found[j].start })
 	return found
 }
+
+// numberRuns are the stretches of text that may hold a number the
+// detector knows: as long as they can be of digits, spaces, dashes,
+// brackets and plus signs, each with at least 10 digits (hasNumberRun).
+func numberRuns(text string) [][2]int {
+	if !hasNumberRun(text) {
+		return nil // most text: a cheaper look than the one below
+	}
+	var runs [][2]int
+	start, n := -1, 0
+	for i := 0; i <= len(text); i++ {
+		class := byte(numberOther)
+		if i < len(text) {
+			class = numberByte[text[i]]
+		}
+		switch {
+		case class == numberOther:
+			if start >= 0 && n >= 10 {
+				runs = append(runs, [2]int{start, i})
+			}
+			start, n = -1, 0
+		case start < 0:
+			start = i
+		}
+		if class == numberDigit {
+			n++
+		}
+	}
+	return runs
+}
+
+// joined is the runs of a text read as one: each with the character
+// either side of it, NUL between them.
+type joined struct {
+	text   string
+	starts []int // where each window begins in text
+	from   []int // and in the text it was cut from
+}
+
+func joinRuns(text string, runs [][2]int) joined {
+	var b strings.Builder
+	j := joined{starts: make([]int, len(runs)), from: make([]int, len(runs))}
+	for i, r := range runs {
+		if r[0] > 0 {
+			_, size := utf8.DecodeLastRuneInString(text[:r[0]])
+			r[0] -= size
+		}
+		if r[1] < len(text) {
+			_, size := utf8.DecodeRuneInString(text[r[1]:])
+			r[1] += size
+		}
+		if i > 0 {
+			b.WriteByte(0)
+		}
+		j.starts[i], j.from[i] = b.Len(), r[0]
+		b.WriteString(text[r[0]:r[1]])
+	}
+	j.text = b.String()
+	return j
+}
+
+// place is where a match in the joined runs lies in the text they were
+// cut from.
+func (j joined) place(loc []int) []int {
+	i := sort.SearchInts(j.starts, loc[0]+1) - 1 // the last window starting at or before it
+	shift := j.from[i] - j.starts[i]
+	return []int{loc[0] + shift, loc[1] + shift}
+}
+
+// passportWord: the text says passport, in English or Russian, in any
+// case as passportRe folds it (unicode.SimpleFold: "paſſport" too); only
+// then can passportRe match. A case-folding pattern read every rune of a
+// search result slowly: this compares each letter with its fold orbit.
+func passportWord(text string) bool {
+	for i := 0; i < len(text); i++ {
+		if !passportFirst[text[i]] {
+			continue // the first byte of no first letter: most bytes, at a table look-up each
+		}
+		for _, word := range passportWords {
+			if foldedPrefix(text[i:], word) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// passportFirst are the bytes the first letter of a passportWords word
+// can begin with, in any of its cases.
+var passportFirst = func() (t [256]bool) {
+	for _, word := range passportWords {
+		for _, r := range word[0] {
+			t[string(r)[0]] = true
+		}
+	}
+	return t
+}()
+
+// foldedPrefix: text begins with word, each letter in any of its cases.
+func foldedPrefix(text string, word [][]rune) bool {
+	for _, orbit := range word {
+		r, size := utf8.DecodeRuneInString(text)
+		if size == 0 || !slices.Contains(orbit, r) {
+			return false
+		}
+		text = text[size:]
+	}
+	return true
+}
+
+// passportWords are the words passportRe needs, each letter as the runes
+// it folds to.
+var passportWords = func() (out [][][]rune) {
+	for _, w := range []string{"passport", "паспорт"} {
+		var word [][]rune
+		for _, r := range w {
+			orbit := []rune{r}
+			for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+				orbit = append(orbit, f)
+			}
+			word = append(word, orbit)
+		}
+		out = append(out, word)
+	}
+	return out
+}()
 
 // hasNumberRun is a cheap first look that spares most text the number
 // patterns: each number the detector knows (phone, card, passport, INN,

@@ -1,7 +1,9 @@
 package guards
 
 import (
+	"reflect"
 	"regexp"
+	"sort"
 	"strings"
 	"testing"
 
@@ -117,6 +119,8 @@ func FuzzMaskSensitiveData(f *testing.F) {
 		"a@b.io,c@d.io+7 (495) 123-45-67 5500-0000-0000-0004", "@@@..--++", "\xff\xfe4111111111111111",
 		strings.Repeat("1", 40), strings.Repeat("4111 ", 30), "+7 (495) 123-45-67", "call (+1) 415-555-0100\tnow",
 		"DT-001 at 0.7, version 1.12.4.2, 2024-03-15",
+		"x4111111111111111", "ж4111 1111 1111 1111", `{"score":0.4111111111111111,"gap":12.345678901234}`,
+		"paſſport 45 06 123456", "ПАСПОРТ: 45 06 123456", "500100732259x+7 (495) 123-45-67", "8 916 123 45 67я",
 	} {
 		f.Add(seed)
 	}
@@ -146,6 +150,9 @@ func FuzzMaskSensitiveData(f *testing.F) {
 				}
 			}
 		}
+		if found, want := findSensitive(text), findSensitiveWhole(text); !reflect.DeepEqual(found, want) {
+			t.Fatalf("%q: reading the number runs found %v, reading the whole text %v", text, found, want)
+		}
 		if len(FindSensitiveData(text)) == 0 && got != text {
 			t.Fatalf("%q holds nothing to mask but became %q", text, got)
 		}
@@ -156,6 +163,8 @@ func BenchmarkMaskSensitiveData(b *testing.B) {
 	for _, bc := range []struct{ name, text string }{
 		{"documentation without personal data", strings.Repeat("Set guard.mode in the configuration; DT-001 decides at 0.7. ", 100)},
 		{"contact details", strings.Repeat("Write to help@example.org or call +7 495 123-45-67, card 4111 1111 1111 1111. ", 40)},
+		// A search result: scores are long decimals, which are runs of ten digits.
+		{"search result with scores", strings.Repeat(`{"kb_id":"safety-guard","score":0.8234567890123,"text":"Set guard.mode in the configuration; DT-001 decides at 0.7."},`, 60)},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.SetBytes(int64(len(bc.text)))
@@ -189,4 +198,47 @@ func FuzzHasNumberRun(f *testing.F) {
 			t.Fatalf("hasNumberRun(%q) = %v, want %v", text, got, want)
 		}
 	})
+}
+
+// findSensitiveWhole is findSensitive as first written: every pattern over
+// the whole text.
+func findSensitiveWhole(text string) []span {
+	var found []span
+	add := func(kind string, loc []int) { found = append(found, span{kind, loc[0], loc[1]}) }
+	taken := func(loc []int) bool {
+		for _, f := range found {
+			if loc[0] < f.end && f.start < loc[1] && f.kind != "email" {
+				return true
+			}
+		}
+		return false
+	}
+	for _, loc := range emailRe.FindAllStringIndex(text, -1) {
+		add("email", loc)
+	}
+	for _, loc := range snilsRe.FindAllStringIndex(text, -1) {
+		if ValidSNILS(text[loc[0]:loc[1]]) {
+			add("snils", loc)
+		}
+	}
+	for _, m := range passportRe.FindAllStringSubmatchIndex(text, -1) {
+		add("ru_passport", m[2:4])
+	}
+	for _, loc := range cardRe.FindAllStringIndex(text, -1) {
+		if d := digits(text[loc[0]:loc[1]]); len(d) >= 13 && Luhn(d) && !taken(loc) {
+			add("card", loc)
+		}
+	}
+	for _, loc := range innRe.FindAllStringIndex(text, -1) {
+		if ValidINN(text[loc[0]:loc[1]]) && !taken(loc) {
+			add("inn", loc)
+		}
+	}
+	for _, loc := range phoneRe.FindAllStringIndex(text, -1) {
+		if n := len(digits(text[loc[0]:loc[1]])); n >= 10 && n <= 15 && !taken(loc) {
+			add("phone", loc)
+		}
+	}
+	sort.SliceStable(found, func(i, j int) bool { return found[i].start < found[j].start })
+	return found
 }
