@@ -2,6 +2,7 @@ package offline
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -251,9 +252,11 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 		avgLen += float64(c.words) / float64(len(cs))
 	}
 	factual := make([]bool, len(weight)) // the question's words some statement of fact holds
-	for n, c := range cs {
-		for i, w := range weight {
-			factual[i] = factual[i] || !c.opinion && stemsOf[n][w.stem] > 0
+	if slices.ContainsFunc(cs, func(c candidate) bool { return c.opinion }) {
+		for n, c := range cs {
+			for i, w := range weight {
+				factual[i] = factual[i] || !c.opinion && stemsOf[n][w.stem] > 0
+			}
 		}
 	}
 	for n, c := range cs {
