@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
@@ -315,10 +316,9 @@ func sentenceUnits(text, section string) []unit {
 			flush()
 			if header == nil {
 				header = cells(line)
-			} else if row := tableRow(header, cells(line)); row != "" && len([]rune(row)) <= 400 {
+			} else if row := tableRow(header, cells(line)); row != "" && utf8.RuneCountInString(row) <= 400 {
 				out = append(out, unit{text: row, section: section})
 			}
-			continue // header stays for the table's next row
 		case line == "" || strings.Contains(line, " > ") && !strings.ContainsAny(line, ".:"):
 			flush()
 		case specLine(line):

@@ -132,7 +132,7 @@ func (e *Engine) spam(request string, a analysis, lang string) (float64, string)
 	if requestType(request) != contracts.RequestCasual && !e.asksAboutPurchase(request) {
 		if words := specific(contentWords(e.inKBLanguage(linkPattern.ReplaceAllString(request, " ")))); len(words) > 0 && e.topics.total > 0 {
 			rel := e.topics.relevance(words)
-			off, ad = offTopicAt(rel), onTopicSpam(ad, rel)
+			off, ad = offTopic(rel), onTopicSpam(ad, rel)
 		}
 	}
 	score := math.Round((1-(1-ad)*(1-off))*100) / 100 // either signal may block

@@ -152,19 +152,10 @@ const (
 	offTopicSlope    = 2.0
 )
 
-// offTopic is the probability that a request with these content words is
-// about something the knowledge base does not cover; 0 with no words or
-// no knowledge base to compare with.
-func (t topicModel) offTopic(content []string) float64 {
-	if len(content) == 0 || t.total == 0 {
-		return 0
-	}
-	return offTopicAt(t.relevance(content))
-}
-
-// offTopicAt is the off-topic probability of a request whose words have
-// this relevance.
-func offTopicAt(relevance float64) float64 {
+// offTopic is the probability that a request whose content words have
+// this relevance to the knowledge base is about something it does not
+// cover.
+func offTopic(relevance float64) float64 {
 	// 0.7 at offTopicMean: the logit there is ln(0.7/0.3).
 	z := offTopicSlope*(offTopicMean-relevance) + math.Log(0.7/0.3)
 	return 1 / (1 + math.Exp(-z))
