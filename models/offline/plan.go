@@ -328,7 +328,7 @@ func (e *Engine) namedTitle(content []string) string {
 	for i, t := range e.titles {
 		articles[i] = found{title: t}
 	}
-	named := subjects(content, articles)
+	named := subjects(content, articles, e.topics.everywhere)
 	if len(named) != 1 {
 		return ""
 	}

@@ -90,23 +90,35 @@ func answersKind(kind questionKind, section string) bool {
 // subjects are the found articles the question names by their title
 // ("the TrailMaster X4 Tent"): the article about the thing asked. Two or
 // more when the question compares them; none when it names no title.
-func subjects(question []string, articles []found) map[int]bool {
+//
+// Most of the title, and two words of it, must be the question's: a
+// single shared word ("tent", "configuration") names a kind of thing, not
+// the thing. A title word the knowledge base says everywhere ("etcd" in
+// "Upgrading etcd clusters", "backpack" in a shop of backpacks) names
+// none of its articles and is not counted; the title's one word left, if
+// one is, names it alone ("SummitClimber"). A title of such words only
+// ("The safety guard" of a guard's documentation) is counted whole.
+func subjects(question []string, articles []found, everywhere func(stem string) bool) map[int]bool {
 	asked := map[string]bool{}
 	for _, w := range question {
 		asked[stem(w)] = true
 	}
 	best, out := 0, map[int]bool{}
 	for i, a := range articles {
-		title := contentWords(a.title)
+		title, need := contentWords(a.title), 2
+		if telling := slices.DeleteFunc(slices.Clone(title), func(w string) bool { return everywhere(stem(w)) }); len(telling) > 0 {
+			if len(telling) < len(title) {
+				need = min(need, len(telling))
+			}
+			title = telling
+		}
 		hits := 0
 		for _, w := range title {
 			if asked[stem(w)] {
 				hits++
 			}
 		}
-		// Most of the title, and two words of it: a single shared word
-		// ("tent", "configuration") names a kind of thing, not the thing.
-		if hits < 2 || 2*hits < len(title) {
+		if hits < need || 2*hits < len(title) {
 			continue
 		}
 		switch {
@@ -157,9 +169,9 @@ type candidate struct {
 // facts rather than opinions, the ones sharing the question's words and
 // answering its kind, within maxAnswerWords; none that quoted holds (a
 // draft already given).
-func pick(question string, articles []found, quoted string) []candidate {
+func pick(question string, articles []found, quoted string, everywhere func(stem string) bool) []candidate {
 	content := contentWords(question)
-	subject := subjects(content, articles)
+	subject := subjects(content, articles, everywhere)
 	if len(subject) > 0 {
 		if ps := pickFrom(question, content, subject, articles, quoted, false); len(ps) > 0 {
 			return ps

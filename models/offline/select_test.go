@@ -35,7 +35,7 @@ func TestPickAnswersFromTheArticleAsked(t *testing.T) {
 		t.Run(tc.question, func(t *testing.T) {
 			var got []string
 			words := 0
-			for _, c := range pick(tc.question, gear, "") {
+			for _, c := range pick(tc.question, gear, "", nowhere) {
 				got = append(got, c.text)
 				words += c.words
 			}
@@ -115,7 +115,7 @@ func TestANamedArticleAnswersEvenInOtherWords(t *testing.T) {
 			{Heading: "Adventure Dining Table > Features", Text: "A stable surface for commuting, cooking and dining."},
 		}},
 	}
-	ps := pick("Can the EcoFire Camping Stove be used for commuting?", articles, "")
+	ps := pick("Can the EcoFire Camping Stove be used for commuting?", articles, "", nowhere)
 	if assert.NotEmpty(t, ps) {
 		for _, p := range ps {
 			assert.Equal(t, 0, p.article, "another product's facts: %s", p.text)
@@ -127,7 +127,7 @@ func TestAYesNoAnswerOpensWithTheSentenceThatSettlesIt(t *testing.T) {
 	articles := []found{{id: "jacket", title: "Summit Breeze Jacket", chunks: []searchChunk{
 		{Heading: "Summit Breeze Jacket > Features", Text: "- Windproof construction for protection against strong winds\n- Reflective accents for enhanced visibility in low light conditions"},
 	}}}
-	ps := pick("Does the Summit Breeze Jacket have reflective accents?", articles, "")
+	ps := pick("Does the Summit Breeze Jacket have reflective accents?", articles, "", nowhere)
 	if assert.Len(t, ps, 2) {
 		assert.Contains(t, ps[0].text, "Reflective accents", "the settling sentence first")
 		assert.Contains(t, ps[1].text, "Windproof", "the section's other lines after it")
@@ -144,7 +144,7 @@ func TestASectionsHeadingSaysWhatItsLinesAreAbout(t *testing.T) {
 		}},
 	}
 	var got []string
-	for _, p := range pick("What are the two guard modes?", articles, "") {
+	for _, p := range pick("What are the two guard modes?", articles, "", nowhere) {
 		got = append(got, p.text)
 	}
 	joined := strings.Join(got, "\n")
@@ -165,7 +165,7 @@ func TestAReviewAnswersOnlyWhatNoFactSays(t *testing.T) {
 		{"Is the MountainDream Sleeping Bag water-resistant?", ""},
 	} {
 		t.Run(tc.question, func(t *testing.T) {
-			ps := pick(tc.question, articles, "")
+			ps := pick(tc.question, articles, "", nowhere)
 			text := New(Options{Product: "Contoso"}).write(ps, articles, "en", "")
 			if tc.review == "" {
 				assert.NotContains(t, text, "review", "the facts say it: no customer's word is needed")
@@ -186,8 +186,29 @@ func TestWithNoArticleNamedTheBestSentencesArticleAnswers(t *testing.T) {
 		{id: "services", title: "Services", chunks: []searchChunk{{Heading: "Services", Text: strings.Join(others, " ")}}},
 	}
 	var got []string
-	for _, p := range pick("How do I rotate the logs?", articles, "") {
+	for _, p := range pick("How do I rotate the logs?", articles, "", nowhere) {
 		got = append(got, p.text)
 	}
 	assert.Contains(t, strings.Join(got, "\n"), "After a day the logs are compressed", "the best sentence's article goes on before the others")
+}
+
+// nowhere is a knowledge base with no word in most of its articles.
+func nowhere(string) bool { return false }
+
+func TestAWordSaidEverywhereNamesNoArticle(t *testing.T) {
+	articles := []found{{id: "upgrading", title: "Upgrading etcd clusters"}, {id: "members", title: "How to Add and Remove Members"}}
+	etcd := func(s string) bool { return s == stem("etcd") }
+	assert.Equal(t, map[int]bool{0: true}, subjects(contentWords("How to backup a etcd cluster?"), articles, nowhere),
+		"two of the title's three words: named, when etcd were a word like any other")
+	assert.Empty(t, subjects(contentWords("How to backup a etcd cluster?"), articles, etcd),
+		"etcd is in every article: only cluster is left, one word of a kind of thing")
+	assert.Equal(t, map[int]bool{1: true}, subjects(contentWords("How do I add and remove etcd members?"), articles, etcd))
+
+	packs := []found{{id: "summit", title: "SummitClimber Backpack"}, {id: "pro", title: "Adventurer Pro Backpack"}}
+	backpack := func(s string) bool { return s == stem("backpack") }
+	assert.Equal(t, map[int]bool{0: true}, subjects(contentWords("Is the SummitClimber waterproof?"), packs, backpack),
+		"the one word of the title that is not everywhere names it alone")
+	assert.Empty(t, subjects(contentWords("Which backpack is waterproof?"), packs, backpack))
+	assert.Empty(t, subjects(contentWords("Is the Adventurer backpack waterproof?"), packs, backpack),
+		"one of its two telling words: a kind of adventurer, not the Pro")
 }

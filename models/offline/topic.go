@@ -66,6 +66,10 @@ type topicModel struct {
 	counts []float64
 	total  float64
 	vocab  float64 // distinct stems, and one for the words it lacks
+	// articles is how many articles hold each stem, by its place; docs
+	// how many articles there are.
+	articles []int
+	docs     int
 }
 
 func newTopicModel(corpus []string) topicModel {
@@ -79,8 +83,9 @@ func newTopicModel(corpus []string) topicModel {
 	hint := 5 * int(math.Sqrt(float64(size)))
 	t := topicModel{stems: make(map[string]int, hint), counts: make([]float64, 0, hint)}
 	var keys stemKeys
+	var last []int // the article that last held each stem, plus one
 	word, s := make([]byte, 0, 32), make([]byte, 0, 5*utf8.UTFMax)
-	for _, text := range corpus {
+	for n, text := range corpus {
 		eachContentWord(text, word, func(w []byte) {
 			s = asciiStem(s[:0], w)
 			i, ok := t.stems[string(s)]
@@ -88,11 +93,18 @@ func newTopicModel(corpus []string) topicModel {
 				i = len(t.counts)
 				t.stems[keys.key(s)] = i
 				t.counts = append(t.counts, 0)
+				t.articles = append(t.articles, 0)
+				last = append(last, 0)
 			}
 			t.counts[i]++
 			t.total++
+			if last[i] != n+1 {
+				last[i] = n + 1
+				t.articles[i]++
+			}
 		})
 	}
+	t.docs = len(corpus)
 	t.vocab = float64(len(t.counts) + 1)
 	return t
 }
@@ -133,6 +145,18 @@ func (t topicModel) count(s string) float64 {
 	}
 	return 0
 }
+
+// everywhere: the stem is in most articles of a knowledge base of some
+// size, as its product's name is ("etcd", "cargo"): it names no one of
+// them, and a question that says it says nothing of which is meant.
+func (t topicModel) everywhere(s string) bool {
+	i, ok := t.stems[s]
+	return ok && t.docs >= minArticlesEverywhere && 2*t.articles[i] >= t.docs
+}
+
+// minArticlesEverywhere: in fewer articles than this, half of them is a
+// few, and a word they share may still name one thing.
+const minArticlesEverywhere = 8
 
 // The constants of the off-topic score. A word's evidence is the log of
 // how much more often the knowledge base uses it than everyday language
