@@ -105,20 +105,31 @@ func subjects(question []string, articles []found, everywhere func(stem string) 
 	}
 	best, out := 0, map[int]bool{}
 	for i, a := range articles {
-		title, need := contentWords(a.title), 2
-		if telling := slices.DeleteFunc(slices.Clone(title), func(w string) bool { return everywhere(stem(w)) }); len(telling) > 0 {
-			if len(telling) < len(title) {
-				need = min(need, len(telling))
+		// Counted over the title's telling words, or over all of it when
+		// none is.
+		words, telling, hits, tellingHits := 0, 0, 0, 0
+		for _, w := range contentWords(a.title) {
+			s := stem(w)
+			said := everywhere(s)
+			words++
+			if !said {
+				telling++
 			}
-			title = telling
-		}
-		hits := 0
-		for _, w := range title {
-			if asked[stem(w)] {
+			if asked[s] {
 				hits++
+				if !said {
+					tellingHits++
+				}
 			}
 		}
-		if hits < need || 2*hits < len(title) {
+		need := 2
+		if telling > 0 {
+			if telling < words {
+				need = min(need, telling)
+			}
+			words, hits = telling, tellingHits
+		}
+		if hits < need || 2*hits < words {
 			continue
 		}
 		switch {
