@@ -93,11 +93,12 @@ func answersKind(kind questionKind, section string) bool {
 //
 // Most of the title, and two words of it, must be the question's: a
 // single shared word ("tent", "configuration") names a kind of thing, not
-// the thing. A title word the knowledge base says everywhere ("etcd" in
-// "Upgrading etcd clusters", "backpack" in a shop of backpacks) names
-// none of its articles and is not counted; the title's one word left, if
-// one is, names it alone ("SummitClimber"). A title of such words only
-// ("The safety guard" of a guard's documentation) is counted whole.
+// the thing. And one of them a word the knowledge base does not say
+// everywhere, when the title has one: "etcd" and "cluster" of "Upgrading
+// etcd clusters" are in most of etcd's articles and name none of them;
+// "SummitClimber Backpack" is named by "SummitClimber" and "backpack" in a
+// shop of backpacks, "The safety guard" by its words in a guard's
+// documentation.
 func subjects(question []string, articles []found, everywhere func(stem string) bool) map[int]bool {
 	asked := map[string]bool{}
 	for _, w := range question {
@@ -105,8 +106,6 @@ func subjects(question []string, articles []found, everywhere func(stem string) 
 	}
 	best, out := 0, map[int]bool{}
 	for i, a := range articles {
-		// Counted over the title's telling words, or over all of it when
-		// none is.
 		words, telling, hits, tellingHits := 0, 0, 0, 0
 		for _, w := range contentWords(a.title) {
 			s := stem(w)
@@ -122,14 +121,7 @@ func subjects(question []string, articles []found, everywhere func(stem string) 
 				}
 			}
 		}
-		need := 2
-		if telling > 0 {
-			if telling < words {
-				need = min(need, telling)
-			}
-			words, hits = telling, tellingHits
-		}
-		if hits < need || 2*hits < words {
+		if hits < 2 || 2*hits < words || telling > 0 && tellingHits == 0 {
 			continue
 		}
 		switch {
