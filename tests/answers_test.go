@@ -53,3 +53,32 @@ func TestAnswerTermRecall(t *testing.T) {
 	assert.GreaterOrEqual(t, whole.Gain(), 0.30, "the answers' term recall is not 30%% above the baseline's")
 	assert.GreaterOrEqual(t, held.Gain(), 0.30, "on the lines it was not tuned on, the answers' term recall is not 30%% above the baseline's")
 }
+
+// TestAnswersWithTheWeakEvidenceNoticeStayWithin120Words: on the software
+// documentation sets some searches find nothing likely relevant, and the
+// Guardian opens those answers with the notice that they cover only what
+// the knowledge base says (DT-005 R4); with it, an answer still has at
+// most 120 words.
+func TestAnswersWithTheWeakEvidenceNoticeStayWithin120Words(t *testing.T) {
+	var sets []eval.Set
+	for _, name := range []string{"prometheus", "etcd", "cargo"} {
+		set, err := eval.LoadSet("testdata/eval/answers_" + name + ".jsonl")
+		require.NoError(t, err)
+		sets = append(sets, set)
+	}
+	cfg := config.Default()
+	cfg.KB.CacheDir = t.TempDir()
+	obs, err := runner.Run(context.Background(), sets, runner.Options{Config: cfg, Parallel: 2})
+	require.NoError(t, err)
+	noticed := 0
+	for s, set := range sets {
+		for _, o := range obs[s] {
+			require.Empty(t, o.Error, "%s line %d", set.Name, set.Items[o.Item].Line)
+			assert.LessOrEqual(t, len(strings.Fields(o.Answer)), 120, "%s line %d: %s", set.Name, set.Items[o.Item].Line, o.Answer)
+			if strings.Contains(o.Answer, "The knowledge base has little on this") {
+				noticed++
+			}
+		}
+	}
+	assert.Positive(t, noticed, "no answer carried the notice: the sets no longer test it")
+}

@@ -91,7 +91,11 @@ func (e *Engine) greeting(lang string) *schema.Message {
 func (e *Engine) answer(in []*schema.Message) *schema.Message {
 	t := e.read(in)
 	lang := e.answerLanguage(t)
-	articles := foundArticles(in, t.start)
+	articles, relevant := foundArticles(in, t.start)
+	words := maxWords
+	if !relevant {
+		words -= noticeRoom
+	}
 	question := e.inKBLanguage(t.request) // the articles' words, the user's language for the answer
 	ps := pick(question, articles, "", e.topics.everywhere)
 	acts := actions(t.review)
@@ -105,7 +109,7 @@ func (e *Engine) answer(in []*schema.Message) *schema.Message {
 		ps = restrict(ps)
 	}
 	drafts := previousDrafts(in, t.start)
-	if len(drafts) > 0 && len(ps) > 0 && e.draft(ps, articles, lang, "") == drafts[len(drafts)-1] {
+	if len(drafts) > 0 && len(ps) > 0 && e.draft(ps, articles, lang, "", words) == drafts[len(drafts)-1] {
 		// The same draft again would be judged the same: quote the
 		// passages not quoted yet, or say the answer covers only part.
 		if fresh := pick(question, articles, drafts[len(drafts)-1], e.topics.everywhere); len(fresh) > 0 {
@@ -118,20 +122,24 @@ func (e *Engine) answer(in []*schema.Message) *schema.Message {
 		return e.greeting(lang)
 	}
 	note := ""
-	if len(drafts) > 0 && len(ps) > 0 && e.draft(ps, articles, lang, "") == drafts[len(drafts)-1] {
+	if len(drafts) > 0 && len(ps) > 0 && e.draft(ps, articles, lang, "", words) == drafts[len(drafts)-1] {
 		note = scopeNote(lang)
 	}
 	text := ""
 	switch {
 	case len(ps) > 0:
-		text = e.draft(ps, articles, lang, note)
+		text = e.draft(ps, articles, lang, note, words)
 	case lang == "ru":
 		text = "В базе знаний не нашлось сведений по этому вопросу."
 	default:
 		text = "I could not find this in the knowledge base."
 	}
-	if len(drafts) > 0 && text == drafts[len(drafts)-1] {
-		text += "\n\n" + againNote(lang) // never the same draft twice in a row
+	if len(drafts) > 0 && text == drafts[len(drafts)-1] { // never the same draft twice in a row
+		if len(ps) > 0 {
+			text = e.draft(ps, articles, lang, strings.TrimSpace(note+"\n\n"+againNote(lang)), words)
+		} else {
+			text += "\n\n" + againNote(lang)
+		}
 	}
 	return schema.AssistantMessage(text, nil)
 }
@@ -146,11 +154,17 @@ func againNote(lang string) string {
 // maxWords is the most words an answer has, all told.
 const maxWords = 120
 
+// noticeRoom is the words an answer leaves for the notice the Guardian
+// opens it with when the evidence is weak (DT-005: the answer covers only
+// what the knowledge base says), so that with it the answer stays within
+// maxWords: when no search found anything likely relevant.
+const noticeRoom = 25
+
 // draft writes the answer quoting ps, with an optional closing note; past
-// maxWords it leaves out the passages that answer least.
-func (e *Engine) draft(ps []candidate, articles []found, lang, note string) string {
+// words it leaves out the passages that answer least.
+func (e *Engine) draft(ps []candidate, articles []found, lang, note string, words int) string {
 	text := e.write(ps, articles, lang, note)
-	for len(strings.Fields(text)) > maxWords && len(ps) > 1 {
+	for len(strings.Fields(text)) > words && len(ps) > 1 {
 		least := 0
 		for i, p := range ps {
 			if p.score < ps[least].score {

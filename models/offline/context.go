@@ -137,16 +137,20 @@ type searchChunk struct {
 
 // searchArticles reads the articles of a tool's answer; a chunk known
 // holds (by article and chunk id) may come without its heading and text.
-// False when it is no JSON object with them in their shape.
-func searchArticles(content string, known func(kbID, chunkID string) bool) ([]searchArticle, bool) {
-	if articles, ok := readFound(content, known); ok {
-		return articles, true
+// relevant is whether the search found something likely relevant. ok is
+// false when it is no JSON object with them in their shape.
+func searchArticles(content string, known func(kbID, chunkID string) bool) (articles []searchArticle, relevant, ok bool) {
+	if articles, relevant, ok := readFound(content, known); ok {
+		return articles, relevant, true
 	}
 	var res struct {
-		Articles []searchArticle `json:"articles"`
+		Articles   []searchArticle `json:"articles"`
+		Confidence struct {
+			LikelyRelevant bool `json:"likely_relevant"`
+		} `json:"confidence"`
 	}
 	err := json.Unmarshal([]byte(content), &res)
-	return res.Articles, err == nil
+	return res.Articles, res.Confidence.LikelyRelevant, err == nil
 }
 
 // found is one article the searches of this turn returned.
@@ -159,9 +163,9 @@ type found struct {
 // order they first appear: the order citations are numbered in. An
 // article two searches found holds the chunks of both, each once: the
 // search aimed at its section ("… warranty information") returns the
-// chunks the broader one did not, and they are what answers.
-func foundArticles(in []*schema.Message, start int) []found {
-	var out []found
+// chunks the broader one did not, and they are what answers. relevant:
+// one of the searches found something likely relevant.
+func foundArticles(in []*schema.Message, start int) (out []found, relevant bool) {
 	at := map[string]int{}
 	have := map[[3]string]bool{} // article and chunk id, or article, heading and text
 	key := func(kbID string, c searchChunk) [3]string {
@@ -175,10 +179,11 @@ func foundArticles(in []*schema.Message, start int) []found {
 		if in[i].Role != schema.Tool {
 			continue
 		}
-		articles, ok := searchArticles(in[i].Content, known)
+		articles, likely, ok := searchArticles(in[i].Content, known)
 		if !ok {
 			continue
 		}
+		relevant = relevant || likely
 		for _, a := range articles {
 			n, seen := at[a.KBID]
 			if !seen {
@@ -194,5 +199,5 @@ func foundArticles(in []*schema.Message, start int) []found {
 			}
 		}
 	}
-	return out
+	return out, relevant
 }

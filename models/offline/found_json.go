@@ -9,10 +9,10 @@ package offline
 // A chunk whose id known holds for its article, one an earlier result
 // gave the engine, keeps its id but its heading and text are checked, not
 // kept: most chunks of a turn's second and third searches are such.
-func readFound(data string, known func(kbID, chunkID string) bool) ([]searchArticle, bool) {
+// relevant is the result's likely_relevant.
+func readFound(data string, known func(kbID, chunkID string) bool) (out []searchArticle, relevant, ok bool) {
 	r := jsonReader{s: data}
-	var out []searchArticle
-	ok := r.object(func(key string) bool {
+	ok = r.object(func(key string) bool {
 		switch key {
 		case "query":
 			return r.skipStr()
@@ -25,12 +25,12 @@ func readFound(data string, known func(kbID, chunkID string) bool) ([]searchArti
 				return ok
 			})
 		case "confidence":
-			return r.confidence()
+			return r.confidence(&relevant)
 		}
 		return false
 	})
 	r.space()
-	return out, ok && r.i == len(r.s)
+	return out, relevant, ok && r.i == len(r.s)
 }
 
 func (r *jsonReader) article(a *searchArticle, known func(kbID, chunkID string) bool) bool {
@@ -86,10 +86,9 @@ func (r *jsonReader) chunk(c *searchChunk, known func(id string) bool) bool {
 	})
 }
 
-func (r *jsonReader) confidence() bool {
+func (r *jsonReader) confidence(relevant *bool) bool {
 	var f float64
 	var n int
-	var b bool
 	return r.object(func(key string) bool {
 		switch key {
 		case "top_score", "mean_top_k", "score_gap":
@@ -97,7 +96,7 @@ func (r *jsonReader) confidence() bool {
 		case "n_above_threshold":
 			return r.integer(&n)
 		case "likely_relevant":
-			return r.boolean(&b)
+			return r.boolean(relevant)
 		}
 		return false
 	})

@@ -26,14 +26,20 @@ func FuzzSearchArticles(f *testing.F) {
 				Title  string        `json:"title"`
 				Chunks []searchChunk `json:"chunks"`
 			} `json:"articles"`
+			Confidence struct {
+				LikelyRelevant bool `json:"likely_relevant"`
+			} `json:"confidence"`
 		}
 		wantOK := json.Unmarshal([]byte(content), &res) == nil
-		got, ok := searchArticles(content, nil)
+		got, relevant, ok := searchArticles(content, nil)
 		if ok != wantOK {
 			t.Fatalf("searchArticles(%q): ok %v, encoding/json %v", content, ok, wantOK)
 		}
 		if !ok {
 			return
+		}
+		if relevant != res.Confidence.LikelyRelevant {
+			t.Fatalf("searchArticles(%q): relevant %v, encoding/json %v", content, relevant, res.Confidence.LikelyRelevant)
 		}
 		want, _ := json.Marshal(res.Articles)
 		have, _ := json.Marshal(got)
@@ -44,8 +50,7 @@ func FuzzSearchArticles(f *testing.F) {
 }
 
 // foundByJSON is foundArticles with encoding/json.
-func foundByJSON(in []*schema.Message, start int) []found {
-	var out []found
+func foundByJSON(in []*schema.Message, start int) (out []found, relevant bool) {
 	at := map[string]int{}
 	have := map[[3]string]bool{}
 	for i := start + 1; i < len(in); i++ {
@@ -58,10 +63,14 @@ func foundByJSON(in []*schema.Message, start int) []found {
 				Title  string        `json:"title"`
 				Chunks []searchChunk `json:"chunks"`
 			} `json:"articles"`
+			Confidence struct {
+				LikelyRelevant bool `json:"likely_relevant"`
+			} `json:"confidence"`
 		}
 		if json.Unmarshal([]byte(in[i].Content), &res) != nil {
 			continue
 		}
+		relevant = relevant || res.Confidence.LikelyRelevant
 		for _, a := range res.Articles {
 			n, seen := at[a.KBID]
 			if !seen {
@@ -81,7 +90,7 @@ func foundByJSON(in []*schema.Message, start int) []found {
 			}
 		}
 	}
-	return out
+	return out, relevant
 }
 
 // FuzzFoundArticles: the articles of a turn's searches are read as
@@ -95,8 +104,10 @@ func FuzzFoundArticles(f *testing.F) {
 	f.Add(`{"articles":[{"kb_id":"","chunks":[{"text":"e"}]}]}`, `{"articles":[{"chunks":[{"text":"late id"}],"kb_id":"z"}]}`)
 	f.Fuzz(func(t *testing.T, first, second string) {
 		in := []*schema.Message{schema.UserMessage("q"), schema.ToolMessage(first, "1"), schema.ToolMessage(second, "2")}
-		if got, want := foundArticles(in, 0), foundByJSON(in, 0); !reflect.DeepEqual(got, want) {
-			t.Fatalf("foundArticles = %#v, encoding/json reads %#v", got, want)
+		got, relevant := foundArticles(in, 0)
+		want, wantRelevant := foundByJSON(in, 0)
+		if !reflect.DeepEqual(got, want) || relevant != wantRelevant {
+			t.Fatalf("foundArticles = %#v, %v; encoding/json reads %#v, %v", got, relevant, want, wantRelevant)
 		}
 	})
 }
@@ -105,7 +116,7 @@ func TestTwoSearchesOfOneArticleGiveTheChunksOfBoth(t *testing.T) {
 	first := `{"query":"q","articles":[{"kb_id":"a","title":"A","url":"","score":1,"chunks":[{"id":"a#1","heading":"A","text":"one.","score":1}]}],"confidence":{"top_score":1,"mean_top_k":1,"score_gap":1,"n_above_threshold":1,"likely_relevant":true}}`
 	second := `{"query":"r","articles":[{"kb_id":"a","title":"A","url":"","score":1,"chunks":[{"id":"a#2","heading":"A > B","text":"two.","score":1},{"id":"a#1","heading":"A","text":"one.","score":0.5}]}],"confidence":{"top_score":1,"mean_top_k":1,"score_gap":1,"n_above_threshold":1,"likely_relevant":true}}`
 	in := []*schema.Message{schema.UserMessage("q"), schema.ToolMessage(first, "1"), schema.ToolMessage(second, "2")}
-	got := foundArticles(in, 0)
+	got, _ := foundArticles(in, 0)
 	want := []found{{id: "a", title: "A", chunks: []searchChunk{{ID: "a#1", Heading: "A", Text: "one."}, {ID: "a#2", Heading: "A > B", Text: "two."}}}}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("foundArticles = %#v, want %#v", got, want)
