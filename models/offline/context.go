@@ -157,6 +157,9 @@ func searchArticles(content string, known func(kbID, chunkID string) bool) (arti
 type found struct {
 	id, title string
 	chunks    []searchChunk
+	// titleStems are titleStems(title) when worked out already (the
+	// knowledge base's titles, Reading); nil when not.
+	titleStems []string
 }
 
 // foundArticles reads every search result after start, articles in the

@@ -56,9 +56,9 @@ type Options struct {
 type Engine struct {
 	*models.Model
 	topics   topicModel
-	titles   []string
-	kbLang   string // "" when the articles mix languages
-	sells    bool   // the knowledge base speaks of orders and purchases
+	titled   []found // the knowledge base's titles as articles a question may name
+	kbLang   string  // "" when the articles mix languages
+	sells    bool    // the knowledge base speaks of orders and purchases
 	product  string
 	fallback string
 }
@@ -76,7 +76,7 @@ func New(o Options) *Engine {
 	if r == nil {
 		r = Read(o.Corpus)
 	}
-	e.titles, e.topics = r.titles, r.topics
+	e.titled, e.topics = r.titled, r.topics
 	e.kbLang = r.searchLanguage(o.KBLanguage)
 	e.sells = len(r.corpus) > 0 && e.topics.relevance([]string{"purchase", "buy", "bought", "refund"}) > 1
 	e.Model = models.New("Offline", e.reply)

@@ -324,16 +324,12 @@ var sectionWords = map[questionKind]string{
 // namedTitle is the title of the knowledge base's article the request
 // names, as subjects finds it among search results; "" for none.
 func (e *Engine) namedTitle(content []string) string {
-	articles := make([]found, len(e.titles))
-	for i, t := range e.titles {
-		articles[i] = found{title: t}
-	}
-	named := subjects(content, articles, e.topics.everywhere)
+	named := subjects(content, e.titled, e.topics.everywhere)
 	if len(named) != 1 {
 		return ""
 	}
 	for i := range named {
-		return e.titles[i]
+		return e.titled[i].title
 	}
 	return ""
 }

@@ -11,7 +11,7 @@ import (
 // made, so engines over the same articles may share one (Options.Reading).
 type Reading struct {
 	corpus []string
-	titles []string
+	titled []found // the titles, an article each, with their stems
 	topics topicModel
 	// language is SearchLanguage("auto", corpus), found when first asked
 	// for: a configured language needs none.
@@ -20,14 +20,14 @@ type Reading struct {
 
 // Read reads a corpus (see Options.Corpus) as New does.
 func Read(corpus []string) *Reading {
-	r := &Reading{corpus: corpus, titles: make([]string, 0, len(corpus)),
+	r := &Reading{corpus: corpus, titled: make([]found, 0, len(corpus)),
 		language: sync.OnceValue(func() string { return SearchLanguage("auto", corpus) })}
 	for _, text := range corpus {
 		title, _, _ := strings.Cut(text, "\n")
 		if title = strings.TrimSpace(title); utf8.RuneCountInString(title) > 100 || strings.Contains(title, ". ") {
 			title = "" // a sentence, not a title: an entry without its title line
 		}
-		r.titles = append(r.titles, title)
+		r.titled = append(r.titled, found{title: title, titleStems: titleStems(title)})
 	}
 	// The vocabulary is the stems the topic model counted (coverage): the
 	// corpus is read into words once.

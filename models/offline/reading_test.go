@@ -16,12 +16,12 @@ func TestEngineOverAReading(t *testing.T) {
 		want := New(Options{Corpus: corpus, Product: o.Product, Language: o.Language, KBLanguage: o.KBLanguage})
 		o.Reading = r
 		got := New(o)
-		if !reflect.DeepEqual(got.titles, want.titles) || !reflect.DeepEqual(got.topics, want.topics) ||
+		if !reflect.DeepEqual(got.titled, want.titled) || !reflect.DeepEqual(got.topics, want.topics) ||
 			got.kbLang != want.kbLang || got.sells != want.sells || got.product != want.product || got.fallback != want.fallback {
 			t.Errorf("%+v: engine over the reading differs from the one over the corpus", o)
 		}
 	}
-	if !New(Options{Reading: r}).sells || New(Options{Reading: r}).titles[2] != "" {
+	if !New(Options{Reading: r}).sells || New(Options{Reading: r}).titled[2].title != "" {
 		t.Error("the reading lost what the corpus says: sells, or the title that is a sentence")
 	}
 }

@@ -107,8 +107,11 @@ func subjects(question []string, articles []found, everywhere func(stem string) 
 	best, out := 0, map[int]bool{}
 	for i, a := range articles {
 		words, telling, hits, tellingHits := 0, 0, 0, 0
-		for _, w := range contentWords(a.title) {
-			s := stem(w)
+		stems := a.titleStems
+		if stems == nil {
+			stems = titleStems(a.title)
+		}
+		for _, s := range stems {
 			said := everywhere(s)
 			words++
 			if !said {
@@ -132,6 +135,15 @@ func subjects(question []string, articles []found, everywhere func(stem string) 
 		}
 	}
 	return out
+}
+
+// titleStems are the stems of a title's content words.
+func titleStems(title string) []string {
+	ws := contentWords(title)
+	for i, w := range ws {
+		ws[i] = stem(w)
+	}
+	return ws
 }
 
 // weighted is a word of the question with what it tells: the rarer among
