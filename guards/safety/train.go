@@ -51,6 +51,11 @@ func LoadExamples(dir string) ([]Example, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(files) == 0 {
+		// A model trained on nothing would pass for one: run in another
+		// folder, the command would write it all the same.
+		return nil, fmt.Errorf("%s: no */data.jsonl to train on", dir)
+	}
 	sort.Strings(files)
 	var out []Example
 	for _, name := range files {

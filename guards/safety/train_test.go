@@ -27,6 +27,11 @@ func TestLoadExamplesNamesTheBadLine(t *testing.T) {
 	require.ErrorContains(t, err, "data.jsonl:2: categories")
 }
 
+func TestTrainingOnNoDataFails(t *testing.T) {
+	_, err := TrainModel(t.TempDir())
+	require.ErrorContains(t, err, "no */data.jsonl to train on", "a folder without training data is no empty model")
+}
+
 func writeFile(path, text string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err

@@ -21,13 +21,15 @@ const (
 
 func main() {
 	start := time.Now()
+	// Both are made before either is written: a failure leaves the
+	// embedded weights and the held-out set as they were, together.
 	b, err := safety.TrainModel(data)
-	if err == nil {
-		err = os.WriteFile(weights, b, 0o644)
-	}
 	var set []byte
 	if err == nil {
 		set, err = safety.HeldOutSet(data)
+	}
+	if err == nil {
+		err = os.WriteFile(weights, b, 0o644)
 	}
 	if err == nil {
 		err = os.WriteFile(heldOut, set, 0o644)
