@@ -106,14 +106,13 @@ func subjects(question []string, articles []found, everywhere func(stem string) 
 	}
 	best, out := 0, map[int]bool{}
 	for i, a := range articles {
-		words, telling, hits, tellingHits := 0, 0, 0, 0
 		stems := a.titleStems
 		if stems == nil {
 			stems = titleStems(a.title)
 		}
+		telling, hits, tellingHits := 0, 0, 0
 		for _, s := range stems {
 			said := everywhere(s)
-			words++
 			if !said {
 				telling++
 			}
@@ -124,7 +123,7 @@ func subjects(question []string, articles []found, everywhere func(stem string) 
 				}
 			}
 		}
-		if hits < 2 || 2*hits < words || telling > 0 && tellingHits == 0 {
+		if hits < 2 || 2*hits < len(stems) || telling > 0 && tellingHits == 0 {
 			continue
 		}
 		switch {
@@ -137,13 +136,15 @@ func subjects(question []string, articles []found, everywhere func(stem string) 
 	return out
 }
 
-// titleStems are the stems of a title's content words.
+// titleStems are the stems of a title's content words; never nil, so
+// that a title without any is not read again (found.titleStems).
 func titleStems(title string) []string {
 	ws := contentWords(title)
+	out := make([]string, len(ws))
 	for i, w := range ws {
-		ws[i] = stem(w)
+		out[i] = stem(w)
 	}
-	return ws
+	return out
 }
 
 // weighted is a word of the question with what it tells: the rarer among
