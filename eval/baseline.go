@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode"
 )
 
 // BaselineParagraphs is how many paragraphs the retrieval baseline
@@ -34,6 +35,7 @@ type paragraph struct {
 	text string
 	tf   map[string]int
 	len  int
+	head []string // the content terms of its first AnswerWords words
 }
 
 // NewBaseline indexes the paragraphs of the articles' texts; a paragraph
@@ -54,7 +56,8 @@ func NewBaseline(articles []string) *Baseline {
 			for t := range tf {
 				b.df[t]++
 			}
-			b.paragraphs = append(b.paragraphs, paragraph{text: strings.TrimSpace(p), tf: tf, len: len(ts)})
+			text := strings.TrimSpace(p)
+			b.paragraphs = append(b.paragraphs, paragraph{text: text, tf: tf, len: len(ts), head: ContentTerms(firstWords(text, AnswerWords))})
 			total += len(ts)
 		}
 	}
@@ -107,4 +110,45 @@ func (b *Baseline) score(i int, q []string) float64 {
 // best paragraphs, uncut.
 func (b *Baseline) Answer(question string) string {
 	return strings.Join(b.Top(question, BaselineParagraphs), "\n\n")
+}
+
+// AnswerWords is the length of a good answer in words, what the best
+// paragraph is cut to.
+const AnswerWords = 120
+
+// BestParagraph is the paragraph, cut to AnswerWords words, that holds
+// the most of the reference's content terms: chosen knowing the answer,
+// which no engine does, it shows how much of the reference one passage of
+// the knowledge base can hold at all. A reference the knowledge base says
+// in other words scores low here and cannot score high anywhere. Empty
+// when no paragraph holds any.
+func (b *Baseline) BestParagraph(reference string) string {
+	want := ContentTerms(reference)
+	best, bestShare := -1, 0.0
+	for i := range b.paragraphs {
+		if share := coverage(want, b.paragraphs[i].head); share > bestShare {
+			best, bestShare = i, share
+		}
+	}
+	if best < 0 {
+		return ""
+	}
+	return firstWords(b.paragraphs[best].text, AnswerWords)
+}
+
+// firstWords is text up to the end of its n-th word (words as WordCount
+// counts them).
+func firstWords(text string, n int) string {
+	count, in := 0, false
+	for i, r := range text {
+		word := unicode.IsLetter(r) || unicode.IsDigit(r)
+		if word && !in {
+			if count == n {
+				return strings.TrimSpace(text[:i])
+			}
+			count++
+		}
+		in = word
+	}
+	return text
 }

@@ -39,3 +39,27 @@ func TestBaselineScoreIsBM25(t *testing.T) {
 	assert.Equal(t, []string{"alpha alpha gamma delta", "alpha beta"}, b.Top("alpha", 3))
 	assert.Equal(t, "", b.Answer(strings.Repeat(" ", 3)))
 }
+
+func TestBestParagraphHoldsMostOfTheReference(t *testing.T) {
+	b := NewBaseline([]string{
+		"The stove boils water in four minutes.\n\nThe stove folds into its pot and weighs 300 grams.",
+		"The tent weighs 12 lbs.",
+	})
+	// Reference terms: stove, weighs, 300, grams. The second paragraph
+	// holds all four; the tent's holds only "weighs".
+	assert.Equal(t, "The stove folds into its pot and weighs 300 grams.", b.BestParagraph("The stove weighs 300 grams."))
+	assert.Equal(t, "", b.BestParagraph("mortgage rates"), "no paragraph holds any term")
+
+	long := strings.Repeat("filler ", AnswerWords) + "answer"
+	b = NewBaseline([]string{long + "\n\nThe answer is short."})
+	assert.Equal(t, "The answer is short.", b.BestParagraph("answer"),
+		"a term past the first AnswerWords words of a paragraph is not held")
+}
+
+func TestFirstWordsCutsAfterTheNthWord(t *testing.T) {
+	assert.Equal(t, "one, two", firstWords("one, two three", 2))
+	assert.Equal(t, "key-value", firstWords("key-value store", 2), "words as WordCount counts them")
+	assert.Equal(t, "short", firstWords("short", 5))
+	assert.Equal(t, "", firstWords("word", 0))
+	assert.Equal(t, 120, WordCount(firstWords(strings.Repeat("да нет ", 100), 120)))
+}

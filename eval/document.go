@@ -93,6 +93,7 @@ func (s SetReport) document() []block {
 		if a.SourceItems > 0 {
 			rows = append(rows, []string{"cites a named article", f3(a.SourceHit), ""})
 		}
+		rows = append(rows, []string{"recall of the paragraph that holds most of the reference", "", f3(a.BestParagraphRecall)})
 		doc = append(doc, block{heading: 3, text: "Answers"},
 			block{text: fmt.Sprintf("%d questions. The baseline is the three best paragraphs of the knowledge base's articles by BM25.", a.N)},
 			block{header: []string{"figure", "turn", "baseline"}, rows: rows})

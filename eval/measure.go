@@ -92,7 +92,11 @@ type HitAtK struct {
 type AnswersReport struct {
 	N                          int
 	TermRecall, BaselineRecall float64
-	Words, BaselineWords       float64
+	// BestParagraphRecall is the term recall of the paragraph that holds
+	// the most of each reference: how much of the references one passage
+	// of the knowledge base holds at best.
+	BestParagraphRecall  float64
+	Words, BaselineWords float64
 	// SourceHit is the share of items naming kb_ids whose answer cites
 	// one of them; SourceItems how many name kb_ids.
 	SourceHit   float64
@@ -287,7 +291,7 @@ func measureRetrieval(s Set, obs []Observation, topK int) *RetrievalReport {
 
 func measureAnswers(s Set, obs []Observation) *AnswersReport {
 	r := &AnswersReport{N: len(obs)}
-	var recall, base, words, baseWords []float64
+	var recall, base, best, words, baseWords []float64
 	hits := 0
 	type scoredItem struct {
 		recall float64
@@ -298,7 +302,8 @@ func measureAnswers(s Set, obs []Observation) *AnswersReport {
 		it := s.Items[o.Item]
 		rc, _ := TermRecall(it.Reference, o.Answer)
 		bc, _ := TermRecall(it.Reference, o.Baseline)
-		recall, base = append(recall, rc), append(base, bc)
+		pc, _ := TermRecall(it.Reference, o.BestParagraph)
+		recall, base, best = append(recall, rc), append(base, bc), append(best, pc)
 		words, baseWords = append(words, float64(WordCount(o.Answer))), append(baseWords, float64(WordCount(o.Baseline)))
 		if len(it.KBIDs) > 0 {
 			r.SourceItems++
@@ -308,7 +313,7 @@ func measureAnswers(s Set, obs []Observation) *AnswersReport {
 		}
 		worst = append(worst, scoredItem{rc, fmt.Sprintf("line %d: recall %.2f (baseline %.2f): %s", it.Line, rc, bc, clip(it.Message()))})
 	}
-	r.TermRecall, r.BaselineRecall = mean(recall), mean(base)
+	r.TermRecall, r.BaselineRecall, r.BestParagraphRecall = mean(recall), mean(base), mean(best)
 	r.Words, r.BaselineWords = mean(words), mean(baseWords)
 	r.SourceHit = ratio(hits, r.SourceItems)
 	slices.SortStableFunc(worst, func(a, b scoredItem) int {
@@ -419,6 +424,7 @@ func (s SetReport) Figures() []Figure {
 		if a.BaselineRecall > 0 {
 			add("term_recall_gain", a.Gain(), ">=")
 		}
+		add("best_paragraph_term_recall", a.BestParagraphRecall, ">=")
 		add("answer_words", a.Words, "<=")
 		if a.SourceItems > 0 {
 			add("source_hit", a.SourceHit, ">=")

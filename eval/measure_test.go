@@ -40,7 +40,7 @@ var mixedObs = []Observation{
 	{Item: 7, Ranked: []string{"other", "guard"}},
 	{Item: 8, Ranked: []string{"batch"}},
 	// Reference terms set, guard, mode: the answer has guard and mode.
-	{Item: 9, Answer: "The guard mode is enforce [1].", Baseline: "Set the guard mode here.", Cited: []string{"guard"}},
+	{Item: 9, Answer: "The guard mode is enforce [1].", Baseline: "Set the guard mode here.", BestParagraph: "Set the mode.", Cited: []string{"guard"}},
 	{Item: 10, Mode: "synthetic", Drafted: true, Subqueries: []string{"configure guard"}, Searches: []string{"configure guard"}, Tokens: 100},
 	{Item: 11, Mode: "synthetic", Drafted: true, Subqueries: []string{"batch"}, Searches: []string{"batch"}, Tokens: 200},
 	{Item: 10, Mode: "directive", Drafted: true, EarlyTermination: true, Retries: 1, Subqueries: []string{"configure guard", "tables"}, Searches: []string{"configure"}, Tokens: 300},
@@ -63,7 +63,7 @@ func TestMeasure(t *testing.T) {
 		// its spam score (0.5) still ranks above the on-topic one's (0.1).
 		"s.block_recall": 0, "s.false_block_rate": 0, "s.spam_roc_auc": 1,
 		"s.hit@1": 0.5, "s.hit@3": 1, "s.hit@5": 1, "s.mrr": 0.75,
-		"s.term_recall": 2.0 / 3, "s.baseline_term_recall": 1, "s.term_recall_gain": -1.0 / 3, "s.answer_words": 5, "s.source_hit": 1,
+		"s.term_recall": 2.0 / 3, "s.baseline_term_recall": 1, "s.term_recall_gain": -1.0 / 3, "s.best_paragraph_term_recall": 2.0 / 3, "s.answer_words": 5, "s.source_hit": 1,
 		"s.synthetic_early_termination": 0, "s.synthetic_retries": 0, "s.synthetic_tokens": 150, "s.synthetic_consistency": 1,
 		// The failed turn counts in neither the means nor the drafted turns.
 		"s.directive_early_termination": 1, "s.directive_retries": 1, "s.directive_tokens": 300, "s.directive_consistency": 0.5,

@@ -32,6 +32,9 @@ type Observation struct {
 	// the three best paragraphs a plain search of the knowledge base
 	// returns.
 	Baseline string
+	// BestParagraph is the paragraph of the knowledge base, cut to
+	// AnswerWords, that holds the most of the reference (Baseline.BestParagraph).
+	BestParagraph string
 	// Searches are the queries the turn sent to the knowledge base;
 	// Subqueries the plan's.
 	Searches   []string

@@ -62,8 +62,13 @@ func newEvalCmd(a *app) *cobra.Command {
 			for i, s := range sets {
 				report.Sets = append(report.Sets, eval.Measure(s, obs[i], topK))
 			}
-			for _, fig := range report.Figures() {
-				fmt.Fprintf(a.out, "%-44s %.3f\n", fig.Name, fig.Value)
+			figures := report.Figures()
+			width := 0
+			for _, fig := range figures {
+				width = max(width, len(fig.Name))
+			}
+			for _, fig := range figures {
+				fmt.Fprintf(a.out, "%-*s %.3f\n", width, fig.Name, fig.Value)
 			}
 			if out != "" {
 				if err := report.Write(out); err != nil {

@@ -200,6 +200,7 @@ func (p *pool) observe(ctx context.Context, s eval.Set, j job) (eval.Observation
 	}
 	if it.Kind == eval.KindAnswers {
 		o.Baseline = base.Answer(it.Message())
+		o.BestParagraph = base.BestParagraph(it.Reference)
 	}
 	return o, nil
 }

@@ -58,6 +58,8 @@ func TestRunObservesTheTurn(t *testing.T) {
 	assert.Equal(t, "guard", obs[1].Ranked[0])
 	assert.Equal(t, []string{"batch"}, obs[2].Ranked[:1])
 	assert.Contains(t, obs[3].Baseline, "guard.mode", "the baseline quotes the best paragraph")
+	assert.Contains(t, obs[3].BestParagraph, "guard.mode", "the paragraph holding most of the reference")
+	assert.Empty(t, obs[0].BestParagraph, "only an answers item has one")
 	assert.NotEmpty(t, obs[3].Answer)
 	assert.NotContains(t, obs[3].Answer, "Sources", "the answer without the list of sources after it")
 	assert.Equal(t, []string{"guard"}, obs[3].Cited, "the article its citation numbers")
