@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -95,7 +96,7 @@ func (e *Engine) analyse(request, guardian string) analysis {
 		p.Action = contracts.ActionClarify
 		p.Uncertainties, p.ClarificationQuestion = e.clarification(lang)
 		if unnamed {
-			p.Uncertainties, p.ClarificationQuestion = whichOne(lang)
+			p.Uncertainties, p.ClarificationQuestion = whichOne(lang, e.ownsOneOf(request), orderNumber(request))
 		}
 	default:
 		p.Action = contracts.ActionNormal
@@ -357,10 +358,95 @@ var purchase = newPhrases(`\bi bought\b`, `\bwe bought\b`, `\bi purchased\b`, `\
 // knowledge base that speaks of orders and purchases (a shop's, not a
 // program's documentation).
 func (e *Engine) asksAboutPurchase(request string) bool {
-	return e.sells && purchase.match(lowered(request))
+	return e.sells && (purchase.match(lowered(request)) || e.ownsOneOf(request) != nil)
 }
 
-func whichOne(lang string) ([]string, string) {
+// orderNumbers find an order's number: "order #12", "order 12", "#12",
+// "заказ № 12".
+var orderNumbers = regexp.MustCompile(`(?i)(?:order|заказ)\s*(?:#|№|no\.?|number)?\s*(\d+)|#\s*(\d+)|№\s*(\d+)`)
+
+// orderNumber is the number of the order the request names, "12"; ""
+// when it names none.
+func orderNumber(request string) string {
+	m := orderNumbers.FindStringSubmatch(request)
+	if m == nil {
+		return ""
+	}
+	for _, n := range m[1:] {
+		if n != "" {
+			return n
+		}
+	}
+	return ""
+}
+
+// owned find the words that say which thing of the user's a request is
+// about, up to three: "my sleeping bag", "our tent", "мой рюкзак", "the
+// jacket I bought".
+var owned = []*regexp.Regexp{
+	regexp.MustCompile(`(?:^|[^\p{L}])(?:my|our|мой|моя|моё|мое|мои|моего|моей|мою|моим|моих|наш|наша|наше|наши)\s+(\p{L}+(?:[\s-]+\p{L}+){0,2})`),
+	regexp.MustCompile(`(?:^|[^\p{L}])the\s+(\p{L}+(?:[\s-]+\p{L}+){0,2})\s+(?:i|we)\s+(?:bought|purchased|ordered|got)\b`),
+}
+
+// ownsOneOf are the titles of the articles the request may mean when it
+// speaks of the user's own thing by a kind the knowledge base has several
+// of ("my sleeping bag" where two sleeping bags have manuals): which one is
+// the user's, not the knowledge base's, to say. A kind is the last word of
+// a title ("CozyNights Sleeping Bag"), so "my hiking trip" is none, though
+// "hiking" is in many titles; and a word before it the titles do not have
+// makes another kind ("my gym bag"), unless it only says which of the
+// user's ("my new tent"). A kind only one title ends in is no question.
+// Nil when there is none.
+func (e *Engine) ownsOneOf(request string) []string {
+	var said []string
+	for _, re := range owned {
+		for _, m := range re.FindAllStringSubmatch(strings.ToLower(request), -1) {
+			said = append(said, m[1])
+		}
+	}
+	for _, phrase := range said {
+		words := contentWords(phrase)
+		for i, w := range words {
+			s := stem(w)
+			var titles []string
+			for _, t := range e.titled {
+				if n := len(t.titleStems); n > 0 && t.titleStems[n-1] == s && (i == 0 || userWords[words[i-1]] || slices.Contains(t.titleStems, stem(words[i-1]))) {
+					titles = append(titles, t.title)
+				}
+			}
+			if len(titles) >= 2 {
+				return titles
+			}
+		}
+	}
+	return nil
+}
+
+// userWords say which of the user's things, not what kind of thing.
+var userWords = set("new", "old", "own", "current", "last", "first", "second", "favourite", "favorite",
+	"новый", "новая", "новое", "новые", "нового", "новой", "старый", "старая", "старое", "старые", "старого", "старой")
+
+// whichOne asks which product or order the user means; of the titles
+// (the knowledge base's products of the kind named), when there are any
+// and few enough to list. An order the user numbered is not asked for
+// again.
+func whichOne(lang string, titles []string, order string) ([]string, string) {
+	if order != "" {
+		// The user named the order: it is the knowledge base that cannot say.
+		if lang == "ru" {
+			return []string{"О каком товаре вопрос"}, fmt.Sprintf("Заказ № %s я посмотреть не могу: я отвечаю по документации товаров, заказов в ней нет. О каком товаре ваш вопрос?", order)
+		}
+		return []string{"Which product the question is about"}, fmt.Sprintf("I cannot look up order #%s: I answer from the products' documentation, which holds no orders. Which product is your question about?", order)
+	}
+	if len(titles) >= 2 && len(titles) <= 5 {
+		last := len(titles) - 1
+		if lang == "ru" {
+			return []string{"О каком товаре идёт речь"}, fmt.Sprintf("Какой именно вы имеете в виду: %s или %s? Назовите товар или номер заказа.",
+				strings.Join(titles[:last], ", "), titles[last])
+		}
+		return []string{"Which product is meant"}, fmt.Sprintf("Which one do you mean: the %s or the %s? Please give the product's name or the order number.",
+			strings.Join(titles[:last], ", the "), titles[last])
+	}
 	if lang == "ru" {
 		return []string{"О каком товаре или заказе идёт речь"},
 			"Какой товар или заказ вы имеете в виду? Назовите товар или номер заказа."

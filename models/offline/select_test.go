@@ -52,20 +52,57 @@ func TestPickAnswersFromTheArticleAsked(t *testing.T) {
 }
 
 func TestAPurchaseWithoutANameIsAskedAbout(t *testing.T) {
-	e := New(Options{Corpus: []string{"TrailMaster X4 Tent\nA tent for four people with a 2-year warranty. Returns are accepted within 30 days of purchase, with a full refund."}, Product: "Contoso"})
+	manual := func(title, text string) string {
+		return title + "\n" + text + " Returns are accepted within 30 days of purchase, with a full refund."
+	}
+	e := New(Options{Corpus: []string{
+		manual("TrailMaster X4 Tent", "A tent for four people with a 2-year warranty."),
+		manual("Alpine Explorer Tent", "A tent for two people, waterproof."),
+		manual("MountainDream Sleeping Bag", "Rated for 15°F to 30°F."),
+		manual("CozyNights Sleeping Bag", "A lightweight bag for three seasons."),
+		manual("TrekReady Hiking Boots", "Boots for hiking on any terrain."),
+	}, Product: "Contoso"})
 	for _, tc := range []struct {
 		request string
 		action  contracts.Action
+		asks    string // what the clarification says
 	}{
-		{"Can I return the one I bought last week?", contracts.ActionClarify},
-		{"Where is my order?", contracts.ActionClarify},
-		{"I bought the TrailMaster X4 Tent, what is its warranty?", contracts.ActionNormal},
+		{"Can I return the one I bought last week?", contracts.ActionClarify, "Which product or order do you mean?"},
+		{"Where is my order?", contracts.ActionClarify, "Which product or order do you mean?"},
+		{"I bought the TrailMaster X4 Tent, what is its warranty?", contracts.ActionNormal, ""},
+		// The kind the user owns has two manuals: which one is asked, by name.
+		{"what is the temperature rating of my sleeping bag?", contracts.ActionClarify,
+			"Which one do you mean: the MountainDream Sleeping Bag or the CozyNights Sleeping Bag?"},
+		{"is the tent I bought waterproof?", contracts.ActionClarify, "the TrailMaster X4 Tent or the Alpine Explorer Tent?"},
+		{"Is my CozyNights sleeping bag warm enough?", contracts.ActionNormal, ""},
+		// One pair of boots: no question; "hiking" ends no title.
+		{"how do I clean my boots?", contracts.ActionNormal, ""},
+		{"which tent should I take on my hiking trip?", contracts.ActionNormal, ""},
+		// Another kind of bag; an adjective of the user's is no kind.
+		{"My entire gym bag was stolen, can I get a refund?", contracts.ActionNormal, ""},
+		{"is my new tent waterproof?", contracts.ActionClarify, "the TrailMaster X4 Tent or the Alpine Explorer Tent?"},
+		// The order is named: not asked for again.
+		{"what is the status of my order #12", contracts.ActionClarify, "I cannot look up order #12"},
+		{"где мой заказ № 77?", contracts.ActionClarify, "Заказ № 77 я посмотреть не могу"},
 	} {
 		p := e.analyse(tc.request, "").plan
 		assert.Equal(t, tc.action, p.Action, tc.request)
 		if tc.action == contracts.ActionClarify {
-			assert.Contains(t, p.ClarificationQuestion, "Which product or order", tc.request)
+			assert.Contains(t, p.ClarificationQuestion, tc.asks, tc.request)
 		}
+	}
+}
+
+func TestOrderNumber(t *testing.T) {
+	for request, want := range map[string]string{
+		"what is the status of my order #12": "12",
+		"where is order 4521?":               "4521",
+		"order no. 9 never came":             "9",
+		"заказ №77 не пришёл":                "77",
+		"where is my order?":                 "",
+		"I bought 2 tents":                   "",
+	} {
+		assert.Equal(t, want, orderNumber(request), request)
 	}
 }
 
