@@ -119,22 +119,36 @@ func sections(body string) []section {
 	return out
 }
 
-// pack joins blocks into texts of at most maxChunkChars, never cutting a block.
+// pack joins blocks into texts of at most maxChunkChars, never cutting a
+// block. A block that announces the next ("Here is a feature list:") goes
+// with it into the next text, not last into this one, and a text of that
+// block alone takes the next one whatever its size: apart, one chunk would
+// say a list follows and another hold it with nothing to say what it is.
 func pack(blocks []string) []string {
 	var out []string
-	var cur strings.Builder
+	var cur []string
+	size := 0
 	for _, b := range blocks {
-		if cur.Len() > 0 && cur.Len()+len(b)+2 > maxChunkChars {
-			out = append(out, cur.String())
-			cur.Reset()
+		announces := len(cur) > 0 && strings.HasSuffix(cur[len(cur)-1], ":")
+		if len(cur) > 0 && size+len(b)+2 > maxChunkChars && (len(cur) > 1 || !announces) {
+			var carried []string
+			if n := len(cur); announces {
+				cur, carried = cur[:n-1], cur[n-1:]
+			}
+			out = append(out, strings.Join(cur, "\n\n"))
+			cur, size = carried, 0
+			for _, c := range carried {
+				size += len(c)
+			}
 		}
-		if cur.Len() > 0 {
-			cur.WriteString("\n\n")
+		if len(cur) > 0 {
+			size += 2
 		}
-		cur.WriteString(b)
+		cur = append(cur, b)
+		size += len(b)
 	}
-	if cur.Len() > 0 {
-		out = append(out, cur.String())
+	if len(cur) > 0 {
+		out = append(out, strings.Join(cur, "\n\n"))
 	}
 	return out
 }

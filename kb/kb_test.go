@@ -112,6 +112,16 @@ func TestChunkDoc(t *testing.T) {
 					assert.LessOrEqual(t, len(c.Text), maxChunkChars+len("A\n\n"))
 				}
 			}},
+		{"a block announcing a long one goes with it", "# A\nfirst\n\nHere is a feature list:\n\n" + long + long, []string{"A", "A"},
+			func(t *testing.T, cs []chunk) {
+				assert.Equal(t, "A\n\nfirst", cs[0].Text)
+				assert.Equal(t, "A\n\nHere is a feature list:\n\n"+strings.TrimSpace(long+long), cs[1].Text)
+			}},
+		{"a block announcing alone takes the next whatever its size", "# A\nHere is a feature list:\n\n" + long + long + "\n\n" + long, []string{"A", "A"},
+			func(t *testing.T, cs []chunk) {
+				assert.Equal(t, "A\n\nHere is a feature list:\n\n"+strings.TrimSpace(long+long), cs[0].Text)
+				assert.Equal(t, "A\n\n"+strings.TrimSpace(long), cs[1].Text)
+			}},
 		{"a long code block is never cut", "# A\n```\n" + long + "\n\n" + long + "\n```", []string{"A"},
 			func(t *testing.T, cs []chunk) { assert.Greater(t, len(cs[0].Text), maxChunkChars) }},
 		{"tilde fences", "# A\n~~~\n# inside\n~~~\n# B\ntext", []string{"A", "B"}, nil},
