@@ -361,15 +361,16 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 	}
 	out := fill(kept, len(weight))
 	sort.SliceStable(out, func(i, j int) bool { return out[i].order < out[j].order })
-	if kind == askYesNo {
+	if kind != askHowTo {
 		settlesFirst(out)
 	}
 	return out
 }
 
-// settlesFirst moves the best sentence to the front: a yes/no question's
-// answer opens with the sentence that settles it, the others follow in
-// the articles' order.
+// settlesFirst moves the best sentence to the front: an answer opens with
+// the sentence that settles it ("**Rainfly Waterproof Rating**: 2000mm",
+// not the tent's capacity), the others follow in the articles' order. Not
+// for how-to questions, whose steps keep their order.
 func settlesFirst(ps []candidate) {
 	best := 0
 	for i, p := range ps {

@@ -26,11 +26,13 @@ func TestPickAnswersFromTheArticleAsked(t *testing.T) {
 		question string
 		want     []string // pieces of the sentences picked
 		not      []string
+		first    string // a piece of the sentence the answer opens with
 	}{
-		{"How much does the TrailMaster X4 Tent weigh?", []string{"12 lbs"}, []string{"**Weight**: 2 lbs", "weighs nothing"}},
-		{"Is there a warranty on the TrailMaster X4 Tent?", []string{"2-year limited warranty"}, []string{"1-year", "warranty is great"}},
-		{"What do reviews say about the TrailMaster X4 Tent warranty?", []string{"warranty is great"}, []string{"1-year"}},
-		{"Which weighs less, the TrailMaster X4 Tent or the EcoFire Camping Stove?", []string{"**Weight**: 12 lbs", "**Weight**: 2 lbs"}, nil},
+		{"How much does the TrailMaster X4 Tent weigh?", []string{"12 lbs"}, []string{"**Weight**: 2 lbs", "weighs nothing"}, "12 lbs"},
+		{"What is the season rating of the TrailMaster X4 Tent?", []string{"3-season"}, nil, "3-season"},
+		{"Is there a warranty on the TrailMaster X4 Tent?", []string{"2-year limited warranty"}, []string{"1-year", "warranty is great"}, "2-year"},
+		{"What do reviews say about the TrailMaster X4 Tent warranty?", []string{"warranty is great"}, []string{"1-year"}, "warranty is great"},
+		{"Which weighs less, the TrailMaster X4 Tent or the EcoFire Camping Stove?", []string{"**Weight**: 12 lbs", "**Weight**: 2 lbs"}, nil, "Weight"},
 	} {
 		t.Run(tc.question, func(t *testing.T) {
 			var got []string
@@ -40,6 +42,9 @@ func TestPickAnswersFromTheArticleAsked(t *testing.T) {
 				words += c.words
 			}
 			joined := strings.Join(got, "\n")
+			if assert.NotEmpty(t, got) {
+				assert.Contains(t, got[0], tc.first, "the sentence that settles the question opens the answer")
+			}
 			for _, w := range tc.want {
 				assert.Contains(t, joined, w)
 			}
