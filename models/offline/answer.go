@@ -54,8 +54,8 @@ func (e *Engine) agentStep(in []*schema.Message, o *model.Options) *schema.Messa
 	if len(queries) == 0 { // small talk, yet a search was required
 		queries = []string{strings.TrimSpace(t.request)}
 	}
-	if len(queries) > 3 {
-		queries = queries[:3]
+	if len(queries) > maxQueries {
+		queries = queries[:maxQueries]
 	}
 	calls := make([]schema.ToolCall, 0, len(queries))
 	for i, q := range queries {
@@ -150,6 +150,9 @@ func againNote(lang string) string {
 	}
 	return "A second search with other words found nothing new."
 }
+
+// maxQueries is the most searches one step of the agent makes.
+const maxQueries = 3
 
 // maxWords is the most words an answer has, all told.
 const maxWords = 120

@@ -74,6 +74,16 @@ func (e *Engine) analyse(request, guardian string) analysis {
 		// this kind of question.
 		p.Subqueries = append(p.Subqueries[:1], title+" "+section)
 	}
+	if kindOf(request) == askRange {
+		// "Do you have any tents?": each tent's article, when few enough
+		// to search each.
+		if products := ranged(contentWords(e.inKBLanguage(request)), e.titled); len(products) >= 2 && len(products) <= maxQueries {
+			p.Subqueries = p.Subqueries[:0]
+			for _, i := range products {
+				p.Subqueries = append(p.Subqueries, e.titled[i].title+" "+sectionWords[askRange])
+			}
+		}
+	}
 	p.Subqueries = e.inLanguage(p.Subqueries) // the answer still follows the user's language
 	p.ActionPlan = actionPlan(p.Subqueries, lang)
 	if p.RequestType == contracts.RequestCasual {
@@ -320,6 +330,7 @@ func subqueries(content []string, request string) []string {
 var sectionWords = map[questionKind]string{
 	askYesNo: "features specifications", askNumber: "technical specifications",
 	askFit: "features specifications compatibility", askWarranty: "warranty information", askReturns: "return policy",
+	askRange: "features",
 }
 
 // namedTitle is the title of the knowledge base's article the request
@@ -407,10 +418,10 @@ func (e *Engine) ownsOneOf(request string) []string {
 	for _, phrase := range said {
 		words := contentWords(phrase)
 		for i, w := range words {
-			s := stem(w)
+			kind := formStem(w)
 			var titles []string
 			for _, t := range e.titled {
-				if n := len(t.titleStems); n > 0 && t.titleStems[n-1] == s && (i == 0 || userWords[words[i-1]] || slices.Contains(t.titleStems, stem(words[i-1]))) {
+				if productKind(t.title) == kind && (i == 0 || userWords[words[i-1]] || slices.Contains(t.titleStems, stem(words[i-1]))) {
 					titles = append(titles, t.title)
 				}
 			}

@@ -23,6 +23,7 @@ const (
 	askFit                          // compatibility: does it fit, work with
 	askWarranty                     // warranty, guarantee
 	askReturns                      // returns, refunds, exchanges
+	askRange                        // the products of a kind: do you have any tents?
 )
 
 var kindRules = []struct {
@@ -35,6 +36,9 @@ var kindRules = []struct {
 	{askNumber, newPhrases("how many", "how much", "how long", "how heavy", "how big", "how warm", "how tall",
 		`\bsize`, `\bweigh`, `\bcapacity`, `\bdimension`, `\btemperature`, `\brating`, `\bvolume`, `\bprice`, `\bcost`,
 		"сколько", "какой объ", "размер", "вес")},
+	{askRange, newPhrases("do you have any", "do you sell", "do you carry", "do you offer", "do you stock", "selection of",
+		"your selection", "kinds of", "types of", "tell me about your", "what do you have", "which do you have",
+		"у вас есть", "есть ли у вас", "ассортимент", "какие у вас")},
 	{askHowTo, newPhrases(`\bhow do\b`, `\bhow can\b`, `\bhow should\b`, `\bhow to\b`, `\bstep\b`, `\bsteps\b`,
 		"set up", "setup", "install", "clean", "как ")},
 	{askYesNo, newPhrases("^is", "^are", "^can", "^could", "^does", "^do", "^did", "^will", "^would", "^should", "^has",
@@ -67,6 +71,7 @@ var sectionFor = map[questionKind]phrases{
 	askNumber:   newPhrases("spec", "feature", "характеристик"),
 	askHowTo:    newPhrases("guide", "setup", "step", "instruction", "care", "maintenance", "usage", "use", "инструкц", "настрой"),
 	askFit:      newPhrases("spec", "feature", "compatib", "характеристик"),
+	askRange:    newPhrases("feature", "description", "overview", "характеристик", "описание"),
 }
 
 func bestOf(cs []candidate) *candidate {
@@ -187,6 +192,13 @@ type candidate struct {
 // draft already given).
 func pick(question string, articles []found, quoted string, everywhere func(stem string) bool) []candidate {
 	content := contentWords(question)
+	if kindOf(question) == askRange {
+		if products := ranged(content, articles); len(products) >= 2 {
+			if ps := pickRange(question, content, products, articles, quoted); len(ps) > 0 {
+				return ps
+			}
+		}
+	}
 	subject := subjects(content, articles, everywhere)
 	if len(subject) > 0 {
 		if ps := pickFrom(question, content, subject, articles, quoted, false); len(ps) > 0 {
@@ -201,6 +213,61 @@ func pick(question string, articles []found, quoted string, everywhere func(stem
 	}
 	// No article named, or nothing in it answers: every article found.
 	return pickFrom(question, content, nil, articles, quoted, false)
+}
+
+// ranged are the found articles a question about a kind of product asks
+// for ("do you have any tents?"): those whose title ends in a word of the
+// question ("Alpine Explorer Tent"), the kind a product's name ends in.
+func ranged(content []string, articles []found) []int {
+	asked := map[string]bool{}
+	for _, w := range content {
+		asked[formStem(w)] = true
+	}
+	var out []int
+	for i, a := range articles {
+		if k := productKind(a.title); k != "" && asked[k] {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// productKind is the kind of thing a title names, the form stem of its
+// last content word: "tent" for "Alpine Explorer Tent"; "" for none.
+func productKind(title string) string {
+	ws := contentWords(title)
+	if len(ws) == 0 {
+		return ""
+	}
+	return formStem(ws[len(ws)-1])
+}
+
+// perProduct is how many sentences an answer about a kind of product
+// quotes from each product's article.
+const perProduct = 2
+
+// pickRange answers a question about a kind of product with the best
+// sentences of each product's article, each opening with the product's
+// name, in the order the searches found them.
+func pickRange(question string, content []string, products []int, articles []found, quoted string) []candidate {
+	var out []candidate
+	for _, i := range products {
+		ps := pickFrom(question, content, map[int]bool{i: true}, articles, quoted, false)
+		if len(ps) == 0 {
+			ps = pickFrom(question, content, map[int]bool{i: true}, articles, quoted, true)
+		}
+		ps = slices.DeleteFunc(ps, func(c candidate) bool { return c.opinion }) // what the product is, not what a buyer thought
+		sort.SliceStable(ps, func(a, b int) bool { return ps[a].score > ps[b].score })
+		ps = ps[:min(perProduct, len(ps))]
+		sort.SliceStable(ps, func(a, b int) bool { return ps[a].order < ps[b].order })
+		for _, p := range ps {
+			p.subject = false // several products: the answer is about none alone
+			p.text = "**" + articles[i].title + "**: " + p.text
+			p.words += len(strings.Fields(articles[i].title))
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // pickFrom picks from the subject's articles, or all when there is none.

@@ -98,6 +98,17 @@ func TestAPurchaseWithoutANameIsAskedAbout(t *testing.T) {
 	}
 }
 
+func TestAQuestionAboutAKindSearchesEachProduct(t *testing.T) {
+	e := New(Options{Corpus: []string{
+		"TrailMaster X4 Tent\nA tent for four people.", "Alpine Explorer Tent\nA tent for eight people.",
+		"EcoFire Camping Stove\nA stove that burns wood.",
+	}})
+	assert.Equal(t, []string{"TrailMaster X4 Tent features", "Alpine Explorer Tent features"},
+		e.analyse("Do you have any tents?", "").plan.Subqueries)
+	assert.NotContains(t, strings.Join(e.analyse("Do you have any stoves?", "").plan.Subqueries, " | "), "features",
+		"one stove: searched as any question")
+}
+
 func TestOrderNumber(t *testing.T) {
 	for request, want := range map[string]string{
 		"what is the status of my order #12": "12",
@@ -257,4 +268,54 @@ func TestAWordSaidEverywhereNamesNoArticle(t *testing.T) {
 	both := func(s string) bool { return s == stem("safety") || s == stem("guard") }
 	assert.Equal(t, map[int]bool{0: true}, subjects(contentWords("How do I configure the safety guard?"), guard, both),
 		"a title of words said everywhere only is named by them")
+}
+
+func TestKindOf(t *testing.T) {
+	for question, want := range map[string]questionKind{
+		"Is there a warranty on the tent?":               askWarranty,
+		"Can I return the stove?":                        askReturns,
+		"Will it fit a 15-inch laptop?":                  askFit,
+		"How much does the tent weigh?":                  askNumber,
+		"Do you have any tents?":                         askRange,
+		"Can you tell me about your selection of tents?": askRange,
+		"какие у вас палатки?":                           askRange,
+		"How do I set up the tent?":                      askHowTo,
+		"Is the tent waterproof?":                        askYesNo,
+		"What is the TrailMaster X4 Tent made of?":       askFact,
+	} {
+		assert.Equal(t, want, kindOf(question), question)
+	}
+}
+
+func TestPickRangeQuotesEachProductOfTheKind(t *testing.T) {
+	articles := append([]found{{id: "tent2", title: "Alpine Explorer Tent", chunks: []searchChunk{
+		{Heading: "Alpine Explorer Tent > Features", Text: "Alpine Explorer Tent > Features\n\n- Waterproof: Provides reliable protection against rain.\n- Room Divider: Includes a detachable divider."},
+		{Heading: "Alpine Explorer Tent > Reviews", Text: "**Review:** I love this tent so much, best tent ever."},
+	}}}, gear...)
+	for _, tc := range []struct {
+		question string
+		want     []string // the sentences picked open with these, in this order
+	}{
+		// Both tents, each by name, in the order found; the stove is no tent
+		// and a buyer's review is no description.
+		{"Do you have any tents?", []string{"**Alpine Explorer Tent**: ", "**Alpine Explorer Tent**: ", "**TrailMaster X4 Tent**: "}},
+		// One product of the kind: the answer is about it, as for any question.
+		{"Do you have any stoves?", nil},
+	} {
+		ps := pick(tc.question, articles, "", nowhere)
+		var got []string
+		for _, p := range ps {
+			assert.NotContains(t, p.text, "I love this tent", tc.question)
+			if tc.want == nil {
+				assert.NotContains(t, p.text, "**EcoFire Camping Stove**", tc.question)
+			}
+			got = append(got, p.text)
+		}
+		assert.NotEmpty(t, got, tc.question)
+		if assert.GreaterOrEqual(t, len(got), len(tc.want), tc.question) {
+			for i, w := range tc.want {
+				assert.True(t, strings.HasPrefix(got[i], w), "%s: %q opens with %q", tc.question, got[i], w)
+			}
+		}
+	}
 }
