@@ -194,7 +194,7 @@ func (e *Engine) write(ps []candidate, articles []found, lang, note string) stri
 	}
 	for _, p := range ps {
 		text := strings.TrimSuffix(p.text, "  ")
-		if p.opinion {
+		if p.review {
 			text = asOpinion(text, lang)
 		}
 		fmt.Fprintf(&b, "\n- %s [%d]", text, p.article+1)

@@ -176,6 +176,9 @@ type candidate struct {
 	// question did not ask for, so it is quoted only for words of the
 	// question that no statement of fact holds.
 	opinion bool
+	// review: the unit stands in a section of opinions, asked for or not;
+	// the answer says so.
+	review bool
 	score   float64
 	order   int
 	words   int
@@ -307,7 +310,8 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 				if quoted != "" && strings.Contains(quoted, u.text) || said[key] {
 					continue
 				}
-				opinion := !opinions && opinionSection.match(lowered(u.section))
+				review := opinionSection.match(lowered(u.section))
+				opinion := !opinions && review
 				said[key] = true
 				st := map[string]int{}
 				for _, w := range contentWords(u.text) {
@@ -323,7 +327,7 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 					}
 					headed[u.section] = hs
 				}
-				cs = append(cs, candidate{unit: u, article: i, subject: subject[i], opinion: opinion, order: len(cs), words: len(strings.Fields(u.text)) + 1})
+				cs = append(cs, candidate{unit: u, article: i, subject: subject[i], opinion: opinion, review: review, order: len(cs), words: len(strings.Fields(u.text)) + 1})
 				stemsOf = append(stemsOf, st)
 			}
 		}

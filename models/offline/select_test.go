@@ -216,6 +216,8 @@ func TestAReviewAnswersOnlyWhatNoFactSays(t *testing.T) {
 	}{
 		{"Is the MountainDream Sleeping Bag suitable for taller campers?", "a bit snug for taller campers"},
 		{"Is the MountainDream Sleeping Bag water-resistant?", ""},
+		// Asked for, a review is still said to be one.
+		{"What do reviews say about the MountainDream Sleeping Bag for taller campers?", "a bit snug for taller campers"},
 	} {
 		t.Run(tc.question, func(t *testing.T) {
 			ps := pick(tc.question, articles, "", nowhere)
