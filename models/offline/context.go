@@ -67,6 +67,9 @@ func (e *Engine) read(in []*schema.Message) turn {
 		}
 		break
 	}
+	if t.request != "" && t.review == "" {
+		t.request = e.followUp(t.request, in[:t.start])
+	}
 	t.searched = last >= 0 && searchedSince(in, last)
 	return t
 }
@@ -203,4 +206,31 @@ func foundArticles(in []*schema.Message, start int) (out []found, relevant bool)
 		}
 	}
 	return out, relevant
+}
+
+// refersBack finds a word that points at something said before: "how
+// much does it weigh?", "сколько он весит?".
+var refersBack = regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:it|its|it's|they|them|their|this one|that one|` +
+	`он|она|оно|они|его|её|ее|их|ему|ей|им|нём|нем|ней|ним|него|неё|нее)(?:$|[^\p{L}])`)
+
+// followUp is a request that speaks of something named before ("is it
+// waterproof?" after a question about the TrailMaster X4 Tent), with that
+// name added: the latest title the earlier questions and answers named
+// alone, when the request names none itself ("what is its waterproof
+// rating?" after an answer about the tent the user bought). A request that
+// names a title, or points at nothing, is left as it is.
+func (e *Engine) followUp(request string, earlier []*schema.Message) string {
+	if !refersBack.MatchString(request) || e.namedTitle(contentWords(e.inKBLanguage(request))) != "" {
+		return request
+	}
+	for i := len(earlier) - 1; i >= 0; i-- {
+		m := earlier[i]
+		if m.Role != schema.User && m.Role != schema.Assistant || strings.HasPrefix(m.Content, ReviewPrefix) {
+			continue
+		}
+		if title := e.namedTitle(contentWords(e.inKBLanguage(m.Content))); title != "" {
+			return strings.TrimSpace(request) + " (" + title + ")"
+		}
+	}
+	return request
 }

@@ -159,6 +159,36 @@ func TestEngineFoldsAnAnsweredClarification(t *testing.T) {
 	assert.Equal(t, "it doesn't work the safety guard mode", e.read(in).request)
 }
 
+func TestAFollowUpNamesWhatItSpeaksOf(t *testing.T) {
+	e := New(Options{Corpus: []string{
+		"TrailMaster X4 Tent\nA tent for four people, 12 lbs.", "Alpine Explorer Tent\nA tent for eight people.",
+		"CozyNights Sleeping Bag\nA bag for three seasons.",
+	}})
+	user, answer := schema.UserMessage, func(s string) *schema.Message { return schema.AssistantMessage(s, nil) }
+	for _, tc := range []struct {
+		name string
+		in   []*schema.Message
+		want string
+	}{
+		{"the question before named it", []*schema.Message{user("Tell me about the TrailMaster X4 Tent"), answer("It is a tent."), user("how much does it weigh?")},
+			"how much does it weigh? (TrailMaster X4 Tent)"},
+		{"two questions back, the latest named", []*schema.Message{user("Tell me about the TrailMaster X4 Tent"), answer("…"),
+			user("And the Alpine Explorer Tent?"), answer("…"), user("how much does it weigh?"), answer("…"), user("is it waterproof?")},
+			"is it waterproof? (Alpine Explorer Tent)"},
+		{"an answer named it", []*schema.Message{user("what tent have I ordered?"), answer("You ordered the TrailMaster X4 Tent."), user("what is its weight?")},
+			"what is its weight? (TrailMaster X4 Tent)"},
+		{"in Russian", []*schema.Message{user("Tell me about the CozyNights Sleeping Bag"), answer("…"), user("сколько он весит?")},
+			"сколько он весит? (CozyNights Sleeping Bag)"},
+		{"it names its own", []*schema.Message{user("Tell me about the TrailMaster X4 Tent"), answer("…"), user("is the Alpine Explorer Tent waterproof? is it light?")},
+			"is the Alpine Explorer Tent waterproof? is it light?"},
+		{"it points at nothing", []*schema.Message{user("Tell me about the TrailMaster X4 Tent"), answer("…"), user("what sleeping bags are there?")},
+			"what sleeping bags are there?"},
+		{"nothing was named", []*schema.Message{user("hello"), answer("Hello!"), user("is it waterproof?")}, "is it waterproof?"},
+	} {
+		assert.Equal(t, tc.want, e.read(tc.in).request, tc.name)
+	}
+}
+
 func TestEngineStreamsWords(t *testing.T) {
 	e := engine()
 	history := []*schema.Message{schema.UserMessage("How do I set the guard mode?"), schema.AssistantMessage("", []schema.ToolCall{{ID: "1", Function: schema.FunctionCall{Name: "search_kb"}}}),

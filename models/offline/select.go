@@ -179,9 +179,9 @@ type candidate struct {
 	// review: the unit stands in a section of opinions, asked for or not;
 	// the answer says so.
 	review bool
-	score   float64
-	order   int
-	words   int
+	score  float64
+	order  int
+	words  int
 	// matched are the question's words the unit holds, factor what its
 	// section and form multiply them by.
 	matched []match
