@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/cloudwego/eino/schema"
 
@@ -208,10 +209,22 @@ func foundArticles(in []*schema.Message, start int) (out []found, relevant bool)
 	return out, relevant
 }
 
-// refersBack finds a word that points at something said before: "how
-// much does it weigh?", "сколько он весит?".
-var refersBack = regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:it|its|it's|they|them|their|this one|that one|` +
-	`он|она|оно|они|его|её|ее|их|ему|ей|им|нём|нем|ней|ним|него|неё|нее)(?:$|[^\p{L}])`)
+// pointers are words that point at something said before: "how much does
+// it weigh?", "сколько он весит?".
+var pointers = set("it", "its", "it's", "they", "them", "their",
+	"он", "она", "оно", "они", "его", "её", "ее", "их", "ему", "ей", "им", "нём", "нем", "ней", "ним", "него", "неё", "нее")
+
+// refersBack: the request has a word that points back, or "this one",
+// "that one".
+func refersBack(request string) bool {
+	words := strings.FieldsFunc(strings.ToLower(request), func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' && r != '’' })
+	for i, w := range words {
+		if pointers[strings.ReplaceAll(w, "’", "'")] || w == "one" && i > 0 && (words[i-1] == "this" || words[i-1] == "that") {
+			return true
+		}
+	}
+	return false
+}
 
 // followUp is a request that speaks of something named before ("is it
 // waterproof?" after a question about the TrailMaster X4 Tent), with that
@@ -220,7 +233,7 @@ var refersBack = regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:it|its|it's|they|them|
 // rating?" after an answer about the tent the user bought). A request that
 // names a title, or points at nothing, is left as it is.
 func (e *Engine) followUp(request string, earlier []*schema.Message) string {
-	if !refersBack.MatchString(request) || e.namedTitle(contentWords(e.inKBLanguage(request))) != "" {
+	if !refersBack(request) || e.namedTitle(contentWords(e.inKBLanguage(request))) != "" {
 		return request
 	}
 	for i := len(earlier) - 1; i >= 0; i-- {

@@ -273,3 +273,21 @@ func TestOnTopicSpam(t *testing.T) {
 		assert.InDelta(t, tc.want, onTopicSpam(tc.p, tc.relevance), 0.001, "p %v relevance %v", tc.p, tc.relevance)
 	}
 }
+
+func TestRefersBack(t *testing.T) {
+	for request, want := range map[string]bool{
+		"how much does it weigh?":       true,
+		"It’s waterproof, isn't it?":    true,
+		"is this one lighter?":          true,
+		"сколько он весит?":             true,
+		"what is the iteration count?":  false, // "it" inside a word
+		"this tent, is one enough?":     false,
+		"how do I set the guard mode?":  false,
+		"что такое режим охранника?":    false,
+		"Они водонепроницаемые?":        true,
+		"how much do they cost":         true,
+		"which stove is itself lighter": false,
+	} {
+		assert.Equal(t, want, refersBack(request), request)
+	}
+}
