@@ -3,6 +3,7 @@ package offline
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -354,6 +355,9 @@ func sentenceUnits(text, section string) []unit {
 	return out
 }
 
+// priced finds a price: "$250", "€ 30", "1 200 ₽".
+var priced = regexp.MustCompile(`[$€£]\s?\d|\d\s?(?:₽|руб)`)
+
 // statement: a paragraph or list item says something to quote. Not a
 // title or a heading path (no sentence ends in it, "Guard > Modes"),
 // though a list item of three words or more is a feature ("Polyester
@@ -366,6 +370,9 @@ func statement(text string, item bool) bool {
 	}
 	if item && len(strings.Fields(text)) >= 3 {
 		return true
+	}
+	if priced.MatchString(text) {
+		return true // "TrailMaster X4 Tent, price $250,": a price is a fact, however it is punctuated
 	}
 	for i := 0; i < len(text); i++ {
 		if strings.IndexByte(".!?:;", text[i]) >= 0 && (i == len(text)-1 || text[i+1] == ' ') {
@@ -418,7 +425,7 @@ func splitSentences(line string) []string {
 	var out []string
 	start := 0
 	for i := 0; i < len(line)-1; i++ {
-		if (line[i] == '.' || line[i] == '!' || line[i] == '?') && line[i+1] == ' ' {
+		if (line[i] == '.' || line[i] == '!' || line[i] == '?') && line[i+1] == ' ' && !(line[i] == '.' && abbreviated(line[start:i])) {
 			out = append(out, strings.TrimSpace(line[start:i+1]))
 			start = i + 2
 		}
@@ -427,4 +434,14 @@ func splitSentences(line string) []string {
 		out = append(out, rest)
 	}
 	return out
+}
+
+// abbreviations end in a full stop that ends no sentence: "Approx. 5
+// lbs", "(e.g. a cache)".
+var abbreviations = set("approx", "e.g", "i.e", "eg", "ie", "vs", "incl", "ca", "cf", "fig", "esp", "resp", "mr", "mrs", "dr", "st", "т.е", "т.к", "т.д", "т.п", "напр", "прим", "см")
+
+// abbreviated: text, which a full stop follows, ends in an abbreviation.
+func abbreviated(text string) bool {
+	word := text[strings.LastIndexAny(text, " (\t")+1:]
+	return abbreviations[strings.ToLower(word)]
 }

@@ -74,14 +74,17 @@ func (e *Engine) analyse(request, guardian string) analysis {
 		// this kind of question.
 		p.Subqueries = append(p.Subqueries[:1], title+" "+section)
 	}
-	if kindOf(request) == askRange {
-		// "Do you have any tents?": each tent's article, when few enough
-		// to search each.
-		if products := ranged(contentWords(e.inKBLanguage(request)), e.titled); len(products) >= 2 && len(products) <= maxQueries {
-			p.Subqueries = p.Subqueries[:0]
-			for _, i := range products {
-				p.Subqueries = append(p.Subqueries, e.titled[i].title+" "+sectionWords[askRange])
-			}
+	if products := compared(request, contentWords(e.inKBLanguage(request)), e.titled, e.topics.everywhere); len(products) >= 2 && len(products) <= maxQueries {
+		// "Do you have any tents?", "Which tent is the lightest?": each
+		// tent's article, for the property compared or its features,
+		// when few enough to search each.
+		section := strings.Join(append(untitled(contentWords(e.inKBLanguage(request)), e.titled, products), attributes(request)...), " ")
+		if section == "" || kindOf(request) == askRange && len(attributes(request)) == 0 {
+			section = sectionWords[askRange]
+		}
+		p.Subqueries = p.Subqueries[:0]
+		for _, i := range products {
+			p.Subqueries = append(p.Subqueries, e.titled[i].title+" "+section)
 		}
 	}
 	p.Subqueries = e.inLanguage(p.Subqueries) // the answer still follows the user's language
@@ -331,6 +334,25 @@ var sectionWords = map[questionKind]string{
 	askYesNo: "features specifications", askNumber: "technical specifications",
 	askFit: "features specifications compatibility", askWarranty: "warranty information", askReturns: "return policy",
 	askRange: "features",
+}
+
+// untitled are the words of content that are not words of the products'
+// titles nor only ask for a comparison: what a comparison asks of them
+// ("weighs less").
+func untitled(content []string, titled []found, products []int) []string {
+	named := map[string]bool{}
+	for _, i := range products {
+		for _, w := range contentWords(titled[i].title) {
+			named[formStem(w)] = true
+		}
+	}
+	var out []string
+	for _, w := range content {
+		if !named[formStem(w)] && !comparing[strings.ToLower(w)] {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // namedTitle is the title of the knowledge base's article the request

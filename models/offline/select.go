@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 )
 
 // maxAnswerWords is the most words an answer quotes, citations counted;
@@ -195,11 +196,10 @@ type candidate struct {
 // draft already given).
 func pick(question string, articles []found, quoted string, everywhere func(stem string) bool) []candidate {
 	content := contentWords(question)
-	if kindOf(question) == askRange {
-		if products := ranged(content, articles); len(products) >= 2 {
-			if ps := pickRange(question, content, products, articles, quoted); len(ps) > 0 {
-				return ps
-			}
+	if products := compared(question, content, articles, everywhere); products != nil {
+		asked := append(slices.Clip(content), attributes(question)...)
+		if ps := pickRange(question, asked, products, articles, quoted); len(ps) > 0 {
+			return ps
 		}
 	}
 	subject := subjects(content, articles, everywhere)
@@ -216,6 +216,80 @@ func pick(question string, articles []found, quoted string, everywhere func(stem
 	}
 	// No article named, or nothing in it answers: every article found.
 	return pickFrom(question, content, nil, articles, quoted, false)
+}
+
+// compared are the articles a question asks about side by side, in their
+// order: the titles it names when it names several ("the difference
+// between the TrailMaster X4 Tent and the Alpine Explorer Tent"); else,
+// when it asks about a kind of product ("do you have any tents?") or
+// compares its kind ("which tent is the lightest?"), every article whose
+// title ends in that kind. Nil when fewer than two.
+func compared(question string, content []string, articles []found, everywhere func(stem string) bool) []int {
+	var out []int
+	switch named := subjects(content, articles, everywhere); {
+	case len(named) == 1:
+		return nil // the one asked about
+	case len(named) >= 2 && asksToCompare(question):
+		for i := range articles {
+			if named[i] {
+				out = append(out, i)
+			}
+		}
+		return out
+	}
+	if kindOf(question) == askRange || len(attributes(question)) > 0 {
+		if out = ranged(content, articles); len(out) >= 2 {
+			return out
+		}
+	}
+	return nil
+}
+
+// comparing are the words that ask for a comparison without saying of
+// what: "the difference between" two tents is in their features.
+var comparing = set("difference", "differences", "different", "differ", "compare", "compared", "comparison", "between",
+	"better", "best", "worse", "versus", "vs", "отличие", "отличия", "отличается", "отличаются", "разница", "сравнить", "лучше")
+
+// asksToCompare: the question sets things side by side ("the difference
+// between", "which weighs less, … or …"), rather than naming two titles by
+// their shared words.
+func asksToCompare(question string) bool {
+	if len(attributes(question)) > 0 {
+		return true
+	}
+	for _, w := range strings.FieldsFunc(strings.ToLower(question), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if comparing[w] || w == "or" || w == "или" {
+			return true
+		}
+	}
+	return false
+}
+
+// superlatives name the property a comparison is about by the words a
+// specification states it in: "the lightest", "weighs less" are about
+// weight. Both languages' words, the knowledge base's language matches.
+var superlatives = []struct {
+	phrases    phrases
+	attributes []string
+}{
+	{newPhrases("lightest", "lighter", "heaviest", "heavier", `\bweigh`, "лёгк", "легк", "легче", "тяжел", "тяжёл", "весит"), []string{"weight", "вес"}},
+	{newPhrases("cheapest", "cheaper", "most expensive", "least expensive", "pricier", `\bcost`, `\bprice`, "дешев", "дешёв", "дорож", "дороже", "стоит", "цена"), []string{"price", "цена"}},
+	{newPhrases("biggest", "bigger", "largest", "larger", "roomiest", "roomier", "most spacious", "самый большой", "больше всего", "вместительн"), []string{"capacity", "dimensions", "вместимость", "размер"}},
+	{newPhrases("smallest", "smaller", "most compact", "самый маленький", "компактн"), []string{"dimensions", "packed", "размер"}},
+	{newPhrases("warmest", "warmer", "теплее", "самый тёплый", "самый теплый"), []string{"temperature", "rating", "температур"}},
+}
+
+// attributes are the words of the property a comparison asks about
+// (superlatives); nil when it asks about none.
+func attributes(question string) []string {
+	t := lowered(question)
+	var out []string
+	for _, s := range superlatives {
+		if s.phrases.match(t) {
+			out = append(out, s.attributes...)
+		}
+	}
+	return out
 }
 
 // ranged are the found articles a question about a kind of product asks
@@ -255,14 +329,22 @@ const perProduct = 2
 func pickRange(question string, content []string, products []int, articles []found, quoted string) []candidate {
 	var out []candidate
 	for _, i := range products {
-		ps := pickFrom(question, content, map[int]bool{i: true}, articles, quoted, false)
+		// The other products' names say nothing of this one: "tents" in
+		// the stove's manual is no answer about the stove.
+		others := map[string]bool{}
+		for _, j := range products {
+			for _, w := range contentWords(articles[j].title) {
+				others[formStem(w)] = j != i
+			}
+		}
+		own := slices.DeleteFunc(slices.Clone(content), func(w string) bool { return others[formStem(w)] })
+		ps := pickFrom(question, own, map[int]bool{i: true}, articles, quoted, false)
 		if len(ps) == 0 {
-			ps = pickFrom(question, content, map[int]bool{i: true}, articles, quoted, true)
+			ps = pickFrom(question, own, map[int]bool{i: true}, articles, quoted, true)
 		}
 		ps = slices.DeleteFunc(ps, func(c candidate) bool { return c.opinion }) // what the product is, not what a buyer thought
 		sort.SliceStable(ps, func(a, b int) bool { return ps[a].score > ps[b].score })
-		ps = ps[:min(perProduct, len(ps))]
-		sort.SliceStable(ps, func(a, b int) bool { return ps[a].order < ps[b].order })
+		ps = ps[:min(perProduct, len(ps))] // best first: what is asked of each product opens its lines
 		for _, p := range ps {
 			p.subject = false // several products: the answer is about none alone
 			p.text = "**" + articles[i].title + "**: " + p.text

@@ -109,6 +109,38 @@ func TestAQuestionAboutAKindSearchesEachProduct(t *testing.T) {
 		"one stove: searched as any question")
 }
 
+func TestComparedSetsProductsSideBySide(t *testing.T) {
+	articles := []found{{title: "TrailMaster X4 Tent"}, {title: "Alpine Explorer Tent"}, {title: "EcoFire Camping Stove"},
+		{title: "Model provider openai (OpenAI-compatible servers)"}, {title: "Serving sgrgraph over an OpenAI-compatible API"}}
+	for question, want := range map[string][]int{
+		"What's the difference between the TrailMaster X4 Tent and the Alpine Explorer Tent?": {0, 1},
+		"Which weighs less, the TrailMaster X4 Tent or the EcoFire Camping Stove?":            {0, 2},
+		"Which tent is the lightest?":                         {0, 1},
+		"Do you have any tents?":                              {0, 1},
+		"how much does a tent cost?":                          {0, 1},
+		"How much does the TrailMaster X4 Tent weigh?":        nil, // the one named
+		"Is the tent waterproof?":                             nil, // no comparison
+		"serve the turn over the OpenAI chat completions API": nil, // two titles named by shared words, compared by none
+		"Do you have any stoves?":                             nil, // one of that kind
+	} {
+		assert.Equal(t, want, compared(question, contentWords(question), articles, nowhere), question)
+	}
+}
+
+func TestAComparisonSearchesEachProductForWhatIsCompared(t *testing.T) {
+	e := New(Options{Corpus: []string{
+		"TrailMaster X4 Tent\nA tent for four people.", "Alpine Explorer Tent\nA tent for eight people.",
+		"EcoFire Camping Stove\nA stove that burns wood.",
+	}})
+	for question, want := range map[string][]string{
+		"Which tent is the lightest?": {"TrailMaster X4 Tent lightest weight вес", "Alpine Explorer Tent lightest weight вес"},
+		"Which weighs less, the TrailMaster X4 Tent or the EcoFire Camping Stove?":            {"TrailMaster X4 Tent weighs less weight вес", "EcoFire Camping Stove weighs less weight вес"},
+		"What's the difference between the TrailMaster X4 Tent and the Alpine Explorer Tent?": {"TrailMaster X4 Tent features", "Alpine Explorer Tent features"},
+	} {
+		assert.Equal(t, want, e.analyse(question, "").plan.Subqueries, question)
+	}
+}
+
 func TestOrderNumber(t *testing.T) {
 	for request, want := range map[string]string{
 		"what is the status of my order #12": "12",

@@ -49,7 +49,22 @@ func TestStatement(t *testing.T) {
 		{"![The chat on a phone](images/web-chat-phone.png)", false, false},
 		{`<iframe src="https://example.com/v"></iframe>`, false, false},
 		{"Dual burners", true, false},
+		{"TrailMaster X4 Tent, price $250,", false, true},
+		{"Рюкзак, цена 4 500 ₽", false, true},
+		{"Version 3.5 of the tool", false, false},
 	} {
 		assert.Equal(t, tc.want, statement(tc.text, tc.item), "%q (list item %v)", tc.text, tc.item)
+	}
+}
+
+func TestSplitSentencesKeepsAbbreviations(t *testing.T) {
+	for text, want := range map[string][]string{
+		"**Packed Weight**: Approx. 8 lbs":           {"**Packed Weight**: Approx. 8 lbs"},
+		"Check it in (e.g. with git). Then build.":   {"Check it in (e.g. with git).", "Then build."},
+		"Tents vs. tarps. Both work.":                {"Tents vs. tarps.", "Both work."},
+		"Укажите адрес, т.е. хост. Затем порт.":      {"Укажите адрес, т.е. хост.", "Затем порт."},
+		"It ends here. Another one! A question? Yes": {"It ends here.", "Another one!", "A question?", "Yes"},
+	} {
+		assert.Equal(t, want, splitSentences(text), text)
 	}
 }

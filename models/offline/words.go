@@ -133,7 +133,8 @@ var stopWords = set(
 	"could", "should", "would", "will", "shall", "may", "might", "must", "please", "there", "here", "so", "as",
 	"not", "no", "yes", "up", "out", "get", "got", "use", "using", "need", "want", "some", "any", "all", "just",
 	"also", "very", "too", "more", "most", "own", "same", "than", "only", "one", "way", "make", "let", "i'm",
-	"another", "other", "else", "like", "know", "tell", "much", "many",
+	"another", "other", "else", "like", "know", "tell", "much", "many", "what's", "where's", "who's", "how's", "it's",
+	"that's", "there's", "here's", "let's",
 	// ru
 	"и", "в", "во", "не", "что", "он", "на", "я", "с", "со", "как", "а", "то", "все", "она", "так", "его", "но",
 	"да", "ты", "к", "у", "же", "вы", "за", "бы", "по", "ее", "её", "мне", "было", "вот", "от", "меня", "еще", "ещё",
