@@ -104,11 +104,12 @@ func answersKind(kind questionKind, section string) bool {
 // etcd clusters" are in most of etcd's articles and name none of them;
 // "SummitClimber Backpack" is named by "SummitClimber" and "backpack" in a
 // shop of backpacks, "The safety guard" by its words in a guard's
-// documentation.
+// documentation. A made-up name alone names its title: "CozyNights" the
+// CozyNights Sleeping Bag (brandOf).
 func subjects(question []string, articles []found, everywhere func(stem string) bool) map[int]bool {
-	asked := map[string]bool{}
+	asked, said := map[string]bool{}, map[string]bool{}
 	for _, w := range question {
-		asked[stem(w)] = true
+		asked[stem(w)], said[strings.ToLower(w)] = true, true
 	}
 	best, out := 0, map[int]bool{}
 	for i, a := range articles {
@@ -129,7 +130,9 @@ func subjects(question []string, articles []found, everywhere func(stem string) 
 				}
 			}
 		}
-		if hits < 2 || 2*hits < len(stems) || telling > 0 && tellingHits == 0 {
+		if brand := brandOf(a.title); brand != "" && said[brand] {
+			hits = max(hits, 2) // "the CozyNights" is the CozyNights Sleeping Bag
+		} else if hits < 2 || 2*hits < len(stems) || telling > 0 && tellingHits == 0 {
 			continue
 		}
 		switch {
@@ -140,6 +143,23 @@ func subjects(question []string, articles []found, everywhere func(stem string) 
 		}
 	}
 	return out
+}
+
+// brandOf is the made-up name in a title, a word with a capital inside it
+// ("CozyNights", "EcoFire"), lower-cased; "" when it has none. No
+// dictionary word is written so, so a question that says it means that
+// product.
+func brandOf(title string) string {
+	for _, w := range strings.FieldsFunc(title, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		prev := ' '
+		for _, r := range w {
+			if unicode.IsUpper(r) && unicode.IsLower(prev) {
+				return strings.ToLower(w)
+			}
+			prev = r
+		}
+	}
+	return ""
 }
 
 // titleStems are the stems of a title's content words; never nil, so

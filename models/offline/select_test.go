@@ -353,3 +353,19 @@ func TestPickRangeQuotesEachProductOfTheKind(t *testing.T) {
 		}
 	}
 }
+
+func TestAMadeUpNameAloneNamesItsProduct(t *testing.T) {
+	for title, want := range map[string]string{
+		"CozyNights Sleeping Bag":                           "cozynights",
+		"TrailMaster X4 Tent":                               "trailmaster",
+		"Alpine Explorer Tent":                              "",
+		"Upgrading etcd clusters":                           "",
+		"Model provider openai (OpenAI-compatible servers)": "openai",
+	} {
+		assert.Equal(t, want, brandOf(title), title)
+	}
+	articles := []found{{title: "MountainDream Sleeping Bag"}, {title: "CozyNights Sleeping Bag"}}
+	assert.Equal(t, map[int]bool{1: true}, subjects(contentWords("How do I wash the CozyNights?"), articles, nowhere))
+	assert.Equal(t, map[int]bool{0: true, 1: true}, subjects(contentWords("How do I wash a sleeping bag on cozy nights?"), articles, nowhere),
+		"the words of the kind name both; \"cozy nights\" is not the name")
+}
