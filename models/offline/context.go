@@ -164,6 +164,7 @@ type found struct {
 	// titleStems are titleStems(title) when worked out already (the
 	// knowledge base's titles, Reading); nil when not.
 	titleStems []string
+	brand      string // brandOf(title), worked out with titleStems
 }
 
 // foundArticles reads every search result after start, articles in the

@@ -27,7 +27,7 @@ func Read(corpus []string) *Reading {
 		if title = strings.TrimSpace(title); utf8.RuneCountInString(title) > 100 || strings.Contains(title, ". ") {
 			title = "" // a sentence, not a title: an entry without its title line
 		}
-		r.titled = append(r.titled, found{title: title, titleStems: titleStems(title)})
+		r.titled = append(r.titled, found{title: title, titleStems: titleStems(title), brand: brandOf(title)})
 	}
 	// The vocabulary is the stems the topic model counted (coverage): the
 	// corpus is read into words once.

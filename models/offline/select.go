@@ -113,9 +113,9 @@ func subjects(question []string, articles []found, everywhere func(stem string) 
 	}
 	best, out := 0, map[int]bool{}
 	for i, a := range articles {
-		stems := a.titleStems
+		stems, brand := a.titleStems, a.brand
 		if stems == nil {
-			stems = titleStems(a.title)
+			stems, brand = titleStems(a.title), brandOf(a.title)
 		}
 		telling, hits, tellingHits := 0, 0, 0
 		for _, s := range stems {
@@ -130,7 +130,7 @@ func subjects(question []string, articles []found, everywhere func(stem string) 
 				}
 			}
 		}
-		if brand := brandOf(a.title); brand != "" && said[brand] {
+		if brand != "" && said[brand] {
 			hits = max(hits, 2) // "the CozyNights" is the CozyNights Sleeping Bag
 		} else if hits < 2 || 2*hits < len(stems) || telling > 0 && tellingHits == 0 {
 			continue
@@ -215,6 +215,11 @@ type candidate struct {
 // answering its kind, within maxAnswerWords; none that quoted holds (a
 // draft already given).
 func pick(question string, articles []found, quoted string, everywhere func(stem string) bool) []candidate {
+	for i := range articles { // read once, for the several looks at the titles below
+		if articles[i].titleStems == nil {
+			articles[i].titleStems, articles[i].brand = titleStems(articles[i].title), brandOf(articles[i].title)
+		}
+	}
 	content := contentWords(question)
 	if products := compared(question, content, articles, everywhere); products != nil {
 		asked := append(slices.Clip(content), attributes(question)...)
