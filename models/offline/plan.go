@@ -69,17 +69,19 @@ func (e *Engine) analyse(request, guardian string) analysis {
 	p.Topic = topic(content, lang)
 	p.Category = category(p.RequestType)
 	p.Subqueries = subqueries(content, request)
-	if title, section := e.namedTitle(contentWords(e.inKBLanguage(request))), sectionWords[kindOf(request)]; title != "" && section != "" {
+	kbContent := contentWords(e.inKBLanguage(request)) // the request in the articles' words
+	if title, section := e.namedTitle(kbContent), sectionWords[kindOf(request)]; title != "" && section != "" {
 		// The article about the thing asked: its sections that answer
 		// this kind of question.
 		p.Subqueries = append(p.Subqueries[:1], title+" "+section)
 	}
-	if products := compared(request, contentWords(e.inKBLanguage(request)), e.titled, e.topics.everywhere); len(products) >= 2 && len(products) <= maxQueries {
+	if products := compared(request, kbContent, e.titled, e.topics.everywhere); len(products) >= 2 && len(products) <= maxQueries {
 		// "Do you have any tents?", "Which tent is the lightest?": each
 		// tent's article, for the property compared or its features,
 		// when few enough to search each.
-		section := strings.Join(append(untitled(contentWords(e.inKBLanguage(request)), e.titled, products), attributes(request)...), " ")
-		if section == "" || kindOf(request) == askRange && len(attributes(request)) == 0 {
+		attrs := attributes(request)
+		section := strings.Join(append(untitled(kbContent, e.titled, products), attrs...), " ")
+		if section == "" || kindOf(request) == askRange && len(attrs) == 0 {
 			section = sectionWords[askRange]
 		}
 		p.Subqueries = p.Subqueries[:0]

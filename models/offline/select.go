@@ -355,17 +355,18 @@ func pickRange(question string, content []string, products []int, articles []fou
 	var out []candidate
 	for _, i := range products {
 		// The other products' names say nothing of this one: "tents" in
-		// the stove's manual is no answer about the stove.
+		// the stove's manual is no answer about the stove, and the kind
+		// all of them share says nothing of any ("Tent Poles").
 		others := map[string]bool{}
 		for _, j := range products {
 			for _, w := range contentWords(articles[j].title) {
-				others[formStem(w)] = j != i
+				others[formStem(w)] = others[formStem(w)] || j != i
 			}
 		}
 		own := slices.DeleteFunc(slices.Clone(content), func(w string) bool { return others[formStem(w)] })
 		ps := pickFrom(question, own, map[int]bool{i: true}, articles, quoted, false)
-		if len(ps) == 0 {
-			ps = pickFrom(question, own, map[int]bool{i: true}, articles, quoted, true)
+		if len(ps) == 0 { // nothing said of it but its name: its sentences that name it
+			ps = pickFrom(question, content, map[int]bool{i: true}, articles, quoted, true)
 		}
 		ps = slices.DeleteFunc(ps, func(c candidate) bool { return c.opinion }) // what the product is, not what a buyer thought
 		sort.SliceStable(ps, func(a, b int) bool { return ps[a].score > ps[b].score })
