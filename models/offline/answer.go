@@ -371,7 +371,7 @@ func statement(text string, item bool) bool {
 	if item && len(strings.Fields(text)) >= 3 {
 		return true
 	}
-	if priced.MatchString(text) {
+	if strings.ContainsAny(text, "$€£₽р") && priced.MatchString(text) { // the regexp only where a price may be
 		return true // "TrailMaster X4 Tent, price $250,": a price is a fact, however it is punctuated
 	}
 	for i := 0; i < len(text); i++ {
