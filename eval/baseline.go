@@ -123,11 +123,20 @@ const AnswerWords = 120
 // in other words scores low here and cannot score high anywhere. Empty
 // when no paragraph holds any.
 func (b *Baseline) BestParagraph(reference string) string {
-	want := ContentTerms(reference)
-	best, bestShare := -1, 0.0
-	for i := range b.paragraphs {
-		if share := coverage(want, b.paragraphs[i].head); share > bestShare {
-			best, bestShare = i, share
+	wanted := map[string]bool{}
+	for _, t := range ContentTerms(reference) {
+		wanted[t] = true
+	}
+	best, bestHeld := -1, 0
+	for i := range b.paragraphs { // the reference's terms, read once, against each paragraph's
+		held := 0
+		for _, t := range b.paragraphs[i].head {
+			if wanted[t] {
+				held++
+			}
+		}
+		if held > bestHeld {
+			best, bestHeld = i, held
 		}
 	}
 	if best < 0 {

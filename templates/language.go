@@ -46,7 +46,9 @@ func DetectLanguage(text string) string {
 }
 
 // The words that tell a language: question words, prepositions,
-// conjunctions, pronouns and auxiliaries, which any sentence has.
+// conjunctions, pronouns and auxiliaries, which any sentence has. The
+// offline engine's stop words are a wider list for another purpose, and
+// that package imports this one, not the other way.
 var (
 	englishFunctionWords = wordSet("a an the and or but of to in on at by for with from about into is are was were be been " +
 		"do does did have has had can could will would should may might must not no how what why when where which who " +

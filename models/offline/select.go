@@ -251,10 +251,11 @@ func pick(question string, articles []found, quoted string, everywhere func(stem
 // title ends in that kind. Nil when fewer than two.
 func compared(question string, content []string, articles []found, everywhere func(stem string) bool) []int {
 	var out []int
+	attrs := attributes(question)
 	switch named := subjects(content, articles, everywhere); {
 	case len(named) == 1:
 		return nil // the one asked about
-	case len(named) >= 2 && asksToCompare(question):
+	case len(named) >= 2 && (len(attrs) > 0 || asksToCompare(question)):
 		for i := range articles {
 			if named[i] {
 				out = append(out, i)
@@ -262,7 +263,7 @@ func compared(question string, content []string, articles []found, everywhere fu
 		}
 		return out
 	}
-	if kindOf(question) == askRange || len(attributes(question)) > 0 {
+	if kindOf(question) == askRange || len(attrs) > 0 {
 		if out = ranged(content, articles); len(out) >= 2 {
 			return out
 		}
@@ -275,13 +276,10 @@ func compared(question string, content []string, articles []found, everywhere fu
 var comparing = set("difference", "differences", "different", "differ", "compare", "compared", "comparison", "between",
 	"better", "best", "worse", "versus", "vs", "отличие", "отличия", "отличается", "отличаются", "разница", "сравнить", "лучше")
 
-// asksToCompare: the question sets things side by side ("the difference
-// between", "which weighs less, … or …"), rather than naming two titles by
-// their shared words.
+// asksToCompare: the question's words set things side by side ("the
+// difference between", "… or …"), rather than naming two titles by their
+// shared words; a property compared ("weighs less", attributes) does too.
 func asksToCompare(question string) bool {
-	if len(attributes(question)) > 0 {
-		return true
-	}
 	for _, w := range strings.FieldsFunc(strings.ToLower(question), func(r rune) bool { return !unicode.IsLetter(r) }) {
 		if comparing[w] || w == "or" || w == "или" {
 			return true
