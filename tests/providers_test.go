@@ -118,7 +118,7 @@ func TestTokensStreamOverTheOpenAIProtocol(t *testing.T) {
 		}
 	}
 	assert.Greater(t, len(tokens), 10, "the answer arrives in many deltas, as the server sends them")
-	assert.Equal(t, s.Draft, strings.Join(tokens, ""))
+	assert.Equal(t, uiAnswer(s), strings.Join(tokens, ""), "the answer streams token by token, as finalize numbered its citations")
 }
 
 func TestVerdictPathsOverTheOpenAIProtocol(t *testing.T) {

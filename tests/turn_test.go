@@ -267,7 +267,7 @@ func TestRunReportsEvents(t *testing.T) {
 			finalized = i
 		}
 	}
-	assert.Equal(t, s.Draft, tokens.String(), "the answer streams token by token")
+	assert.Equal(t, uiAnswer(s), tokens.String(), "the answer streams token by token, as finalize numbered its citations")
 	assert.Equal(t, len(s.Diagnostics.Nodes), kinds[contracts.EventNodeStart])
 	assert.Equal(t, len(s.Diagnostics.Nodes), kinds[contracts.EventNodeEnd])
 	assert.Equal(t, len(s.UI), kinds[contracts.EventUI])
@@ -347,4 +347,14 @@ func nodeNames(s *contracts.ChatState) []string {
 		out = append(out, n.Node)
 	}
 	return out
+}
+
+// uiAnswer is the answer the person sees, its sources listed apart.
+func uiAnswer(s *contracts.ChatState) string {
+	for _, m := range s.UI {
+		if m.Type == contracts.UIAnswer {
+			return m.Content
+		}
+	}
+	return ""
 }
