@@ -98,7 +98,7 @@ func (e *Engine) answer(in []*schema.Message) *schema.Message {
 		words -= noticeRoom
 	}
 	question := e.inKBLanguage(t.request) // the articles' words, the user's language for the answer
-	ps := pick(question, articles, "", e.topics.everywhere)
+	ps := pick(question, articles, "", e.topics.everywhere, e.topics.common)
 	acts := actions(t.review)
 	switch {
 	case acts[contracts.ActSafeRefusal]:
@@ -113,7 +113,7 @@ func (e *Engine) answer(in []*schema.Message) *schema.Message {
 	if len(drafts) > 0 && len(ps) > 0 && e.draft(ps, articles, lang, "", words) == drafts[len(drafts)-1] {
 		// The same draft again would be judged the same: quote the
 		// passages not quoted yet, or say the answer covers only part.
-		if fresh := pick(question, articles, drafts[len(drafts)-1], e.topics.everywhere); len(fresh) > 0 {
+		if fresh := pick(question, articles, drafts[len(drafts)-1], e.topics.everywhere, e.topics.common); len(fresh) > 0 {
 			ps = fresh
 		} else {
 			ps = restrict(ps)

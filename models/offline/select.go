@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -213,8 +214,9 @@ type candidate struct {
 // about the thing asked when the question names one, from the sections of
 // facts rather than opinions, the ones sharing the question's words and
 // answering its kind, within maxAnswerWords; none that quoted holds (a
-// draft already given).
-func pick(question string, articles []found, quoted string, everywhere func(stem string) bool) []candidate {
+// draft already given). everywhere and common say which stems most and
+// many of the knowledge base's articles hold.
+func pick(question string, articles []found, quoted string, everywhere, common func(stem string) bool) []candidate {
 	for i := range articles { // read once, for the several looks at the titles below
 		if articles[i].titleStems == nil {
 			articles[i].titleStems, articles[i].brand = titleStems(articles[i].title), brandOf(articles[i].title)
@@ -230,6 +232,17 @@ func pick(question string, articles []found, quoted string, everywhere func(stem
 	subject := subjects(content, articles, everywhere)
 	if len(subject) > 0 {
 		if ps := pickFrom(question, content, subject, articles, quoted, false); len(ps) > 0 {
+			if namedByName(content, subject, articles, common) {
+				return ps
+			}
+			// Named by words many articles use ("install", "member"), it
+			// is the likeliest article, not the only one: another found
+			// one answers when a sentence of it holds more of what the
+			// question asks besides the title.
+			rest := untitled(content, articles, slices.Collect(maps.Keys(subject)))
+			if all := pickFrom(question, content, nil, articles, quoted, false); mostHeld(rest, all) > mostHeld(rest, ps) {
+				return all
+			}
 			return ps
 		}
 		// Nothing in it says the question's other words: its sentences
@@ -241,6 +254,43 @@ func pick(question string, articles []found, quoted string, everywhere func(stem
 	}
 	// No article named, or nothing in it answers: every article found.
 	return pickFrom(question, content, nil, articles, quoted, false)
+}
+
+// namedByName: the question holds a word of a subject's title that few
+// of the knowledge base's articles use ("Alpine", "CozyNights"): it names
+// that article and no other.
+func namedByName(content []string, subject map[int]bool, articles []found, common func(stem string) bool) bool {
+	for i := range subject {
+		if articles[i].brand != "" {
+			return true
+		}
+		for _, w := range content {
+			if s := stem(w); !common(s) && slices.Contains(articles[i].titleStems, s) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mostHeld is how many of the words the sentence of ps that holds the
+// most of them holds.
+func mostHeld(content []string, ps []candidate) int {
+	asked := map[string]bool{}
+	for _, w := range content {
+		asked[formStem(w)] = true
+	}
+	most := 0
+	for _, p := range ps {
+		held := map[string]bool{}
+		for _, w := range contentWords(p.text) {
+			if s := formStem(w); asked[s] {
+				held[s] = true
+			}
+		}
+		most = max(most, len(held))
+	}
+	return most
 }
 
 // compared are the articles a question asks about side by side, in their

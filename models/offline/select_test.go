@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -37,7 +38,7 @@ func TestPickAnswersFromTheArticleAsked(t *testing.T) {
 		t.Run(tc.question, func(t *testing.T) {
 			var got []string
 			words := 0
-			for _, c := range pick(tc.question, gear, "", nowhere) {
+			for _, c := range pick(tc.question, gear, "", nowhere, nowhere) {
 				got = append(got, c.text)
 				words += c.words
 			}
@@ -200,7 +201,7 @@ func TestANamedArticleAnswersEvenInOtherWords(t *testing.T) {
 			{Heading: "Adventure Dining Table > Features", Text: "A stable surface for commuting, cooking and dining."},
 		}},
 	}
-	ps := pick("Can the EcoFire Camping Stove be used for commuting?", articles, "", nowhere)
+	ps := pick("Can the EcoFire Camping Stove be used for commuting?", articles, "", nowhere, nowhere)
 	if assert.NotEmpty(t, ps) {
 		for _, p := range ps {
 			assert.Equal(t, 0, p.article, "another product's facts: %s", p.text)
@@ -212,7 +213,7 @@ func TestAYesNoAnswerOpensWithTheSentenceThatSettlesIt(t *testing.T) {
 	articles := []found{{id: "jacket", title: "Summit Breeze Jacket", chunks: []searchChunk{
 		{Heading: "Summit Breeze Jacket > Features", Text: "- Windproof construction for protection against strong winds\n- Reflective accents for enhanced visibility in low light conditions"},
 	}}}
-	ps := pick("Does the Summit Breeze Jacket have reflective accents?", articles, "", nowhere)
+	ps := pick("Does the Summit Breeze Jacket have reflective accents?", articles, "", nowhere, nowhere)
 	if assert.Len(t, ps, 2) {
 		assert.Contains(t, ps[0].text, "Reflective accents", "the settling sentence first")
 		assert.Contains(t, ps[1].text, "Windproof", "the section's other lines after it")
@@ -229,7 +230,7 @@ func TestASectionsHeadingSaysWhatItsLinesAreAbout(t *testing.T) {
 		}},
 	}
 	var got []string
-	for _, p := range pick("What are the two guard modes?", articles, "", nowhere) {
+	for _, p := range pick("What are the two guard modes?", articles, "", nowhere, nowhere) {
 		got = append(got, p.text)
 	}
 	joined := strings.Join(got, "\n")
@@ -252,7 +253,7 @@ func TestAReviewAnswersOnlyWhatNoFactSays(t *testing.T) {
 		{"What do reviews say about the MountainDream Sleeping Bag for taller campers?", "a bit snug for taller campers"},
 	} {
 		t.Run(tc.question, func(t *testing.T) {
-			ps := pick(tc.question, articles, "", nowhere)
+			ps := pick(tc.question, articles, "", nowhere, nowhere)
 			text := New(Options{Product: "Contoso"}).write(ps, articles, "en", "")
 			if tc.review == "" {
 				assert.NotContains(t, text, "review", "the facts say it: no customer's word is needed")
@@ -273,7 +274,7 @@ func TestWithNoArticleNamedTheBestSentencesArticleAnswers(t *testing.T) {
 		{id: "services", title: "Services", chunks: []searchChunk{{Heading: "Services", Text: strings.Join(others, " ")}}},
 	}
 	var got []string
-	for _, p := range pick("How do I rotate the logs?", articles, "", nowhere) {
+	for _, p := range pick("How do I rotate the logs?", articles, "", nowhere, nowhere) {
 		got = append(got, p.text)
 	}
 	assert.Contains(t, strings.Join(got, "\n"), "After a day the logs are compressed", "the best sentence's article goes on before the others")
@@ -336,7 +337,7 @@ func TestPickRangeQuotesEachProductOfTheKind(t *testing.T) {
 		// One product of the kind: the answer is about it, as for any question.
 		{"Do you have any stoves?", nil},
 	} {
-		ps := pick(tc.question, articles, "", nowhere)
+		ps := pick(tc.question, articles, "", nowhere, nowhere)
 		var got []string
 		for _, p := range ps {
 			assert.NotContains(t, p.text, "I love this tent", tc.question)
@@ -368,4 +369,26 @@ func TestAMadeUpNameAloneNamesItsProduct(t *testing.T) {
 	assert.Equal(t, map[int]bool{1: true}, subjects(contentWords("How do I wash the CozyNights?"), articles, nowhere))
 	assert.Equal(t, map[int]bool{0: true, 1: true}, subjects(contentWords("How do I wash a sleeping bag on cozy nights?"), articles, nowhere),
 		"the words of the kind name both; \"cozy nights\" is not the name")
+}
+
+func TestATitleNamedOnlyByCommonWordsLetsABetterArticleAnswer(t *testing.T) {
+	articles := []found{
+		{id: "install", title: "Installing Helm", chunks: []searchChunk{{Heading: "Installing Helm", Text: "Helm can be installed from source. Building it from source is the way to test a pre-release."}}},
+		{id: "migration", title: "Migrating Helm v2 to v3", chunks: []searchChunk{{Heading: "Migrating Helm v2 to v3 > Commands", Text: "- install: requires release name or `--generate-name` argument"}}},
+	}
+	question := "Is a release name required on helm install?"
+	common := func(s string) bool { return s == stem("install") || s == stem("helm") }
+	for _, tc := range []struct {
+		name   string
+		common func(string) bool
+		quoted bool // the other article's line is in the answer
+	}{
+		{"install names the article alone when few articles say it", nowhere, false},
+		{"install is in many articles: the one holding more of the question answers", common, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			quoted := slices.ContainsFunc(pick(question, articles, "", nowhere, tc.common), func(c candidate) bool { return c.article == 1 })
+			assert.Equal(t, tc.quoted, quoted)
+		})
+	}
 }

@@ -154,6 +154,14 @@ func (t topicModel) everywhere(s string) bool {
 	return ok && t.docs >= minArticlesEverywhere && 2*t.articles[i] >= t.docs
 }
 
+// common: the stem is in a quarter of the articles or more, and in more
+// than two: a title that shares it ("Installing Helm", "install") is not
+// named by it alone.
+func (t topicModel) common(s string) bool {
+	i, ok := t.stems[s]
+	return ok && t.articles[i] > 2 && 4*t.articles[i] >= t.docs
+}
+
 // minArticlesEverywhere: in fewer articles than this, half of them is a
 // few, and a word they share may still name one thing.
 const minArticlesEverywhere = 8
