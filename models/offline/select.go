@@ -238,10 +238,14 @@ func pick(question string, articles []found, quoted string, everywhere, common f
 			// Named by words many articles use ("install", "member"), it
 			// is the likeliest article, not the only one: another found
 			// one answers when a sentence of it holds more of what the
-			// question asks besides the title.
+			// question asks besides the title. When its own sentence holds
+			// all of that, none can hold more, and the search is spared.
 			rest := untitled(content, articles, slices.Collect(maps.Keys(subject)))
-			if all := pickFrom(question, content, nil, articles, quoted, false); mostHeld(rest, all) > mostHeld(rest, ps) {
-				return all
+			if held, asked := mostHeld(rest, ps); held < asked {
+				all := pickFrom(question, content, nil, articles, quoted, false)
+				if most, _ := mostHeld(rest, all); most > held {
+					return all
+				}
 			}
 			return ps
 		}
@@ -274,23 +278,22 @@ func namedByName(content []string, subject map[int]bool, articles []found, commo
 }
 
 // mostHeld is how many of the words the sentence of ps that holds the
-// most of them holds.
-func mostHeld(content []string, ps []candidate) int {
-	asked := map[string]bool{}
+// most of them holds, and how many different words there are.
+func mostHeld(content []string, ps []candidate) (most, asked int) {
+	words := map[string]bool{}
 	for _, w := range content {
-		asked[formStem(w)] = true
+		words[formStem(w)] = true
 	}
-	most := 0
 	for _, p := range ps {
 		held := map[string]bool{}
 		for _, w := range contentWords(p.text) {
-			if s := formStem(w); asked[s] {
+			if s := formStem(w); words[s] {
 				held[s] = true
 			}
 		}
 		most = max(most, len(held))
 	}
-	return most
+	return most, len(words)
 }
 
 // compared are the articles a question asks about side by side, in their
