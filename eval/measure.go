@@ -56,9 +56,10 @@ type CategoryPRF struct {
 }
 
 // RoutingReport measures the turn's action. The block figures weigh the
-// spam/off-topic decision: BlockRecall is the share of the messages
-// labelled block that were blocked, FalseBlock the share of those labelled
-// normal or clarify that were. The spam curve ranks the planned turns by
+// spam/off-topic decision as the person meets it: BlockRecall is the share
+// of the messages labelled block that were refused (blocked, or stopped by
+// the guard first), FalseBlock the share of those labelled normal or
+// clarify that were. The spam curve ranks the planned turns by
 // the plan's spam score, the block labels as positives.
 type RoutingReport struct {
 	N                       int
@@ -242,15 +243,18 @@ func measureRouting(s Set, obs []Observation) *RoutingReport {
 			got = "error"
 		}
 		r.Confusion.Add(it.Action, got)
+		// The person is refused either way: by the off-topic decision or,
+		// before it, by the guard.
+		refused := got == "block" || got == "guardian_block"
 		switch it.Action {
 		case "block":
 			r.Blocks++
-			if got == "block" {
+			if refused {
 				blocked++
 			}
 		case "normal", "clarify":
 			r.OnTopic++
-			if got == "block" {
+			if refused {
 				falseBlocks++
 			}
 		}

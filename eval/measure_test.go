@@ -106,3 +106,23 @@ func TestReportPages(t *testing.T) {
 		assert.NoError(t, err, name)
 	}
 }
+
+func TestAGuardBlockIsARefusalInTheBlockFigures(t *testing.T) {
+	set := Set{Name: "r", Items: []Item{
+		{Kind: KindRouting, Text: "buy watches", Action: "block", Line: 1},
+		{Kind: KindRouting, Text: "flirt spam", Action: "block", Line: 2},
+		{Kind: KindRouting, Text: "weather?", Action: "block", Line: 3},
+		{Kind: KindRouting, Text: "kill the hung process", Action: "normal", Line: 4},
+		{Kind: KindRouting, Text: "configure the guard", Action: "normal", Line: 5},
+	}}
+	obs := []Observation{
+		{Item: 0, Action: "block", Planned: true, SpamScore: 0.9},
+		{Item: 1, Action: "guardian_block"}, // stopped by the guard: refused all the same
+		{Item: 2, Action: "normal", Planned: true, SpamScore: 0.4},
+		{Item: 3, Action: "guardian_block"}, // a guard false alarm is a refused question
+		{Item: 4, Action: "normal", Planned: true, SpamScore: 0.1},
+	}
+	r := Measure(set, obs, 5).Routing
+	assert.InDelta(t, 2.0/3, r.BlockRecall, 1e-9)
+	assert.InDelta(t, 0.5, r.FalseBlock, 1e-9)
+}
