@@ -46,15 +46,7 @@ func measureHeldOut(t testing.TB, c Classifier, set []Example) heldOutFigures {
 		m, err := c.Classify(context.Background(), e.Text)
 		require.NoError(t, err)
 		flagged := m.Level != contracts.LevelSafe
-		src := f.bySource[e.Source]
-		if src == nil {
-			src = &[2]int{}
-			f.bySource[e.Source] = src
-		}
-		src[1]++
-		if flagged == (e.Level != contracts.LevelSafe) {
-			src[0]++
-		}
+		tally(f.bySource, e.Source, flagged == (e.Level != contracts.LevelSafe))
 		if e.Level == contracts.LevelSafe {
 			f.safe++
 			if flagged {
@@ -88,15 +80,9 @@ func measureHeldOut(t testing.TB, c Classifier, set []Example) heldOutFigures {
 		if e.Pair != "" {
 			if other, ok := levels[e.Pair]; ok {
 				f.pairs++
-				ps := f.pairsBySource[e.Source]
-				if ps == nil {
-					ps = &[2]int{}
-					f.pairsBySource[e.Source] = ps
-				}
-				ps[1]++
+				tally(f.pairsBySource, e.Source, other == m.Level)
 				if other == m.Level {
 					f.pairsAgree++
-					ps[0]++
 				} else {
 					f.disagree = append(f.disagree, fmt.Sprintf("%s %q, %s %q", other, texts[e.Pair], m.Level, e.Text))
 				}
@@ -105,6 +91,20 @@ func measureHeldOut(t testing.TB, c Classifier, set []Example) heldOutFigures {
 		}
 	}
 	return f
+}
+
+// tally counts one more row of source, and one more right when right:
+// [right, rows].
+func tally(counts map[string]*[2]int, source string, right bool) {
+	c := counts[source]
+	if c == nil {
+		c = &[2]int{}
+		counts[source] = c
+	}
+	c[1]++
+	if right {
+		c[0]++
+	}
 }
 
 func (f heldOutFigures) String() string {

@@ -284,8 +284,9 @@ func mostHeld(content []string, ps []candidate) (most, asked int) {
 	for _, w := range content {
 		words[formStem(w)] = true
 	}
+	held := map[string]bool{}
 	for _, p := range ps {
-		held := map[string]bool{}
+		clear(held)
 		for _, w := range contentWords(p.text) {
 			if s := formStem(w); words[s] {
 				held[s] = true
