@@ -15,9 +15,11 @@ import (
 // neighbouring words and the character 3-, 4- and 5-grams of each word with
 // its surrounding spaces, so an inflected or misspelled word still shares
 // most of its features with the forms seen in training. Its classes are
-// Safe and the nine categories. Each occurrence of a feature counts 1/√n
-// (n the message's feature occurrences), so a long message weighs no more
-// than a short one. The weights are int8, one scale per class: 2^17 buckets
+// Safe and the nine categories. A feature counts at most twice, each time
+// 1/√n (n the occurrences counted), so a long message weighs no more than a
+// short one and a word repeated forty times no more than one said twice:
+// with every occurrence counted, "please" forty times after a question
+// about configuration made it Suicide & Self-Harm. The weights are int8, one scale per class: 2^17 buckets
 // of ten bytes, read in place from the embedded file.
 //
 // model.bin is written by `go generate ./guards/safety` (internal/train),
@@ -122,12 +124,24 @@ const (
 )
 
 // eachFeature calls fn with the bucket of every feature occurrence of a
-// normalised text (words joined by single spaces, a space at either end)
-// and returns how many there were. It allocates nothing.
+// normalised text (words joined by single spaces, a space at either end),
+// the third and later ones of a bucket left out, and returns how many it
+// called fn with. It allocates nothing.
 func eachFeature(norm string, fn func(uint32)) int {
 	n := 0
+	var once, twice [modelBuckets / 64]uint64
 	emit := func(h uint64) {
-		fn(uint32(h % modelBuckets))
+		b := uint32(h % modelBuckets)
+		bit := uint64(1) << (b % 64)
+		switch {
+		case twice[b/64]&bit != 0:
+			return
+		case once[b/64]&bit != 0:
+			twice[b/64] |= bit
+		default:
+			once[b/64] |= bit
+		}
+		fn(b)
 		n++
 	}
 	prev := -1 // start of the previous word
