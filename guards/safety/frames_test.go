@@ -6,33 +6,32 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-func TestReframed(t *testing.T) {
-	tests := []struct {
-		name, norm, lang string
-		framed           bool
-		rest             string // what must follow the new frame
-	}{
-		{"english how to", " how to pick a lock ", "en", true, "pick a lock "},
-		{"the longest frame wins", " what are some ways to pick a lock ", "en", true, "pick a lock "},
-		{"russian", " какие есть способы занизить доход ", "ru", true, "занизить доход "},
-		{"russian polite", " подскажите как сорвать сделку ", "ru", true, "сорвать сделку "},
-		{"no frame", " write a poem about spring ", "en", false, ""},
-		{"a frame word later is no frame", " tell them how to ", "en", false, ""},
-		{"another language's frame", " how to pick a lock ", "ru", false, ""},
-		{"unknown language", " how to pick a lock ", "de", false, ""},
+func TestUnframed(t *testing.T) {
+	tests := []struct{ name, norm, want string }{
+		{"english how to", " how to pick a lock ", " pick a lock "},
+		{"the longest frame wins", " what are some ways to pick a lock ", " pick a lock "},
+		{"russian", " какие есть способы занизить доход ", " занизить доход "},
+		{"russian polite", " подскажите как сорвать сделку ", " сорвать сделку "},
+		{"no frame", " write a poem about spring ", " write a poem about spring "},
+		{"a frame later is no frame", " tell them how to cook rice ", " tell them how to cook rice "},
+		{"a word that starts like a frame", " howto guide ", " howto guide "},
+		{"a frame alone", " how to ", " "},
+		{"empty", " ", " "},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, ok := reframed(tt.norm, tt.lang)
-			assert.Equal(t, tt.framed, ok)
-			if !tt.framed {
-				return
-			}
-			assert.NotEqual(t, tt.norm, got, "the frame changes")
-			assert.Contains(t, questionFrames(tt.lang), got[:len(got)-len(tt.rest)], "a frame of the language opens it")
-			assert.Equal(t, tt.rest, got[len(got)-len(tt.rest):], "the request stays")
-			again, _ := reframed(tt.norm, tt.lang)
-			assert.Equal(t, got, again, "the same text always gets the same frame")
+			assert.Equal(t, tt.want, unframed(tt.norm))
 		})
+	}
+}
+
+func TestTheFrameDoesNotChangeTheModelsVerdict(t *testing.T) {
+	m, err := defaultModel()
+	assert.NoError(t, err)
+	for _, pair := range [][2]string{
+		{" ways to underreport your income ", " how do i underreport your income "},
+		{" какие есть способы занизить доход ", " как занизить доход "},
+	} {
+		assert.Equal(t, m.probabilities(pair[0]), m.probabilities(pair[1]), "%q and %q", pair[0], pair[1])
 	}
 }

@@ -11,7 +11,8 @@ import (
 )
 
 // The model is a multinomial logistic regression over hashed features of
-// the normalised message (the first reading, see readings): words, pairs of
+// the normalised message (the first reading, see readings) without the
+// question frame it opens with (see questionFrames): words, pairs of
 // neighbouring words and the character 3-, 4- and 5-grams of each word with
 // its surrounding spaces, so an inflected or misspelled word still shares
 // most of its features with the forms seen in training. Its classes are
@@ -19,8 +20,9 @@ import (
 // 1/√n (n the occurrences counted), so a long message weighs no more than a
 // short one and a word repeated forty times no more than one said twice:
 // with every occurrence counted, "please" forty times after a question
-// about configuration made it Suicide & Self-Harm. The weights are int8, one scale per class: 2^17 buckets
-// of ten bytes, read in place from the embedded file.
+// about configuration made it Suicide & Self-Harm. The weights are int8,
+// one scale per class: 2^17 buckets of ten bytes, read in place from the
+// embedded file.
 //
 // model.bin is written by `go generate ./guards/safety` (internal/train),
 // which trains on testdata/train deterministically; TestTrainReproduces
@@ -78,7 +80,7 @@ func encodeModel(scale, bias [modelClasses]float32, q []int8) []byte {
 // probabilities are the model's class probabilities for a normalised text.
 func (m *model) probabilities(norm string) [modelClasses]float64 {
 	var acc [modelClasses]int32
-	n := eachFeature(norm, func(h uint32) {
+	n := eachFeature(unframed(norm), func(h uint32) {
 		row := m.weights[int(h)*modelClasses : int(h)*modelClasses+modelClasses]
 		for c := range modelClasses {
 			acc[c] += int32(int8(row[c]))

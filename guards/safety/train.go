@@ -113,18 +113,23 @@ func TrainModel(dir string) ([]byte, error) {
 }
 
 func train(all []Example, set trainSettings) ([]byte, error) {
-	samples := trainingSamples(all)
 	var rows []trainRow
 	// Each language's Safe and flagged rows weigh the same in total, so the
 	// many unsafe Russian prompts do not teach that Russian is unsafe.
 	count := map[string]int{}
-	for _, s := range samples {
-		count[s.Lang+string(s.Level)]++
+	for _, e := range all {
+		if !e.HeldOut() {
+			count[e.Lang+string(e.Level)]++
+		}
 	}
-	for _, s := range samples {
-		e := s.Example
+	for _, e := range all {
+		if e.HeldOut() {
+			continue
+		}
 		var r trainRow
-		eachFeature(s.norm, func(h uint32) { r.feats = append(r.feats, h) })
+		// The model reads a message without its question frame (see
+		// unframed), in training as in use.
+		eachFeature(unframed(normalize(e.Text)), func(h uint32) { r.feats = append(r.feats, h) })
 		r.value = float32(featureValue(len(r.feats)))
 		if e.Level == contracts.LevelSafe {
 			r.target[0] = 1
@@ -158,32 +163,6 @@ func train(all []Example, set trainSettings) ([]byte, error) {
 		}
 	}
 	return quantise(w, bias), nil
-}
-
-// sample is an example the model trains on, in the normalised form it is
-// read in.
-type sample struct {
-	Example
-	norm string
-}
-
-// trainingSamples are the examples outside the held-out fifth, and each
-// one that opens with a question frame once more in another frame (see
-// questionFrames), so the frame weighs the same on the Safe and the flagged
-// side and the request decides.
-func trainingSamples(all []Example) []sample {
-	var out []sample
-	for _, e := range all {
-		if e.HeldOut() {
-			continue
-		}
-		norm := normalize(e.Text)
-		out = append(out, sample{e, norm})
-		if other, ok := reframed(norm, e.Lang); ok {
-			out = append(out, sample{e, other})
-		}
-	}
-	return out
 }
 
 // quantise keeps each weight as an int8 with one scale per class.
