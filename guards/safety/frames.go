@@ -2,16 +2,18 @@ package safety
 
 import "strings"
 
-// questionFrames are openings a request can be asked in, English and
-// Russian. They say how a thing is asked, not what is asked; yet the
-// sources use them unevenly (nearly every Russian "какие есть способы" in
-// the training data is unsafe, English "ways to" is all but absent, and
-// the translated criminal-code prompts open with "How do I"), and a model
-// that reads them learns the frame instead of the request: it passed "Ways
-// to underreport your income" and flagged "Какие есть способы занизить
-// доход".
-func questionFrames() []string {
-	return []string{
+// unframed is a normalised text without the question frame it opens with,
+// if any (the longest that matches), so the model reads the request alone,
+// in training and in use alike. A frame ("how to", "ways to", "как",
+// "какие есть способы") says how a thing is asked, not what is asked; yet
+// the sources use frames unevenly (nearly every Russian "какие есть
+// способы" in the training data is unsafe, English "ways to" is all but
+// absent, and the translated criminal-code prompts open with "How do I"),
+// and a model that read them learnt the frame instead of the request: it
+// passed "Ways to underreport your income" and flagged "Какие есть способы
+// занизить доход".
+func unframed(norm string) string {
+	frames := [...]string{
 		" how to ", " how do i ", " how can i ", " how would i ", " how should i ",
 		" ways to ", " what are some ways to ", " what is the best way to ",
 		" is there a way to ", " tell me how to ", " explain how to ",
@@ -21,14 +23,8 @@ func questionFrames() []string {
 		" подскажи как ", " подскажите как ", " расскажи как ", " объясни как ",
 		" как лучше ", " мне нужно ", " хочу узнать как ",
 	}
-}
-
-// unframed is a normalised text without the question frame it opens with,
-// if any (the longest that matches), so the model reads the request alone,
-// in training and in use alike.
-func unframed(norm string) string {
 	longest := 0
-	for _, f := range questionFrames() {
+	for _, f := range frames {
 		if len(f) > longest && strings.HasPrefix(norm, f) {
 			longest = len(f)
 		}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestUnframed(t *testing.T) {
@@ -27,7 +28,7 @@ func TestUnframed(t *testing.T) {
 
 func TestTheFrameDoesNotChangeTheModelsVerdict(t *testing.T) {
 	m, err := defaultModel()
-	assert.NoError(t, err)
+	require.NoError(t, err)
 	for _, pair := range [][2]string{
 		{" ways to underreport your income ", " how do i underreport your income "},
 		{" какие есть способы занизить доход ", " как занизить доход "},

@@ -12,7 +12,7 @@ import (
 
 // The model is a multinomial logistic regression over hashed features of
 // the normalised message (the first reading, see readings) without the
-// question frame it opens with (see questionFrames): words, pairs of
+// question frame it opens with (see unframed): words, pairs of
 // neighbouring words and the character 3-, 4- and 5-grams of each word with
 // its surrounding spaces, so an inflected or misspelled word still shares
 // most of its features with the forms seen in training. Its classes are
