@@ -80,7 +80,7 @@ func encodeModel(scale, bias [modelClasses]float32, q []int8) []byte {
 // probabilities are the model's class probabilities for a normalised text.
 func (m *model) probabilities(norm string) [modelClasses]float64 {
 	var acc [modelClasses]int32
-	n := eachFeature(unframed(norm), func(h uint32) {
+	n := eachFeature(norm, func(h uint32) {
 		row := m.weights[int(h)*modelClasses : int(h)*modelClasses+modelClasses]
 		for c := range modelClasses {
 			acc[c] += int32(int8(row[c]))
@@ -126,10 +126,12 @@ const (
 )
 
 // eachFeature calls fn with the bucket of every feature occurrence of a
-// normalised text (words joined by single spaces, a space at either end),
-// the third and later ones of a bucket left out, and returns how many it
-// called fn with. It allocates nothing.
+// normalised text (words joined by single spaces, a space at either end)
+// read without its question frame (see unframed), the third and later ones
+// of a bucket left out, and returns how many it called fn with. Training
+// and classification both read a message through it. It allocates nothing.
 func eachFeature(norm string, fn func(uint32)) int {
+	norm = unframed(norm)
 	n := 0
 	var once, twice [modelBuckets / 64]uint64
 	emit := func(h uint64) {

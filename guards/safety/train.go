@@ -127,9 +127,7 @@ func train(all []Example, set trainSettings) ([]byte, error) {
 			continue
 		}
 		var r trainRow
-		// The model reads a message without its question frame (see
-		// unframed), in training as in use.
-		eachFeature(unframed(normalize(e.Text)), func(h uint32) { r.feats = append(r.feats, h) })
+		eachFeature(normalize(e.Text), func(h uint32) { r.feats = append(r.feats, h) })
 		r.value = float32(featureValue(len(r.feats)))
 		if e.Level == contracts.LevelSafe {
 			r.target[0] = 1
