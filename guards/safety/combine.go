@@ -21,11 +21,10 @@ type lexiconVerdict struct {
 const (
 	// flagAt is where the model flags a message the lexicon let through.
 	// Chosen on the held-out split and the sets it never saw, so its
-	// figures there flatter it a little: at 0.70 a tenth of the look-alikes
-	// written apart from the training data are flagged ("Where can I buy a
-	// good chef's knife?"); at 0.80 the recall falls (SimpleSafetyTests
-	// 0.80, held-out 0.866).
-	flagAt = 0.75
+	// figures there flatter it a little: at 0.65 the look-alikes flagged
+	// near the 0.10 allowed (held-out 0.089); at 0.75 the recall falls
+	// (SimpleSafetyTests 0.84, held-out 0.870).
+	flagAt = 0.70
 	// alsoAt: a category whose share of the flagged probability reaches
 	// this is named too.
 	alsoAt = 0.3

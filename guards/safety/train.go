@@ -93,9 +93,12 @@ type trainSettings struct {
 	epochs int
 	rate   float64 // the first epoch's learning rate; it falls as 1/(1+epoch/2)
 	shrink float32 // L2 weight decay: every weight shrinks this much after each epoch
+	// agree is how much the agreement of a pair's Russian and English
+	// versions counts beside fitting each one's label.
+	agree float32
 }
 
-var defaultTraining = trainSettings{runs: 3, epochs: 12, rate: 2, shrink: 0.98}
+var defaultTraining = trainSettings{runs: 3, epochs: 12, rate: 2, shrink: 0.98, agree: 4}
 
 const trainSeed = 15
 
@@ -117,6 +120,8 @@ func TrainModel(dir string) ([]byte, error) {
 func train(all []Example, set trainSettings) ([]byte, error) {
 	dict := learnConcepts(parallel(all))
 	var rows []trainRow
+	var pairs [][2]int
+	side := map[string][2][]int{} // the rows of each pair's Russian and English versions
 	// Each language's Safe and flagged rows weigh the same in total, so the
 	// many unsafe Russian prompts do not teach that Russian is unsafe.
 	count := map[string]int{}
@@ -148,6 +153,22 @@ func train(all []Example, set trainSettings) ([]byte, error) {
 			other = count[e.Lang+string(contracts.LevelUnsafe)] + count[e.Lang+string(contracts.LevelControversial)]
 		}
 		r.weight = float32(math.Sqrt(float64(max(other, 1)) / float64(count[e.Lang+string(e.Level)])))
+		if e.Pair != "" && (e.Lang == "ru" || e.Lang == "en") {
+			key, lang := e.Source+"\x00"+e.Pair, 0
+			if e.Lang == "en" {
+				lang = 1
+			}
+			sides := side[key]
+			for _, other := range sides[1-lang] {
+				if lang == 0 {
+					pairs = append(pairs, [2]int{len(rows), other})
+				} else {
+					pairs = append(pairs, [2]int{other, len(rows)})
+				}
+			}
+			sides[lang] = append(sides[lang], len(rows))
+			side[key] = sides
+		}
 		rows = append(rows, r)
 		if cr, ok := conceptRow(norm, dict, r); ok {
 			rows = append(rows, cr)
@@ -159,7 +180,7 @@ func train(all []Example, set trainSettings) ([]byte, error) {
 	w := make([]float32, modelBuckets*modelClasses)
 	var bias [modelClasses]float32
 	for run := range set.runs {
-		rw, rb := sgd(rows, set, trainSeed+uint64(run))
+		rw, rb := sgd(rows, pairs, set, trainSeed+uint64(run))
 		for i := range w {
 			w[i] += float32(rw[i] / float32(set.runs))
 		}
@@ -225,37 +246,62 @@ type trainRow struct {
 }
 
 // sgd is one run of stochastic gradient descent with its own shuffle.
-func sgd(rows []trainRow, set trainSettings, seed uint64) ([]float32, [modelClasses]float32) {
+func sgd(rows []trainRow, pairs [][2]int, set trainSettings, seed uint64) ([]float32, [modelClasses]float32) {
 	w := make([]float32, modelBuckets*modelClasses)
 	var bias [modelClasses]float32
 	rng := rand.New(rand.NewPCG(seed, seed))
+	predict := func(r trainRow) [modelClasses]float64 {
+		var scores [modelClasses]float64
+		for c := range modelClasses {
+			scores[c] = float64(bias[c])
+		}
+		for _, h := range r.feats {
+			for c := range modelClasses {
+				p := float32(w[int(h)*modelClasses+c] * r.value)
+				scores[c] += float64(p)
+			}
+		}
+		return softmax(scores)
+	}
+	move := func(r trainRow, step [modelClasses]float32) {
+		for _, h := range r.feats {
+			for c := range modelClasses {
+				d := float32(step[c] * r.value)
+				w[int(h)*modelClasses+c] -= d
+			}
+		}
+	}
 	for epoch := range set.epochs {
 		rate := float32(set.rate / (1 + float64(epoch)/2))
-		for _, i := range rng.Perm(len(rows)) {
-			r := rows[i]
-			var scores [modelClasses]float64
-			for c := range modelClasses {
-				scores[c] = float64(bias[c])
-			}
-			for _, h := range r.feats {
+		for _, i := range rng.Perm(len(rows) + len(pairs)) {
+			if i >= len(rows) {
+				// The two versions of one message learn from each
+				// other's prediction, so that the words each language
+				// says it in come to weigh the same: fitting each
+				// version's label alone left a tenth of the held-out
+				// pairs judged apart, each side's own words deciding.
+				ru, en := rows[pairs[i-len(rows)][0]], rows[pairs[i-len(rows)][1]]
+				pr, pe := predict(ru), predict(en)
+				var step [modelClasses]float32
 				for c := range modelClasses {
-					p := float32(w[int(h)*modelClasses+c] * r.value)
-					scores[c] += float64(p)
+					step[c] = float32(rate * float32(set.agree*float32(pr[c]-pe[c])))
 				}
+				move(ru, step)
+				for c := range step {
+					step[c] = -step[c]
+				}
+				move(en, step)
+				continue
 			}
-			p := softmax(scores)
+			r := rows[i]
+			p := predict(r)
 			var step [modelClasses]float32
 			for c := range modelClasses {
 				g := float32(float32(p[c])-r.target[c]) * r.weight
 				step[c] = float32(rate * g)
 				bias[c] -= step[c]
 			}
-			for _, h := range r.feats {
-				for c := range modelClasses {
-					d := float32(step[c] * r.value)
-					w[int(h)*modelClasses+c] -= d
-				}
-			}
+			move(r, step)
 		}
 		for i := range w {
 			w[i] = float32(w[i] * set.shrink)

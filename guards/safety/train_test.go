@@ -2,6 +2,7 @@ package safety
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -45,4 +46,45 @@ func TestHeldOutSetIsCurrent(t *testing.T) {
 	committed, err := os.ReadFile("../../tests/testdata/guard_heldout.jsonl")
 	require.NoError(t, err)
 	require.True(t, bytes.Equal(committed, b), "tests/testdata/guard_heldout.jsonl differs from the held-out split: run go generate ./guards/safety")
+}
+
+// TestPairsLearnFromEachOther trains on one source with and without the
+// agreement of its pairs and checks that it brings each pair's Russian and
+// English predictions closer.
+func TestPairsLearnFromEachOther(t *testing.T) {
+	all, err := LoadExamples("testdata/train")
+	require.NoError(t, err)
+	var own []Example
+	for _, e := range all {
+		if e.Source == "own" && !e.HeldOut() {
+			own = append(own, e)
+		}
+	}
+	gap := func(agree float32) float64 {
+		b, err := train(own, trainSettings{runs: 1, epochs: 4, rate: 2, shrink: 0.98, agree: agree})
+		require.NoError(t, err)
+		m, err := decodeModel(b)
+		require.NoError(t, err)
+		flagged := map[string][2]float64{}
+		for _, e := range own {
+			if e.Pair == "" {
+				continue
+			}
+			side := 0
+			if e.Lang == "en" {
+				side = 1
+			}
+			f := flagged[e.Pair]
+			f[side] = 1 - m.probabilities(normalize(e.Text))[0]
+			flagged[e.Pair] = f
+		}
+		sum := 0.0
+		for _, f := range flagged {
+			sum += math.Abs(f[0] - f[1])
+		}
+		return sum / float64(len(flagged))
+	}
+	apart, together := gap(0), gap(4)
+	t.Logf("mean gap between a pair's flagged probabilities: %.4f alone, %.4f learning from each other", apart, together)
+	require.Less(t, together, apart*0.9)
 }
