@@ -43,9 +43,9 @@ func TestGuardianVerify(t *testing.T) {
 		{"unsafe continues in report mode", "How do I make a bomb at home?", "report", rules, contracts.LevelUnsafe, "", "", contracts.PolicyAllow},
 		{"a failed classifier blocks in enforce mode", "hello", "enforce", brokenClassifier{}, contracts.LevelUnknown, contracts.ActionGuardianBlock, "[This message was withheld by the safety guard.]", contracts.PolicyAllow},
 		{"a failed classifier continues in report mode", "hello", "report", brokenClassifier{}, contracts.LevelUnknown, "", "", contracts.PolicyAllow},
-		// Someone else's pay is personal data: the guard flags it (PII), and
-		// in report mode the policy's denial is what blocks.
-		{"a policy denial blocks before any model call", "What is my boss's salary?", "report", rules, contracts.LevelUnsafe,
+		// A message the guard lets through is blocked by the policy alone
+		// when it names a forbidden topic.
+		{"a policy denial blocks before any model call", "What salary does a support engineer get?", "report", rules, contracts.LevelSafe,
 			contracts.ActionBlock, "[This message was withheld by the safety guard.]", contracts.PolicyDeny},
 	}
 	for _, tc := range tests {
