@@ -120,7 +120,7 @@ func TrainModel(dir string) ([]byte, error) {
 func train(all []Example, set trainSettings) ([]byte, error) {
 	dict := learnConcepts(parallel(all))
 	var rows []trainRow
-	var pairs [][2]int
+	var pairs [][2]int            // the rows of a Russian and an English version of one message
 	side := map[string][2][]int{} // the rows of each pair's Russian and English versions
 	// Each language's Safe and flagged rows weigh the same in total, so the
 	// many unsafe Russian prompts do not teach that Russian is unsafe.
@@ -154,17 +154,15 @@ func train(all []Example, set trainSettings) ([]byte, error) {
 		}
 		r.weight = float32(math.Sqrt(float64(max(other, 1)) / float64(count[e.Lang+string(e.Level)])))
 		if e.Pair != "" && (e.Lang == "ru" || e.Lang == "en") {
-			key, lang := e.Source+"\x00"+e.Pair, 0
+			key, lang := e.Source+"\x00"+e.Pair, 0 // lang: 0 Russian, 1 English
 			if e.Lang == "en" {
 				lang = 1
 			}
 			sides := side[key]
 			for _, other := range sides[1-lang] {
-				if lang == 0 {
-					pairs = append(pairs, [2]int{len(rows), other})
-				} else {
-					pairs = append(pairs, [2]int{other, len(rows)})
-				}
+				var p [2]int
+				p[lang], p[1-lang] = len(rows), other
+				pairs = append(pairs, p)
 			}
 			sides[lang] = append(sides[lang], len(rows))
 			side[key] = sides
