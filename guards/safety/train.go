@@ -153,11 +153,7 @@ func train(all []Example, set trainSettings) ([]byte, error) {
 			other = count[e.Lang+string(contracts.LevelUnsafe)] + count[e.Lang+string(contracts.LevelControversial)]
 		}
 		r.weight = float32(math.Sqrt(float64(max(other, 1)) / float64(count[e.Lang+string(e.Level)])))
-		if e.Pair != "" && (e.Lang == "ru" || e.Lang == "en") {
-			key, lang := e.Source+"\x00"+e.Pair, 0 // lang: 0 Russian, 1 English
-			if e.Lang == "en" {
-				lang = 1
-			}
+		if key, lang, ok := e.version(); ok {
 			sides := side[key]
 			for _, other := range sides[1-lang] {
 				var p [2]int
@@ -197,23 +193,32 @@ func parallel(all []Example) [][2]string {
 	at := map[string]int{}
 	var out [][2]string
 	for _, e := range all {
-		if e.HeldOut() || e.Pair == "" || e.Lang != "ru" && e.Lang != "en" {
+		key, side, ok := e.version()
+		if e.HeldOut() || !ok {
 			continue
 		}
-		key := e.Source + "\x00" + e.Pair
-		i, ok := at[key]
-		if !ok {
+		i, seen := at[key]
+		if !seen {
 			i = len(out)
 			at[key] = i
 			out = append(out, [2]string{})
 		}
-		side := 0
-		if e.Lang == "en" {
-			side = 1
-		}
 		out[i][side] += unframed(normalize(e.Text)) // as the model reads it
 	}
 	return out
+}
+
+// version names the pair a row is a version of, within its source, and its
+// side: 0 Russian, 1 English. ok is false for a row of no pair or of another
+// language.
+func (e Example) version() (key string, side int, ok bool) {
+	if e.Pair == "" || e.Lang != "ru" && e.Lang != "en" {
+		return "", 0, false
+	}
+	if e.Lang == "en" {
+		side = 1
+	}
+	return e.Source + "\x00" + e.Pair, side, true
 }
 
 // quantise keeps each weight as an int8 with one scale per class.
