@@ -50,6 +50,24 @@ func compileFlat(e Entry) flatRule {
 	return fr
 }
 
+// prefixes are the literal strings every match of the entry's flat
+// triggers begins with (prefixesOf): empty when it has no trigger there,
+// nil when they are not known.
+func (fr flatRule) prefixes() []string {
+	out := []string{}
+	for _, re := range []*regexp.Regexp{fr.stems, fr.words} {
+		if re == nil {
+			continue
+		}
+		ps := prefixesOf(re.String())
+		if ps == nil {
+			return nil
+		}
+		out = append(out, ps...)
+	}
+	return out
+}
+
 // flatTerms is every pattern of a lexicon in flat form, anchored: what may
 // follow a whole word inside a run.
 func flatTerms(lex Lexicon) *regexp.Regexp {

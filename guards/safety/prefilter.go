@@ -24,10 +24,13 @@ const maxClassRunes = 8
 // it: those with a prefix in the text, and those whose prefixes are not
 // known.
 type triggerIndex struct {
-	n      int
-	always []int                  // triggers without known prefixes
-	keyLen int                    // bytes of a prefix that key byKey
-	byKey  map[string][]candidate // a prefix's first keyLen bytes → the prefixes
+	n int
+	// anywhere: matches may begin at any character, not only at the space
+	// before a word (the flat reading, where a run has no spaces).
+	anywhere bool
+	always   []int                  // triggers without known prefixes
+	keyLen   int                    // bytes of a prefix that key byKey
+	byKey    map[string][]candidate // a prefix's first keyLen bytes → the prefixes
 }
 
 type candidate struct {
@@ -41,8 +44,8 @@ const maxKeyLen = 4
 
 // newTriggerIndex indexes the prefixes of the triggers: known[i] holds
 // trigger i's (prefixesOf), nil when they are not known.
-func newTriggerIndex(known [][]string) *triggerIndex {
-	ix := &triggerIndex{n: len(known), keyLen: maxKeyLen, byKey: map[string][]candidate{}}
+func newTriggerIndex(known [][]string, anywhere bool) *triggerIndex {
+	ix := &triggerIndex{n: len(known), anywhere: anywhere, keyLen: maxKeyLen, byKey: map[string][]candidate{}}
 	for i := range known {
 		if known[i] == nil {
 			ix.always = append(ix.always, i)
@@ -52,7 +55,7 @@ func newTriggerIndex(known [][]string) *triggerIndex {
 		}
 	}
 	for i, ps := range known {
-		if slices.ContainsFunc(ps, func(p string) bool { return p[0] != ' ' }) {
+		if !anywhere && slices.ContainsFunc(ps, func(p string) bool { return p[0] != ' ' }) {
 			ix.always = append(ix.always, i) // find looks only at spaces
 			continue
 		}
@@ -73,8 +76,9 @@ type candidates struct {
 func (c candidates) may(i int) bool { return c.everywhere[i] || c.at[i] != nil }
 
 // find lists, in one pass over each text, the offsets where a trigger's
-// prefix begins. Every prefix begins with the space before a word (a
-// trigger is " (?:…)"), so only those bytes are looked up.
+// prefix begins. Unless the index is anywhere, every prefix begins with the
+// space before a word (a trigger is " (?:…)"), so only those bytes are
+// looked up.
 func (ix *triggerIndex) find(texts []string) candidates {
 	c := candidates{everywhere: make([]bool, ix.n), at: make([][][]int, ix.n)}
 	for _, i := range ix.always {
@@ -82,7 +86,7 @@ func (ix *triggerIndex) find(texts []string) candidates {
 	}
 	for k, t := range texts {
 		for at := 0; at+ix.keyLen <= len(t); at++ {
-			if t[at] != ' ' {
+			if !ix.anywhere && t[at] != ' ' || !utf8.RuneStart(t[at]) {
 				continue
 			}
 			for _, cand := range ix.byKey[t[at:at+ix.keyLen]] {

@@ -1,7 +1,9 @@
 package safety
 
 import (
+	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -42,6 +44,7 @@ func TestTriggerIndexKeepsMatches(t *testing.T) {
 	require.NoError(t, err)
 	for _, text := range append(texts, hostile...) {
 		checkTriggerIndex(t, r, text)
+		checkFlatIndex(t, r, spaceOut(text))
 	}
 }
 
@@ -52,7 +55,10 @@ func FuzzTriggerIndex(f *testing.F) {
 	}
 	r, err := NewDefaultRules()
 	require.NoError(f, err)
-	f.Fuzz(func(t *testing.T, text string) { checkTriggerIndex(t, r, text) })
+	f.Fuzz(func(t *testing.T, text string) {
+		checkTriggerIndex(t, r, text)
+		checkFlatIndex(t, r, text)
+	})
 }
 
 func checkTriggerIndex(t *testing.T, r *Rules, text string) {
@@ -76,6 +82,30 @@ func checkTriggerIndex(t *testing.T, r *Rules, text string) {
 			}
 			if got := e.matchesAt(norm, at); len(all) > 0 && !slices.EqualFunc(got, all, slices.Equal) {
 				t.Fatalf("%s in %q: matches %v where the index and its windows found, %v in the whole text", e.ID, norm, got, all)
+			}
+		}
+	}
+}
+
+// spaceOut puts a space between all the letters of text ("k i l l").
+func spaceOut(text string) string {
+	return strings.Join(strings.Split(text, ""), " ")
+}
+
+// checkFlatIndex: every entry whose flat trigger matches the flat reading
+// of text is one the flat index says may.
+func checkFlatIndex(t *testing.T, r *Rules, text string) {
+	t.Helper()
+	f, ok := flatReading(split(text))
+	if !ok {
+		return
+	}
+	fr := r.flat()
+	c := fr.triggers.find([]string{f.s})
+	for i, rule := range fr.rules {
+		for _, re := range []*regexp.Regexp{rule.stems, rule.words} {
+			if re != nil && re.MatchString(f.s) && !c.may(i) {
+				t.Fatalf("%s matches the flat reading %q, and the flat index left it out", r.entries[i].ID, f.s)
 			}
 		}
 	}

@@ -41,6 +41,10 @@ type Rules struct {
 type flatRules struct {
 	rules []flatRule
 	terms *regexp.Regexp
+	// triggers finds the entries whose flat triggers may match: each entry's
+	// patterns scan the whole run otherwise, and a 4 KB message spelled out
+	// took 40 ms, a hundred times the same message written in words.
+	triggers *triggerIndex
 }
 
 // A rule's patterns are compiled when first needed: the trigger when the
@@ -116,9 +120,12 @@ func compileRules(lex Lexicon) (*Rules, error) {
 	// message with letters spaced out needs them.
 	r.flat = sync.OnceValue(func() flatRules {
 		fr := flatRules{terms: flatTerms(lex)}
+		var prefixes [][]string
 		for _, e := range lex.Entries {
 			fr.rules = append(fr.rules, compileFlat(e))
+			prefixes = append(prefixes, fr.rules[len(fr.rules)-1].prefixes())
 		}
+		fr.triggers = newTriggerIndex(prefixes, true)
 		return fr
 	})
 	prefixes := make([][]string, len(lex.Entries))
@@ -139,7 +146,7 @@ func compileRules(lex Lexicon) (*Rules, error) {
 			at:      sync.OnceValue(func() []anchored { return anchoredPatterns(e) }),
 			context: sync.OnceValue(func() ruleContext { return compileContext(e) })})
 	}
-	r.triggers = newTriggerIndex(prefixes)
+	r.triggers = newTriggerIndex(prefixes, false)
 	return r, nil
 }
 
@@ -198,6 +205,12 @@ func (r *Rules) Classify(ctx context.Context, text string) (contracts.Moderation
 	}
 	v := lexiconVerdict{level: contracts.LevelSafe}
 	cands := r.triggers.find(texts)
+	var flatRules flatRules
+	var flatCands candidates
+	if spelled {
+		flatRules = r.flat()
+		flatCands = flatRules.triggers.find([]string{flat.s})
+	}
 	for i, e := range r.entries {
 		hit, ok, benign := "", false, false
 		if cands.may(i) {
@@ -206,9 +219,8 @@ func (r *Rules) Classify(ctx context.Context, text string) (contracts.Moderation
 		if benign {
 			v.benign = append(v.benign, e.Category)
 		}
-		if !ok && spelled {
-			fr := r.flat()
-			hit, ok = e.fireFlat(flat, fr.rules[i], fr.terms)
+		if !ok && spelled && flatCands.may(i) {
+			hit, ok = e.fireFlat(flat, flatRules.rules[i], flatRules.terms)
 		}
 		if !ok {
 			continue
