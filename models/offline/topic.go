@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/sgrgraph/sgrgraph/models/offline/internal/textmodel"
@@ -37,7 +38,7 @@ var trained = sync.OnceValue(func() trainedModels {
 			continue
 		}
 		for _, c := range contentWords(w) {
-			bg.stems[stem(c)] += float64(count)
+			bg.stems[topicStem(c)] += float64(count)
 			bg.total += float64(count)
 		}
 	}
@@ -50,7 +51,7 @@ type trainedModels struct {
 	background background
 }
 
-// background is how often each stem occurs in everyday messages of any
+// background is how often each topic stem occurs in everyday messages of any
 // domain: what a word of the knowledge base is compared with.
 type background struct {
 	stems map[string]float64
@@ -70,6 +71,10 @@ type topicModel struct {
 	// how many articles there are.
 	articles []int
 	docs     int
+	// words counts each word by its topic stem (topicStem), which the
+	// off-topic score reads; wordVocab is how many there are, and one.
+	words     map[string]float64
+	wordVocab float64
 }
 
 func newTopicModel(corpus []string) topicModel {
@@ -81,12 +86,18 @@ func newTopicModel(corpus []string) topicModel {
 	// law; docs/ has some 1,800 in 120 KB): the table is made once at
 	// about its size rather than grown and copied on the way.
 	hint := 5 * int(math.Sqrt(float64(size)))
-	t := topicModel{stems: make(map[string]int, hint), counts: make([]float64, 0, hint)}
+	t := topicModel{stems: make(map[string]int, hint), counts: make([]float64, 0, hint), words: make(map[string]float64, hint)}
 	var keys stemKeys
 	var last []int // the article that last held each stem, plus one
-	word, s := make([]byte, 0, 32), make([]byte, 0, 5*utf8.UTFMax)
+	word, s := make([]byte, 0, 32), make([]byte, 0, topicStemLetters*utf8.UTFMax)
 	for n, text := range corpus {
 		eachContentWord(text, word, func(w []byte) {
+			s = appendTopicStem(s[:0], w)
+			if _, ok := t.words[string(s)]; ok {
+				t.words[string(s)]++
+			} else {
+				t.words[keys.key(s)] = 1
+			}
 			s = asciiStem(s[:0], w)
 			i, ok := t.stems[string(s)]
 			if !ok {
@@ -106,7 +117,46 @@ func newTopicModel(corpus []string) topicModel {
 	}
 	t.docs = len(corpus)
 	t.vocab = float64(len(t.counts) + 1)
+	t.wordVocab = float64(len(t.words) + 1)
 	return t
+}
+
+// topicStemLetters is how many letters of an English word the off-topic
+// score reads: five, as stem reads, made "commute" "communication" and
+// "latte" "latter", so a question about coffee found its words in a
+// software manual. A Russian word keeps stem's five: its endings are
+// longer, and its stem shorter.
+const topicStemLetters = 7
+
+// topicStem is the part of a word the off-topic score counts it by.
+func topicStem(w string) string {
+	var buf [topicStemLetters * utf8.UTFMax]byte
+	return string(appendTopicStem(buf[:0], []byte(w)))
+}
+
+// appendTopicStem appends the topic stem of w to dst.
+func appendTopicStem(dst, w []byte) []byte {
+	if n := min(len(w), topicStemLetters); n > 0 && w[0] < utf8.RuneSelf {
+		ascii := true
+		for _, c := range w[:n] {
+			ascii = ascii && c < utf8.RuneSelf
+		}
+		if ascii {
+			return append(dst, w[:n]...)
+		}
+	}
+	if r, _ := utf8.DecodeRune(w); unicode.Is(unicode.Cyrillic, r) {
+		return appendStem(dst, w)
+	}
+	n := 0
+	for _, r := range string(w) {
+		if n == topicStemLetters {
+			break
+		}
+		dst = utf8.AppendRune(dst, r)
+		n++
+	}
+	return dst
 }
 
 // asciiStem is appendStem(dst, w), without reading runes when the first
@@ -213,13 +263,13 @@ func (t topicModel) relevance(content []string) float64 {
 	seen := map[string]bool{}
 	var evidence, informs []float64
 	for _, w := range content {
-		s := stem(w)
+		s := topicStem(w)
 		if seen[s] {
 			continue
 		}
 		seen[s] = true
-		count := t.count(s)
-		kb := (count + 0.5) / (t.total + 0.5*t.vocab)
+		count := t.words[s]
+		kb := (count + 0.5) / (t.total + 0.5*t.wordVocab)
 		everyday := (bg.stems[s] + 0.5) / (bg.total + 0.5*bg.vocab)
 		e := math.Log(kb / everyday)
 		if count == 0 {

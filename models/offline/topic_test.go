@@ -50,3 +50,38 @@ func TestAWordInMostArticlesIsSaidEverywhere(t *testing.T) {
 		})
 	}
 }
+
+// TestTopicStemsKeepWordsApart: the off-topic score reads seven letters of
+// an English word, so words that only begin alike are not one word to
+// it, and a Russian word's forms still meet.
+func TestTopicStemsKeepWordsApart(t *testing.T) {
+	tests := []struct {
+		a, b string
+		same bool
+	}{
+		{"commute", "communication", false},
+		{"latte", "latter", false},
+		{"configure", "configuration", true},
+		{"notifications", "notification", true},
+		{"настройка", "настроить", true},
+		{"ёлочный", "елочная", true},
+		{"naïveté", "naïveness", false},
+	}
+	for _, tc := range tests {
+		if got := topicStem(tc.a) == topicStem(tc.b); got != tc.same {
+			t.Errorf("%q (%q) and %q (%q): same %v, want %v", tc.a, topicStem(tc.a), tc.b, topicStem(tc.b), got, tc.same)
+		}
+	}
+}
+
+// A coffee order shares the first five letters of "latter" with a
+// software manual, and none of its words: it is off-topic there.
+func TestAWordThatOnlyBeginsLikeTheKnowledgeBasesIsNotItsWord(t *testing.T) {
+	m := newTopicModel([]string{"Scrape targets. The latter are configured in the scrape config; the former are discovered."})
+	if rel := m.relevance([]string{"latte"}); offTopic(rel) < 0.7 {
+		t.Errorf("relevance of %q = %.2f, off-topic %.2f: want at least 0.7", "latte", rel, offTopic(rel))
+	}
+	if rel := m.relevance([]string{"scrape", "targets"}); offTopic(rel) >= 0.7 {
+		t.Errorf("relevance of the manual's own words = %.2f, off-topic %.2f: want below 0.7", rel, offTopic(rel))
+	}
+}
