@@ -60,21 +60,20 @@ type background struct {
 }
 
 // topicModel is what the knowledge base says of its own words: how often
-// each stem occurs in it. A stem's count is kept by its place (stems),
-// so that a word's stem seen before is counted without a string of its own.
+// each word occurs in it, counted by its topic stem (topicStem), which the
+// off-topic score reads, and in how many articles each stem (stem) is,
+// which the choice of articles reads.
 type topicModel struct {
-	stems  map[string]int // each stem's place in counts
-	counts []float64
-	total  float64
-	vocab  float64 // distinct stems, and one for the words it lacks
-	// articles is how many articles hold each stem, by its place; docs
-	// how many articles there are.
+	words map[string]float64
+	total float64 // words counted
+	vocab float64 // distinct topic stems, and one for the words it lacks
+	// stems are the stems of the knowledge base's words, each with its
+	// place in articles: how many articles hold it. A stem seen before is
+	// looked up without a string of its own. docs is how many articles
+	// there are.
+	stems    map[string]int
 	articles []int
 	docs     int
-	// words counts each word by its topic stem (topicStem), which the
-	// off-topic score reads; wordVocab is how many there are, and one.
-	words     map[string]float64
-	wordVocab float64
 }
 
 func newTopicModel(corpus []string) topicModel {
@@ -86,7 +85,7 @@ func newTopicModel(corpus []string) topicModel {
 	// law; docs/ has some 1,800 in 120 KB): the table is made once at
 	// about its size rather than grown and copied on the way.
 	hint := 5 * int(math.Sqrt(float64(size)))
-	t := topicModel{stems: make(map[string]int, hint), counts: make([]float64, 0, hint), words: make(map[string]float64, hint)}
+	t := topicModel{stems: make(map[string]int, hint), articles: make([]int, 0, hint), words: make(map[string]float64, hint)}
 	var keys stemKeys
 	var last []int // the article that last held each stem, plus one
 	word, s := make([]byte, 0, 32), make([]byte, 0, topicStemLetters*utf8.UTFMax)
@@ -101,13 +100,11 @@ func newTopicModel(corpus []string) topicModel {
 			s = asciiStem(s[:0], w)
 			i, ok := t.stems[string(s)]
 			if !ok {
-				i = len(t.counts)
+				i = len(t.articles)
 				t.stems[keys.key(s)] = i
-				t.counts = append(t.counts, 0)
 				t.articles = append(t.articles, 0)
 				last = append(last, 0)
 			}
-			t.counts[i]++
 			t.total++
 			if last[i] != n+1 {
 				last[i] = n + 1
@@ -116,8 +113,7 @@ func newTopicModel(corpus []string) topicModel {
 		})
 	}
 	t.docs = len(corpus)
-	t.vocab = float64(len(t.counts) + 1)
-	t.wordVocab = float64(len(t.words) + 1)
+	t.vocab = float64(len(t.words) + 1)
 	return t
 }
 
@@ -186,14 +182,6 @@ func (k *stemKeys) key(s []byte) string {
 	start := k.block.Len()
 	k.block.Write(s)
 	return k.block.String()[start:]
-}
-
-// count is how often the stem s occurs.
-func (t topicModel) count(s string) float64 {
-	if i, ok := t.stems[s]; ok {
-		return t.counts[i]
-	}
-	return 0
 }
 
 // everywhere: the stem is in most articles of a knowledge base of some
@@ -269,7 +257,7 @@ func (t topicModel) relevance(content []string) float64 {
 		}
 		seen[s] = true
 		count := t.words[s]
-		kb := (count + 0.5) / (t.total + 0.5*t.wordVocab)
+		kb := (count + 0.5) / (t.total + 0.5*t.vocab)
 		everyday := (bg.stems[s] + 0.5) / (bg.total + 0.5*bg.vocab)
 		e := math.Log(kb / everyday)
 		if count == 0 {

@@ -42,6 +42,16 @@ func stemByRunes(w string) string {
 	return string(r)
 }
 
+// topicStemByRunes is topicStem as first written: a Russian word's stem,
+// seven letters of any other.
+func topicStemByRunes(w string) string {
+	r := []rune(w)
+	if len(r) > 0 && unicode.Is(unicode.Cyrillic, r[0]) {
+		return stemByRunes(w)
+	}
+	return string(r[:min(len(r), 7)])
+}
+
 var wordSamples = []string{
 	"", "How do I configure the safety guard?", "Как настроить фильтр безопасности? Ёлка, ЁЖ",
 	"doesn't it'' work’’ ’quoted’ rock'n'roll", "İSTANBUL ǅ ẞ Σίσυφος", "\xff\xfe invalid \xc3 bytes",
@@ -68,30 +78,41 @@ func FuzzWords(f *testing.F) {
 		}
 		corpus := []string{text, request}
 		model, first := newTopicModel(corpus), topicByWords(corpus)
-		counts := map[string]float64{}
-		for s := range model.stems {
-			counts[s] = model.count(s)
+		if !reflect.DeepEqual(model.words, first.counts) || model.total != first.total || model.vocab != first.vocab {
+			t.Fatalf("newTopicModel(%q) = %v, want %v", corpus, model.words, first)
 		}
-		if !reflect.DeepEqual(counts, first.counts) || model.total != first.total || model.vocab != first.vocab {
-			t.Fatalf("newTopicModel(%q) = %v, want %v", corpus, counts, first)
+		stems := map[string]bool{}
+		for _, w := range want {
+			if utf8.RuneCountInString(w) > 1 && !stopWords[w] {
+				stems[stemByRunes(w)] = true
+			}
+		}
+		for _, w := range wordsByString(request) {
+			if utf8.RuneCountInString(w) > 1 && !stopWords[w] {
+				stems[stemByRunes(w)] = true
+			}
+		}
+		if len(stems) != len(model.stems) {
+			t.Fatalf("newTopicModel(%q) has %d stems, want %d", corpus, len(model.stems), len(stems))
 		}
 	})
 }
 
-// stemCounts is a topic model as first written: the counts keyed by stem.
+// stemCounts is a topic model as first written: the counts keyed by
+// topic stem.
 type stemCounts struct {
 	counts       map[string]float64
 	total, vocab float64
 }
 
 // topicByWords is the topic model as first written: each content word's
-// stem counted in turn.
+// topic stem counted in turn.
 func topicByWords(corpus []string) stemCounts {
 	t := stemCounts{counts: map[string]float64{}}
 	for _, text := range corpus {
 		for _, w := range wordsByString(text) {
 			if utf8.RuneCountInString(w) > 1 && !stopWords[w] {
-				t.counts[stemByRunes(w)]++
+				t.counts[topicStemByRunes(w)]++
 				t.total++
 			}
 		}
