@@ -205,11 +205,11 @@ func (r *Rules) Classify(ctx context.Context, text string) (contracts.Moderation
 	}
 	v := lexiconVerdict{level: contracts.LevelSafe}
 	cands := r.triggers.find(texts)
-	var flatRules flatRules
+	var fr flatRules
 	var flatCands candidates
 	if spelled {
-		flatRules = r.flat()
-		flatCands = flatRules.triggers.find([]string{flat.s})
+		fr = r.flat()
+		flatCands = fr.triggers.find([]string{flat.s})
 	}
 	for i, e := range r.entries {
 		hit, ok, benign := "", false, false
@@ -220,7 +220,7 @@ func (r *Rules) Classify(ctx context.Context, text string) (contracts.Moderation
 			v.benign = append(v.benign, e.Category)
 		}
 		if !ok && spelled && flatCands.may(i) {
-			hit, ok = e.fireFlat(flat, flatRules.rules[i], flatRules.terms)
+			hit, ok = e.fireFlat(flat, fr.rules[i], fr.terms)
 		}
 		if !ok {
 			continue

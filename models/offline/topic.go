@@ -132,39 +132,28 @@ func topicStem(w string) string {
 
 // appendTopicStem appends the topic stem of w to dst.
 func appendTopicStem(dst, w []byte) []byte {
-	if n := min(len(w), topicStemLetters); n > 0 && w[0] < utf8.RuneSelf {
-		ascii := true
-		for _, c := range w[:n] {
-			ascii = ascii && c < utf8.RuneSelf
-		}
-		if ascii {
-			return append(dst, w[:n]...)
+	if len(w) > 0 && w[0] >= utf8.RuneSelf {
+		if r, _ := utf8.DecodeRune(w); unicode.Is(unicode.Cyrillic, r) {
+			return appendStem(dst, w)
 		}
 	}
-	if r, _ := utf8.DecodeRune(w); unicode.Is(unicode.Cyrillic, r) {
-		return appendStem(dst, w)
-	}
-	n := 0
-	for _, r := range string(w) {
-		if n == topicStemLetters {
-			break
-		}
-		dst = utf8.AppendRune(dst, r)
-		n++
-	}
-	return dst
+	return asciiLetters(dst, w, topicStemLetters)
 }
 
 // asciiStem is appendStem(dst, w), without reading runes when the first
 // five bytes of w are ASCII, as they are in most words: its stem is them.
-func asciiStem(dst, w []byte) []byte {
-	n := min(len(w), 5)
-	for _, c := range w[:n] {
+func asciiStem(dst, w []byte) []byte { return asciiLetters(dst, w, 5) }
+
+// asciiLetters is appendLetters(dst, w, n), without reading runes when
+// the first n bytes of w are ASCII.
+func asciiLetters(dst, w []byte, n int) []byte {
+	head := w[:min(len(w), n)]
+	for _, c := range head {
 		if c >= utf8.RuneSelf {
-			return appendStem(dst, w)
+			return appendLetters(dst, w, n)
 		}
 	}
-	return append(dst, w[:n]...)
+	return append(dst, head...)
 }
 
 // stemKeys makes the topic model's keys, a few bytes each, as strings cut

@@ -89,14 +89,16 @@ func stem(w string) string {
 }
 
 // appendStem appends the stem of w, as stem gives it, to dst.
-func appendStem(dst, w []byte) []byte {
-	n := 0
+func appendStem(dst, w []byte) []byte { return appendLetters(dst, w, 5) }
+
+// appendLetters appends the first n letters of w to dst, ё read as е.
+func appendLetters(dst, w []byte, n int) []byte {
 	for _, r := range string(w) {
-		if n == 5 {
+		if n == 0 {
 			break
 		}
 		dst = utf8.AppendRune(dst, yoAsYe(r))
-		n++
+		n--
 	}
 	return dst
 }

@@ -43,9 +43,9 @@ func stemByRunes(w string) string {
 }
 
 // topicStemByRunes is topicStem as first written: a Russian word's stem,
-// seven letters of any other.
+// seven letters of any other, ё read as е in both.
 func topicStemByRunes(w string) string {
-	r := []rune(w)
+	r := []rune(strings.ReplaceAll(w, "ё", "е"))
 	if len(r) > 0 && unicode.Is(unicode.Cyrillic, r[0]) {
 		return stemByRunes(w)
 	}
