@@ -178,7 +178,7 @@ func TestHeldOut(t *testing.T) {
 	if a := f.sourceAgreement("own"); a < 0.95 {
 		t.Errorf("ru/en agreement on the parallel messages written for the guard %.3f; want ≥ 0.95", a)
 	}
-	if f.agreement() < 0.91 {
-		t.Errorf("ru/en agreement on every held-out pair %.3f; want ≥ 0.91", f.agreement())
+	if f.agreement() < 0.92 {
+		t.Errorf("ru/en agreement on every held-out pair %.3f; want ≥ 0.92", f.agreement())
 	}
 }
