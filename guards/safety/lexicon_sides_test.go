@@ -13,7 +13,7 @@ import (
 // version only. An English pattern whose Russian side knows one form of a
 // verb ("steal" beside "украсть" but not "воровать") judges a pair apart
 // wherever the model would have agreed: the held-out agreement rose from
-// 0.922 to 0.931 when 164 of these were mended. The ceiling keeps a new
+// 0.922 to 0.932 when 218 of these were mended. The ceiling keeps a new
 // entry from writing one language only.
 func TestLexiconEntriesFireInBothLanguages(t *testing.T) {
 	all, err := LoadExamples("testdata/train")
@@ -56,5 +56,5 @@ func TestLexiconEntriesFireInBothLanguages(t *testing.T) {
 	}
 	t.Logf("%d entries fired in one version of %d pairs", oneSided, pairs)
 	require.Greater(t, pairs, 3000)
-	require.LessOrEqual(t, oneSided, 620, "entries that fire in one language only")
+	require.LessOrEqual(t, oneSided, 565, "entries that fire in one language only")
 }
