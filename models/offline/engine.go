@@ -78,7 +78,7 @@ func New(o Options) *Engine {
 	}
 	e.titled, e.topics = r.titled, r.topics
 	e.kbLang = r.searchLanguage(o.KBLanguage)
-	e.sells = len(r.corpus) > 0 && e.topics.relevance([]string{"purchase", "buy", "bought", "refund"}) > 1
+	e.sells = len(r.corpus) > 0 && e.topics.relevance([]string{"purchase", "buy", "bought", "refund"}, nil) > 1
 	e.Model = models.New("Offline", e.reply)
 	return e
 }

@@ -147,7 +147,7 @@ func (e *Engine) spam(request string, a analysis, lang string) (float64, string)
 	off := 0.0
 	if requestType(request) != contracts.RequestCasual && !e.asksAboutPurchase(request) {
 		if words := specific(contentWords(e.inKBLanguage(linkPattern.ReplaceAllString(request, " ")))); len(words) > 0 && e.topics.total > 0 {
-			rel := e.topics.relevance(words)
+			rel := e.topics.relevance(words, phrasalVerbs(request))
 			off, ad = offTopic(rel), onTopicSpam(ad, rel)
 		}
 	}

@@ -8,7 +8,8 @@ import (
 // An engine over a corpus read before (Options.Reading) is the engine over
 // the corpus, whatever the other options; one Reading serves many engines.
 func TestEngineOverAReading(t *testing.T) {
-	corpus := []string{"Orders and refunds\nHow to buy, pay for a purchase and get a refund of an order.",
+	corpus := []string{"Orders and refunds\nHow to buy, pay for a purchase and get a refund of an order. " +
+		"A refund of a purchase you bought is paid in a week; to buy again, order again.",
 		"Настройка фильтра\nФильтр безопасности проверяет каждый запрос. Настройка в файле.",
 		"A sentence that is not a title. It has a full stop\nand more text"}
 	r := Read(corpus)

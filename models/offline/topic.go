@@ -74,6 +74,9 @@ type topicModel struct {
 	stems    map[string]int
 	articles []int
 	docs     int
+	// phrasal counts a word followed by a particle ("turn off") by the
+	// word's topic stem and the particle: phrasalKey.
+	phrasal map[string]float64
 }
 
 func newTopicModel(corpus []string) topicModel {
@@ -114,6 +117,7 @@ func newTopicModel(corpus []string) topicModel {
 	}
 	t.docs = len(corpus)
 	t.vocab = float64(len(t.words) + 1)
+	t.phrasal = countPhrasal(corpus)
 	return t
 }
 
@@ -202,6 +206,18 @@ const minArticlesEverywhere = 8
 // 0.7 at offTopicMean and rises with slope offTopicSlope below it.
 const (
 	evidenceClamp = 4.0
+	// A word the knowledge base says a few times may be there by chance
+	// ("volume" twice in manuals of tents and stoves, "shuffle" once in a
+	// software manual): a word it says c times keeps c/(c+incidentalCount)
+	// of its positive evidence, so a word it says a hundred times keeps
+	// nearly all and one it says once a sixth.
+	incidentalCount = 5.0
+	// Each word weighs what it tells: -log of its everyday rate, less
+	// everydayInform (the rate e^-3, a word in twenty), and at least
+	// minInform. Everyday words ("send", "back", "turn") then weigh little
+	// either way, and the words that name a subject decide.
+	everydayInform = 3.0
+	minInform      = 0.5
 	// "Why an odd number of cluster members?" reads 0.71 to the spam
 	// model; its words are etcd's own, and it is a question about etcd.
 	onTopicSpamShift = 0.5
@@ -234,8 +250,10 @@ func onTopicSpam(p, relevance float64) float64 {
 }
 
 // relevance is the weighted mean evidence of the content words: how much
-// more the knowledge base uses them than everyday language does.
-func (t topicModel) relevance(content []string) float64 {
+// more the knowledge base uses them than everyday language does. A word
+// that particles names with the particle that follows it in the request
+// ("turn" → "off") is counted as the pair (phrasalVerbs).
+func (t topicModel) relevance(content []string, particles map[string]string) float64 {
 	bg := trained().background
 	seen := map[string]bool{}
 	var evidence, informs []float64
@@ -246,13 +264,22 @@ func (t topicModel) relevance(content []string) float64 {
 		}
 		seen[s] = true
 		count := t.words[s]
+		if p, ok := particles[w]; ok {
+			// The pair's everyday rate is taken for the word's, which is
+			// at least as high: the pair never looks more the knowledge
+			// base's than the word alone.
+			count = t.phrasal[phrasalKey(s, p)]
+		}
 		kb := (count + 0.5) / (t.total + 0.5*t.vocab)
 		everyday := (bg.stems[s] + 0.5) / (bg.total + 0.5*bg.vocab)
 		e := math.Log(kb / everyday)
 		if count == 0 {
 			e = math.Min(e, unseenEvidence)
 		}
-		informs = append(informs, -math.Log(everyday))
+		if e > 0 {
+			e *= count / (count + incidentalCount)
+		}
+		informs = append(informs, math.Max(-math.Log(everyday)-everydayInform, minInform))
 		evidence = append(evidence, math.Max(-evidenceClamp, math.Min(evidenceClamp, e)))
 	}
 	// Everyday words ("send", "another") say less of the subject than

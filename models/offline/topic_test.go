@@ -1,6 +1,9 @@
 package offline
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // asciiStem is appendStem, whatever the word.
 func FuzzASCIIStem(f *testing.F) {
@@ -78,10 +81,29 @@ func TestTopicStemsKeepWordsApart(t *testing.T) {
 // software manual, and none of its words: it is off-topic there.
 func TestAWordThatOnlyBeginsLikeTheKnowledgeBasesIsNotItsWord(t *testing.T) {
 	m := newTopicModel([]string{"Scrape targets. The latter are configured in the scrape config; the former are discovered."})
-	if rel := m.relevance([]string{"latte"}); offTopic(rel) < 0.7 {
+	if rel := m.relevance([]string{"latte"}, nil); offTopic(rel) < 0.7 {
 		t.Errorf("relevance of %q = %.2f, off-topic %.2f: want at least 0.7", "latte", rel, offTopic(rel))
 	}
-	if rel := m.relevance([]string{"scrape", "targets"}); offTopic(rel) >= 0.7 {
+	if rel := m.relevance([]string{"scrape", "targets"}, nil); offTopic(rel) >= 0.7 {
 		t.Errorf("relevance of the manual's own words = %.2f, off-topic %.2f: want below 0.7", rel, offTopic(rel))
+	}
+}
+
+// A word the knowledge base says once may be there by chance: it keeps a
+// sixth of its evidence, and a word said throughout nearly all of it.
+func TestAWordSaidOnceIsWeakEvidence(t *testing.T) {
+	text := strings.Repeat("Stove care: the stove burns gas. ", 40) + "Reduce the volume. " + strings.Repeat("Filler words here. ", 1000)
+	m := newTopicModel([]string{text})
+	tests := []struct {
+		word     string
+		min, max float64
+	}{
+		{"stove", 3, evidenceClamp},
+		{"volume", 0, 1},
+	}
+	for _, tc := range tests {
+		if rel := m.relevance([]string{tc.word}, nil); rel < tc.min || rel > tc.max {
+			t.Errorf("relevance of %q = %.2f, want between %v and %v", tc.word, rel, tc.min, tc.max)
+		}
 	}
 }
