@@ -1,6 +1,9 @@
 package offline
 
-import "math"
+import (
+	"math"
+	"strings"
+)
 
 // A question that names no article is answered from several of the found
 // ones, and the words a full answer would use are guessed from the found
@@ -86,7 +89,8 @@ func expectedStems(stemsOf []map[string]int, chunkOf []int, relevance []float64,
 // answering are the sentences an answer put together from several
 // articles may quote: those of the chunks that answer the question, each
 // with what its words count for (factorOf); an opinion only when it
-// holds a word of the question no fact does (scored, in kept).
+// holds a word of the question no fact does (scored, in kept); none that
+// says nothing without the lines around it (unfinished).
 func answering(cs, kept []candidate, chunkOf []int, relevance []float64, kind questionKind) []candidate {
 	scored := make(map[int]bool, len(kept))
 	for _, c := range kept {
@@ -94,7 +98,7 @@ func answering(cs, kept []candidate, chunkOf []int, relevance []float64, kind qu
 	}
 	var out []candidate
 	for n, c := range cs {
-		if relevance[chunkOf[n]] > 0 && (!c.opinion || scored[n]) {
+		if relevance[chunkOf[n]] > 0 && (!c.opinion || scored[n]) && !unfinished(c.text) {
 			c.factor = factorOf(c, kind, false)
 			out = append(out, c)
 		}
@@ -139,4 +143,14 @@ func fillExpected(cs []candidate, stemsOf []map[string]int, value map[string]flo
 		out = append(out, chosen)
 		words += chosen.words
 	}
+}
+
+// unfinished: the line announces what follows ("Commands removed or
+// replaced:") or breaks off where the next goes on ("API client that
+// sends RPCs to an etcd server, and"). Quoted away from its lines, as an
+// answer from several articles quotes, it says nothing.
+func unfinished(text string) bool {
+	t := strings.TrimSpace(text)
+	return strings.HasSuffix(t, ":") || strings.HasSuffix(t, ",") || strings.HasSuffix(t, ";") ||
+		strings.HasSuffix(t, " and") || strings.HasSuffix(t, " or")
 }

@@ -96,3 +96,16 @@ func TestWithNoArticleNamedTheAnswerSaysWhatTheAnsweringPassagesSay(t *testing.T
 	assert.Contains(t, joined, "Restore it on a new member", "the passage that answers goes on, though the sentence holds no word of the question")
 	assert.NotContains(t, joined, "Members elect a leader", "a passage that does not answer is not quoted")
 }
+
+func TestUnfinished(t *testing.T) {
+	for text, want := range map[string]bool{
+		"Commands removed/replaced/added:":                        true,
+		"API client that sends RPCs to an etcd server, and":       true,
+		"a client that retries,":                                  true,
+		"Helm 3 stores releases as secrets.":                      false,
+		"Replaces client/server with client/library architecture": false,
+		"**Weight**: 12 lbs":                                      false,
+	} {
+		assert.Equal(t, want, unfinished(text), text)
+	}
+}
