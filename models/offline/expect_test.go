@@ -23,7 +23,7 @@ func sentencesOf(texts []string, group []int) ([]candidate, []map[string]int, []
 	return cs, stemsOf, group
 }
 
-func TestChunkRelevance(t *testing.T) {
+func TestRelevance(t *testing.T) {
 	cs, stemsOf, chunkOf := sentencesOf([]string{
 		"Snapshots back up the keys.", "They are written by the snapshot command.",
 		"Members talk to each other.",
@@ -31,21 +31,22 @@ func TestChunkRelevance(t *testing.T) {
 	}, []int{0, 0, 1, 2})
 	cs[3].article = 8 // found by the searches far below the first
 	weight := []weighted{{formStem("snapshot"), 1}}
-	got := chunkRelevance(cs, stemsOf, chunkOf, 3, weight)
+	got := relevance(passagesOf(cs, stemsOf, chunkOf, 3), weight)
 	assert.Positive(t, got[0], "a chunk holding the question's word answers")
 	assert.Zero(t, got[1], "a chunk holding none does not")
 	assert.Greater(t, got[0], got[2], "an article the searches ranked lower counts for less")
 }
 
 func TestExpectedStems(t *testing.T) {
-	_, stemsOf, chunkOf := sentencesOf([]string{"Snapshots back up the keys.", "Members talk to each other."}, []int{0, 1})
-	value := expectedStems(stemsOf, chunkOf, []float64{2, 1}, []weighted{{formStem("snapshot"), 1}})
+	cs, stemsOf, chunkOf := sentencesOf([]string{"Snapshots back up the keys.", "Members talk to each other."}, []int{0, 1})
+	ps := passagesOf(cs, stemsOf, chunkOf, 2)
+	value := expectedStems(ps, []float64{2, 1}, []weighted{{formStem("snapshot"), 1}})
 	snapshot, keys, members := value[formStem("snapshot")], value[formStem("keys")], value[formStem("members")]
 	assert.InDelta(t, 1, keys, 1e-9, "a word of the best chunk is the likeliest")
 	assert.InDelta(t, 2, snapshot, 1e-9, "the question's own words count one more")
 	assert.Positive(t, members)
 	assert.Less(t, members, keys, "a word of a chunk that answers less is less likely")
-	assert.Empty(t, expectedStems(stemsOf, chunkOf, []float64{0, 0}, nil), "no chunk answers: nothing is expected")
+	assert.Empty(t, expectedStems(ps, []float64{0, 0}, nil), "no chunk answers: nothing is expected")
 }
 
 func TestFillExpectedSaysTheMostForItsWords(t *testing.T) {

@@ -561,8 +561,9 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 	if len(subject) == 0 {
 		// No article named: the answer is put together from the found
 		// ones, from what the passages that answer best say.
-		relevance := chunkRelevance(cs, stemsOf, chunkOf, chunks, weight)
-		out = fillExpected(answering(cs, kept, chunkOf, relevance, kind), stemsOf, expectedStems(stemsOf, chunkOf, relevance, weight))
+		ps := passagesOf(cs, stemsOf, chunkOf, chunks)
+		answers := relevance(ps, weight)
+		out = fillExpected(answering(cs, kept, chunkOf, answers, kind), stemsOf, expectedStems(ps, answers, weight))
 	} else {
 		// The section of the best sentence goes with it: the lines around
 		// an answer ("`enforce`: …", "`report`: …") are most of it.
