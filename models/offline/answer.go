@@ -330,6 +330,13 @@ func sentenceUnits(text, section string) []unit {
 		case strings.HasPrefix(line, "#"):
 			flush()
 			section = strings.TrimSpace(strings.TrimLeft(line, "#"))
+		case underline(line):
+			// A line of = or - under a paragraph makes it a heading
+			// ("Learner vs. Mirror Maker" over "====="); on its own it is
+			// a rule between sections.
+			if len(cur) > 0 {
+				section, cur, item = strings.Join(cur, " "), cur[:0], false
+			}
 		case strings.HasPrefix(line, "|"):
 			flush()
 			if header == nil {
@@ -353,6 +360,12 @@ func sentenceUnits(text, section string) []unit {
 	}
 	flush()
 	return out
+}
+
+// underline: a line of = or - only, a setext heading's underline or a
+// thematic break ("---", "- - -" is a list item of dashes, left as it is).
+func underline(line string) bool {
+	return len(line) >= 2 && (strings.Trim(line, "=") == "" || strings.Trim(line, "-") == "")
 }
 
 // priced finds a price: "$250", "€ 30", "1 200 ₽".

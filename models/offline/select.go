@@ -457,6 +457,8 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 	opinions := asksOpinion.match(lowered(question))
 	var cs []candidate
 	var stemsOf []map[string]int
+	var chunkOf []int // the chunk each candidate stands in, counted across the articles
+	chunks := 0
 	headed := map[string]map[string]bool{} // the stems of each section's heading
 	df := map[string]float64{}
 	said := map[string]bool{} // a sentence two chunks hold is one candidate
@@ -465,6 +467,7 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 			continue // another product's facts: not asked about
 		}
 		for _, c := range a.chunks {
+			chunks++
 			for _, u := range units(c) {
 				key := strings.ToLower(u.text)
 				if quoted != "" && strings.Contains(quoted, u.text) || said[key] {
@@ -489,6 +492,7 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 				}
 				cs = append(cs, candidate{unit: u, article: i, subject: subject[i], opinion: opinion, review: review, order: len(cs), words: len(strings.Fields(u.text)) + 1})
 				stemsOf = append(stemsOf, st)
+				chunkOf = append(chunkOf, chunks-1)
 			}
 		}
 	}
@@ -546,56 +550,69 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 			}
 			continue
 		}
-		if c.opinion {
-			score *= opinionShare
-		}
-		if r, ok := sectionFor[kind]; ok && r.match(lowered(c.section)) {
-			score *= 1.5
-		} else if factSection.match(lowered(c.section)) {
-			score *= 1.2
-		}
-		if kind == askNumber && strings.ContainsAny(c.text, "0123456789") {
-			score *= 1.3
-		}
-		if strings.HasSuffix(c.text, ":") {
-			score *= 0.5 // it announces the answer, the lines after it give it
-		}
-		if len(subject) == 0 {
-			score *= 1 - 0.05*float64(min(c.article, 10)) // the searches ranked the first found highest
-		}
+		score *= factorOf(c, kind, len(subject) > 0)
 		c.score = score
 		if base > 0 {
 			c.factor = score / base
 		}
 		kept = append(kept, c)
 	}
-	// With no article named, the article of the best sentence is taken for
-	// the one about the thing asked: the others' sentences count for less,
-	// so that the answer does not quote a line of every article found.
-	if best := bestOf(kept); best != nil && len(subject) == 0 {
-		for i := range kept {
-			if kept[i].article != best.article {
-				kept[i].score *= otherArticleShare
-				kept[i].factor *= otherArticleShare
+	var out []candidate
+	if len(subject) == 0 {
+		// No article named: the answer is put together from the found
+		// ones, from what the passages that answer best say.
+		ps := passagesOf(cs, stemsOf, chunkOf, chunks)
+		answers := relevance(ps, weight)
+		out = fillExpected(answering(cs, kept, chunkOf, answers, kind), stemsOf, expectedStems(ps, answers, weight))
+	} else {
+		// The section of the best sentence goes with it: the lines around
+		// an answer ("`enforce`: …", "`report`: …") are most of it.
+		if best := bestOf(kept); best != nil {
+			for _, c := range zero {
+				if c.article == best.article && c.section == best.section {
+					c.score = 0.25
+					kept = append(kept, c)
+				}
 			}
 		}
+		out = fill(kept, len(weight))
 	}
-	// The section of the best sentence goes with it: the lines around an
-	// answer ("`enforce`: …", "`report`: …") are most of it.
-	if best := bestOf(kept); best != nil {
-		for _, c := range zero {
-			if c.article == best.article && c.section == best.section {
-				c.score = 0.25
-				kept = append(kept, c)
-			}
-		}
-	}
-	out := fill(kept, len(weight))
 	sort.SliceStable(out, func(i, j int) bool { return out[i].order < out[j].order })
 	if kind != askHowTo {
 		settlesFirst(out)
 	}
 	return out
+}
+
+// factorOf is what the question's words count for in a sentence, by where
+// it stands and what it says: less in an opinion, more in the section that
+// answers this kind of question, and so on.
+func factorOf(c candidate, kind questionKind, named bool) float64 {
+	f := 1.0
+	if c.opinion {
+		f *= opinionShare
+	}
+	if r, ok := sectionFor[kind]; ok && r.match(lowered(c.section)) {
+		f *= 1.5
+	} else if factSection.match(lowered(c.section)) {
+		f *= 1.2
+	}
+	if kind == askNumber && strings.ContainsAny(c.text, "0123456789") {
+		f *= 1.3
+	}
+	if strings.HasSuffix(c.text, ":") {
+		f *= 0.5 // it announces the answer, the lines after it give it
+	}
+	if !named {
+		f *= searchRankShare(c.article)
+	}
+	return f
+}
+
+// searchRankShare is what the words of the article found in the given
+// place count for: the searches ranked the first found highest.
+func searchRankShare(article int) float64 {
+	return 1 - 0.05*float64(min(article, 10))
 }
 
 // settlesFirst moves the best sentence to the front: an answer opens with
@@ -624,10 +641,6 @@ const (
 	tfK1    = 1.2
 	lengthB = 0.75
 )
-
-// otherArticleShare is what a sentence counts for when the question names
-// no article and the best sentence stands in another one.
-const otherArticleShare = 0.6
 
 // opinionShare is what a word of the question counts for in an opinion:
 // a review that says what no fact does ("a bit snug for taller

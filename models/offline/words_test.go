@@ -144,6 +144,7 @@ func sentencesBySplit(text string) []string {
 	var units []string
 	spec, items, rows := map[int]bool{}, map[int]bool{}, map[int]bool{}
 	tableLine := regexp.MustCompile(`^\|(.*?)\|?$`)
+	underline := regexp.MustCompile(`^(={2,}|-{2,})$`)
 	var header []string
 	var cur []string
 	flush := func() {
@@ -175,6 +176,11 @@ func sentencesBySplit(text string) []string {
 			} else if row := tableRow(header, cs); row != "" {
 				units = append(units, row)
 				rows[len(units)-1] = true // one statement: not cut, no shortest length
+			}
+		case underline.MatchString(line):
+			if len(cur) > 0 { // the paragraph above was a heading
+				cur = nil
+				delete(items, len(units))
 			}
 		case line == "" || strings.HasPrefix(line, "#") || strings.Contains(line, " > ") && !strings.ContainsAny(line, ".:"):
 			flush()
@@ -217,7 +223,8 @@ func sentencesBySplit(text string) []string {
 
 func FuzzSentences(f *testing.F) {
 	for _, s := range []string{"", "\n", "The safety guard > Guard modes\n\nSet the mode with `guard.mode` in the configuration.\n\n- **enforce** blocks what the guard flags now.\n- **report** only records it, nothing more.\n\n```yaml\nguard:\n  mode: enforce\n```\n\nThe Guardian works twice: at the door it classifies the message. As a judge it checks the evidence!",
-		"# Title\n| a | b |\n1. first step of many steps here.\n2) second step of many steps here.\nA line that goes on\nand on until it ends here.\n"} {
+		"# Title\n| a | b |\n1. first step of many steps here.\n2) second step of many steps here.\nA line that goes on\nand on until it ends here.\n",
+		"Learner vs. Mirror Maker\n========================\n\nMirroring usually has low latency overhead.\n\n---\n\n- An item that is a heading\n--\nThe text under it says more."} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {

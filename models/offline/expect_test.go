@@ -1,0 +1,112 @@
+package offline
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// sentencesOf are candidates, one a text, each text its own chunk unless
+// it is in the same group as the one before (chunkOf), with their stems.
+func sentencesOf(texts []string, group []int) ([]candidate, []map[string]int, []int) {
+	var cs []candidate
+	var stemsOf []map[string]int
+	for i, text := range texts {
+		st := map[string]int{}
+		for _, w := range contentWords(text) {
+			st[formStem(w)]++
+		}
+		cs = append(cs, candidate{unit: unit{text: text}, order: i, words: len(strings.Fields(text)) + 1, factor: 1})
+		stemsOf = append(stemsOf, st)
+	}
+	return cs, stemsOf, group
+}
+
+func TestRelevance(t *testing.T) {
+	cs, stemsOf, chunkOf := sentencesOf([]string{
+		"Snapshots back up the keys.", "They are written by the snapshot command.",
+		"Members talk to each other.",
+		"A snapshot is a backup.",
+	}, []int{0, 0, 1, 2})
+	cs[3].article = 8 // found by the searches far below the first
+	weight := []weighted{{formStem("snapshot"), 1}}
+	got := relevance(passagesOf(cs, stemsOf, chunkOf, 3), weight)
+	assert.Positive(t, got[0], "a chunk holding the question's word answers")
+	assert.Zero(t, got[1], "a chunk holding none does not")
+	assert.Greater(t, got[0], got[2], "an article the searches ranked lower counts for less")
+}
+
+func TestExpectedStems(t *testing.T) {
+	cs, stemsOf, chunkOf := sentencesOf([]string{"Snapshots back up the keys.", "Members talk to each other."}, []int{0, 1})
+	ps := passagesOf(cs, stemsOf, chunkOf, 2)
+	value := expectedStems(ps, []float64{2, 1}, []weighted{{formStem("snapshot"), 1}})
+	snapshot, keys, members := value[formStem("snapshot")], value[formStem("keys")], value[formStem("members")]
+	assert.InDelta(t, 1, keys, 1e-9, "a word of the best chunk is the likeliest")
+	assert.InDelta(t, 2, snapshot, 1e-9, "the question's own words count one more")
+	assert.Positive(t, members)
+	assert.Less(t, members, keys, "a word of a chunk that answers less is less likely")
+	assert.Empty(t, expectedStems(ps, []float64{0, 0}, nil), "no chunk answers: nothing is expected")
+}
+
+func TestFillExpectedSaysTheMostForItsWords(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		texts []string
+		value map[string]float64
+		want  []int
+	}{
+		{"a word not yet said before one said again",
+			[]string{"Snapshots keep the keys.", "Snapshots keep the keys safe.", "Restore reads the snapshot."},
+			map[string]float64{formStem("snapshot"): 2, formStem("keys"): 1, formStem("restore"): 1, formStem("reads"): 0.5},
+			[]int{2, 0}}, // the second then says nothing the first has not
+		{"nothing of value: nothing quoted",
+			[]string{"Members talk to each other."}, map[string]float64{formStem("snapshot"): 2}, nil},
+		{"a long sentence is worth its words",
+			[]string{"Snapshots keep the keys, " + strings.Repeat("and more ", 60) + "of it.", "Snapshots keep the keys."},
+			map[string]float64{formStem("snapshot"): 2, formStem("keys"): 1},
+			[]int{1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cs, stemsOf, _ := sentencesOf(tc.texts, nil)
+			var got []int
+			words := 0
+			for _, c := range fillExpected(cs, stemsOf, tc.value) {
+				got = append(got, c.order)
+				words += c.words
+			}
+			assert.Equal(t, tc.want, got)
+			assert.LessOrEqual(t, words, maxAnswerWords)
+		})
+	}
+}
+
+func TestWithNoArticleNamedTheAnswerSaysWhatTheAnsweringPassagesSay(t *testing.T) {
+	articles := []found{
+		{id: "snapshots", title: "Snapshots", chunks: []searchChunk{{Heading: "Snapshots",
+			Text: "Take a snapshot of the keyspace to back it up. The snapshot file holds every key and its revision. Restore it on a new member to recover the keyspace."}}},
+		{id: "members", title: "Members", chunks: []searchChunk{{Heading: "Members",
+			Text: "Members elect a leader. A leader sends heartbeats to each member."}}},
+	}
+	var got []string
+	for _, p := range pick("How do I back up with a snapshot?", articles, "", nowhere, nowhere) {
+		got = append(got, p.text)
+	}
+	joined := strings.Join(got, "\n")
+	assert.Contains(t, joined, "Take a snapshot of the keyspace")
+	assert.Contains(t, joined, "Restore it on a new member", "the passage that answers goes on, though the sentence holds no word of the question")
+	assert.NotContains(t, joined, "Members elect a leader", "a passage that does not answer is not quoted")
+}
+
+func TestUnfinished(t *testing.T) {
+	for text, want := range map[string]bool{
+		"Commands removed/replaced/added:":                        true,
+		"API client that sends RPCs to an etcd server, and":       true,
+		"a client that retries,":                                  true,
+		"Helm 3 stores releases as secrets.":                      false,
+		"Replaces client/server with client/library architecture": false,
+		"**Weight**: 12 lbs":                                      false,
+	} {
+		assert.Equal(t, want, unfinished(text), text)
+	}
+}
