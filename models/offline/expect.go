@@ -1,8 +1,9 @@
 package offline
 
 import (
-	"container/heap"
+	"cmp"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -13,84 +14,114 @@ import (
 // those answer, and the question's own words. The sentences quoted are
 // those that say the most of these words for their length.
 
-// passage is a found chunk as the stems of its sentences: how often each
-// is said, how many words it has, and the article it stands in.
-type passage struct {
-	stems   map[string]int
-	words   float64
-	article int
+// numberedStems are the candidates' stems, numbered in the order the
+// candidates first say them, with how often each candidate says each: the
+// answer from several articles adds up their worth in slices, not maps,
+// and its sums come out the same from one turn to the next, as sums in a
+// map's order would not.
+type numberedStems struct {
+	of    [][]stemCount // by candidate
+	count int           // distinct stems
+	asked []int         // each stem's index among the question's weighted words, -1 for none
 }
 
-// passagesOf gathers the candidates' stems by the chunk they stand in.
-func passagesOf(cs []candidate, stemsOf []map[string]int, chunkOf []int, chunks int) []passage {
-	ps := make([]passage, chunks)
-	for n, c := range cs {
-		p := &ps[chunkOf[n]]
-		if p.stems == nil {
-			p.stems = make(map[string]int, 4*len(stemsOf[n]))
+type stemCount struct{ id, n int32 }
+
+// numberStems numbers the stems of stemsOf; inOrder are each
+// candidate's stems in the order it first says them, one candidate after
+// another.
+func numberStems(stemsOf []map[string]int, inOrder []string, weight []weighted) numberedStems {
+	ids := make(map[string]int32, 4*len(stemsOf))
+	sc := numberedStems{of: make([][]stemCount, len(stemsOf))}
+	all := make([]stemCount, len(inOrder)) // one block for every candidate's counts
+	for n, st := range stemsOf {
+		counts := all[:len(st):len(st)]
+		for i, s := range inOrder[:len(st)] {
+			id, ok := ids[s]
+			if !ok {
+				id = int32(len(ids))
+				ids[s] = id
+			}
+			counts[i] = stemCount{id, int32(st[s])}
 		}
-		p.article = c.article
-		for s, k := range stemsOf[n] {
-			p.stems[s] += k
-			p.words += float64(k)
+		sc.of[n], all, inOrder = counts, all[len(st):], inOrder[len(st):]
+	}
+	sc.count = len(ids)
+	sc.asked = make([]int, sc.count)
+	for i := range sc.asked {
+		sc.asked[i] = -1
+	}
+	for i, w := range weight {
+		if id, ok := ids[w.stem]; ok {
+			sc.asked[id] = i
 		}
 	}
-	return ps
+	return sc
 }
 
 // relevance is how well each found chunk answers the question: BM25 of
 // its words against the question's weighted words, less for an article
 // the searches ranked lower. Several sentences of a chunk that answers
 // tell more together than the best of them alone.
-func relevance(ps []passage, weight []weighted) []float64 {
+func relevance(cs []candidate, sc numberedStems, chunkOf []int, chunks int, weight []weighted) []float64 {
+	words := make([]float64, chunks)
+	asked := make([]float64, chunks*len(weight)) // how often each chunk says each word of the question
+	article := make([]int, chunks)
 	total := 0.0
-	for _, p := range ps {
-		total += p.words
-	}
-	avgLen := math.Max(1, total/float64(max(len(ps), 1)))
-	out := make([]float64, len(ps))
-	for i, p := range ps {
-		for _, w := range weight {
-			if k := float64(p.stems[w.stem]); k > 0 {
-				out[i] += w.weight * k * (tfK1 + 1) / (k + tfK1*(1-lengthB+lengthB*p.words/avgLen))
+	for n, counts := range sc.of {
+		ch := chunkOf[n]
+		article[ch] = cs[n].article
+		for _, c := range counts {
+			words[ch] += float64(c.n)
+			total += float64(c.n)
+			if i := sc.asked[c.id]; i >= 0 {
+				asked[ch*len(weight)+i] += float64(c.n)
 			}
 		}
-		out[i] *= searchRankShare(p.article)
+	}
+	avgLen := math.Max(1, total/float64(max(chunks, 1)))
+	out := make([]float64, chunks)
+	for ch := range out {
+		for i, w := range weight {
+			if k := asked[ch*len(weight)+i]; k > 0 {
+				out[ch] += w.weight * k * (tfK1 + 1) / (k + tfK1*(1-lengthB+lengthB*words[ch]/avgLen))
+			}
+		}
+		out[ch] *= searchRankShare(article[ch])
 	}
 	return out
 }
 
 // expectedStems is what each stem is worth to the answer, about how
-// likely a full answer is to say it: the share of the found passages'
-// words it makes, each passage counted by how well it answers, scaled so
-// that the likeliest counts 1; the question's own words count 1 more.
-func expectedStems(ps []passage, relevance []float64, weight []weighted) map[string]float64 {
-	best := 0.0
-	for _, r := range relevance {
-		best = math.Max(best, r)
-	}
-	value := map[string]float64{}
+// likely a full answer is to say it: the share of the found chunks' words
+// it makes, each chunk counted by how well it answers, scaled so that the
+// likeliest counts 1; the question's own words count 1 more.
+func expectedStems(sc numberedStems, chunkOf []int, relevance []float64) []float64 {
+	value := make([]float64, sc.count)
+	best := slices.Max(append([]float64{0}, relevance...))
 	if best == 0 {
 		return value
 	}
-	for i, p := range ps {
-		if relevance[i] == 0 {
-			continue
-		}
-		share := relevance[i] / best / p.words
-		for s, k := range p.stems {
-			value[s] += share * float64(k)
+	words := make([]float64, len(relevance))
+	for n, counts := range sc.of {
+		for _, c := range counts {
+			words[chunkOf[n]] += float64(c.n)
 		}
 	}
-	most := 0.0
-	for _, v := range value {
-		most = math.Max(most, v)
+	for n, counts := range sc.of {
+		if ch := chunkOf[n]; relevance[ch] > 0 {
+			share := relevance[ch] / best / words[ch]
+			for _, c := range counts {
+				value[c.id] += share * float64(c.n)
+			}
+		}
 	}
-	for s := range value {
-		value[s] /= most
-	}
-	for _, w := range weight {
-		value[w.stem]++
+	most := slices.Max(append([]float64{0}, value...))
+	for id := range value {
+		value[id] /= most
+		if sc.asked[id] >= 0 {
+			value[id]++
+		}
 	}
 	return value
 }
@@ -118,34 +149,35 @@ func answering(cs, kept []candidate, chunkOf []int, relevance []float64, kind qu
 // fillExpected chooses sentences within maxAnswerWords, each the one that
 // adds the most of the stems' value not yet said, for its words: the
 // greedy choice that covers the most of what is asked for in the words
-// there are. A candidate's order is its index in stemsOf.
+// there are. A candidate's order is its index in sc.
 //
 // What a sentence adds only falls as more is said, so the gain worked out
 // before is a bound: a sentence whose gain, worked out again, still beats
 // every other's bound is the best, and most are never worked out again
 // (the lazy greedy choice, the same sentences as the plain one).
-func fillExpected(cs []candidate, stemsOf []map[string]int, value map[string]float64) []candidate {
-	said := map[string]bool{}
+func fillExpected(cs []candidate, sc numberedStems, value []float64) []candidate {
+	said := make([]bool, sc.count)
 	gainOf := func(c candidate) float64 {
 		gain := 0.0
-		for s := range stemsOf[c.order] {
-			if !said[s] {
-				gain += value[s]
+		for _, s := range sc.of[c.order] {
+			if !said[s.id] {
+				gain += value[s.id]
 			}
 		}
 		return gain * c.factor / float64(c.words)
 	}
-	bounds := make(gainHeap, 0, len(cs))
+	bounds := make([]bound, 0, len(cs))
 	for i, c := range cs {
 		if g := gainOf(c); g > 0 && c.words <= maxAnswerWords {
 			bounds = append(bounds, bound{i, g})
 		}
 	}
-	heap.Init(&bounds)
+	slices.SortFunc(bounds, bound.order)
 	var out []candidate
 	words := 0
-	for bounds.Len() > 0 {
-		top := heap.Pop(&bounds).(bound)
+	for len(bounds) > 0 {
+		top := bounds[0]
+		bounds = bounds[1:]
 		c := cs[top.i]
 		if words+c.words > maxAnswerWords {
 			continue // it will not fit later either
@@ -153,12 +185,13 @@ func fillExpected(cs []candidate, stemsOf []map[string]int, value map[string]flo
 		if top.gain = gainOf(c); top.gain <= 0 {
 			continue
 		}
-		if bounds.Len() > 0 && bounds.before(bounds[0], top) {
-			heap.Push(&bounds, top) // another may add more now
+		if len(bounds) > 0 && bounds[0].order(top) < 0 { // another may add more now
+			at, _ := slices.BinarySearchFunc(bounds, top, bound.order)
+			bounds = slices.Insert(bounds, at, top) // within the room the first left
 			continue
 		}
-		for s := range stemsOf[c.order] {
-			said[s] = true
+		for _, s := range sc.of[c.order] {
+			said[s.id] = true
 		}
 		c.score = top.gain // what it was chosen for, which draft weighs when it must shorten
 		out = append(out, c)
@@ -174,22 +207,13 @@ type bound struct {
 	gain float64
 }
 
-// gainHeap keeps the highest bound first, the earlier candidate first
-// among equal ones, as the plain greedy choice takes it.
-type gainHeap []bound
-
-func (h gainHeap) before(a, b bound) bool {
-	return a.gain > b.gain || a.gain == b.gain && a.i < b.i
-}
-func (h gainHeap) Len() int           { return len(h) }
-func (h gainHeap) Less(i, j int) bool { return h.before(h[i], h[j]) }
-func (h gainHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *gainHeap) Push(x any)        { *h = append(*h, x.(bound)) }
-func (h *gainHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+// order puts the highest bound first, the earlier candidate first among
+// equal ones, as the plain greedy choice takes it.
+func (b bound) order(o bound) int {
+	if b.gain != o.gain {
+		return cmp.Compare(o.gain, b.gain)
+	}
+	return cmp.Compare(b.i, o.i)
 }
 
 // unfinished: the line announces what follows ("Commands removed or

@@ -7,71 +7,96 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-// sentencesOf are candidates, one a text, each text its own chunk unless
-// it is in the same group as the one before (chunkOf), with their stems.
-func sentencesOf(texts []string, group []int) ([]candidate, []map[string]int, []int) {
-	var cs []candidate
-	var stemsOf []map[string]int
+// sentencesOf are candidates, one a text, with their stems, counted
+// (stemsOf) and in the order said (inOrder), as pickFrom reads them.
+func sentencesOf(texts []string) (cs []candidate, stemsOf []map[string]int, inOrder []string) {
 	for i, text := range texts {
 		st := map[string]int{}
 		for _, w := range contentWords(text) {
+			if s := formStem(w); st[s] == 0 {
+				inOrder = append(inOrder, s)
+			}
 			st[formStem(w)]++
 		}
 		cs = append(cs, candidate{unit: unit{text: text}, order: i, words: len(strings.Fields(text)) + 1, factor: 1})
 		stemsOf = append(stemsOf, st)
 	}
-	return cs, stemsOf, group
+	return cs, stemsOf, inOrder
+}
+
+// numberOf is the number numberStems gave word's stem, -1 for none.
+func numberOf(sc numberedStems, stemsOf []map[string]int, inOrder []string, word string) int32 {
+	for n, st := range stemsOf {
+		for i, s := range inOrder[:len(st)] {
+			if s == formStem(word) {
+				return sc.of[n][i].id
+			}
+		}
+		inOrder = inOrder[len(st):]
+	}
+	return -1
 }
 
 func TestRelevance(t *testing.T) {
-	cs, stemsOf, chunkOf := sentencesOf([]string{
+	cs, stemsOf, inOrder := sentencesOf([]string{
 		"Snapshots back up the keys.", "They are written by the snapshot command.",
 		"Members talk to each other.",
 		"A snapshot is a backup.",
-	}, []int{0, 0, 1, 2})
+	})
+	chunkOf := []int{0, 0, 1, 2}
 	cs[3].article = 8 // found by the searches far below the first
 	weight := []weighted{{formStem("snapshot"), 1}}
-	got := relevance(passagesOf(cs, stemsOf, chunkOf, 3), weight)
+	got := relevance(cs, numberStems(stemsOf, inOrder, weight), chunkOf, 3, weight)
 	assert.Positive(t, got[0], "a chunk holding the question's word answers")
 	assert.Zero(t, got[1], "a chunk holding none does not")
 	assert.Greater(t, got[0], got[2], "an article the searches ranked lower counts for less")
 }
 
 func TestExpectedStems(t *testing.T) {
-	cs, stemsOf, chunkOf := sentencesOf([]string{"Snapshots back up the keys.", "Members talk to each other."}, []int{0, 1})
-	ps := passagesOf(cs, stemsOf, chunkOf, 2)
-	value := expectedStems(ps, []float64{2, 1}, []weighted{{formStem("snapshot"), 1}})
-	snapshot, keys, members := value[formStem("snapshot")], value[formStem("keys")], value[formStem("members")]
+	_, stemsOf, inOrder := sentencesOf([]string{"Snapshots back up the keys.", "Members talk to each other."})
+	chunkOf := []int{0, 1}
+	weight := []weighted{{formStem("snapshot"), 1}}
+	sc := numberStems(stemsOf, inOrder, weight)
+	value := expectedStems(sc, chunkOf, []float64{2, 1})
+	worth := func(word string) float64 { return value[numberOf(sc, stemsOf, inOrder, word)] }
+	snapshot, keys, members := worth("snapshot"), worth("keys"), worth("members")
 	assert.InDelta(t, 1, keys, 1e-9, "a word of the best chunk is the likeliest")
 	assert.InDelta(t, 2, snapshot, 1e-9, "the question's own words count one more")
 	assert.Positive(t, members)
 	assert.Less(t, members, keys, "a word of a chunk that answers less is less likely")
-	assert.Empty(t, expectedStems(ps, []float64{0, 0}, nil), "no chunk answers: nothing is expected")
+	assert.Equal(t, make([]float64, sc.count), expectedStems(sc, chunkOf, []float64{0, 0}), "no chunk answers: nothing is expected")
 }
 
 func TestFillExpectedSaysTheMostForItsWords(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		texts []string
-		value map[string]float64
+		worth map[string]float64
 		want  []int
 	}{
 		{"a word not yet said before one said again",
 			[]string{"Snapshots keep the keys.", "Snapshots keep the keys safe.", "Restore reads the snapshot."},
-			map[string]float64{formStem("snapshot"): 2, formStem("keys"): 1, formStem("restore"): 1, formStem("reads"): 0.5},
+			map[string]float64{"snapshot": 2, "keys": 1, "restore": 1, "reads": 0.5},
 			[]int{2, 0}}, // the second then says nothing the first has not
 		{"nothing of value: nothing quoted",
-			[]string{"Members talk to each other."}, map[string]float64{formStem("snapshot"): 2}, nil},
+			[]string{"Members talk to each other."}, map[string]float64{"snapshot": 2}, nil},
 		{"a long sentence is worth its words",
 			[]string{"Snapshots keep the keys, " + strings.Repeat("and more ", 60) + "of it.", "Snapshots keep the keys."},
-			map[string]float64{formStem("snapshot"): 2, formStem("keys"): 1},
+			map[string]float64{"snapshot": 2, "keys": 1},
 			[]int{1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cs, stemsOf, _ := sentencesOf(tc.texts, nil)
+			cs, stemsOf, inOrder := sentencesOf(tc.texts)
+			sc := numberStems(stemsOf, inOrder, nil)
+			value := make([]float64, sc.count)
+			for word, v := range tc.worth {
+				if id := numberOf(sc, stemsOf, inOrder, word); id >= 0 {
+					value[id] = v
+				}
+			}
 			var got []int
 			words := 0
-			for _, c := range fillExpected(cs, stemsOf, tc.value) {
+			for _, c := range fillExpected(cs, sc, value) {
 				got = append(got, c.order)
 				words += c.words
 			}

@@ -457,7 +457,8 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 	opinions := asksOpinion.match(lowered(question))
 	var cs []candidate
 	var stemsOf []map[string]int
-	var chunkOf []int // the chunk each candidate stands in, counted across the articles
+	var chunkOf []int    // the chunk each candidate stands in, counted across the articles
+	var inOrder []string // each candidate's stems in the order it first says them, one candidate after another
 	chunks := 0
 	headed := map[string]map[string]bool{} // the stems of each section's heading
 	df := map[string]float64{}
@@ -478,7 +479,11 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 				said[key] = true
 				st := map[string]int{}
 				for _, w := range contentWords(u.text) {
-					st[formStem(w)]++
+					s := formStem(w)
+					if st[s] == 0 && len(subject) == 0 { // only an answer from several articles reads them so
+						inOrder = append(inOrder, s)
+					}
+					st[s]++
 				}
 				for s := range st {
 					df[s]++
@@ -561,9 +566,9 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 	if len(subject) == 0 {
 		// No article named: the answer is put together from the found
 		// ones, from what the passages that answer best say.
-		ps := passagesOf(cs, stemsOf, chunkOf, chunks)
-		answers := relevance(ps, weight)
-		out = fillExpected(answering(cs, kept, chunkOf, answers, kind), stemsOf, expectedStems(ps, answers, weight))
+		sc := numberStems(stemsOf, inOrder, weight)
+		answers := relevance(cs, sc, chunkOf, chunks, weight)
+		out = fillExpected(answering(cs, kept, chunkOf, answers, kind), sc, expectedStems(sc, chunkOf, answers))
 	} else {
 		// The section of the best sentence goes with it: the lines around
 		// an answer ("`enforce`: …", "`report`: …") are most of it.
