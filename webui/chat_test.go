@@ -215,7 +215,7 @@ func inRussian(t *testing.T, b *browser, url string) {
 	v := tb.ask(1, russian)
 	assert.Equal(t, "normal", v.Action, v)
 	assert.Contains(t, v.Answer, "Вот что сказано в документации")
-	assert.Equal(t, "Спам: 0.01 ✓ Низкий", v.badges()["spam"].Text)
+	assert.Equal(t, "Спам: 0.02 ✓ Низкий", v.badges()["spam"].Text)
 	assert.Equal(t, "Безопасность: Безопасно", v.badges()["safety"].Text)
 	assert.Contains(t, v.Panels[0].Summary, "Сводка анализа")
 	assert.Contains(t, v.Panels[1].Summary, "Найденные статьи")
@@ -225,6 +225,6 @@ func inRussian(t *testing.T, b *browser, url string) {
 	tb.run(chromedp.SetValue(`#lang`, "en"), chromedp.Evaluate(`document.getElementById('lang').dispatchEvent(new Event('change'))`, nil))
 	v = tb.turn(1)
 	assert.Equal(t, []string{"en", "Send", "en"}, tb.labels())
-	assert.Equal(t, "Spam: 0.01 ✓ Low", v.badges()["spam"].Text, "the badges follow the switch")
+	assert.Equal(t, "Spam: 0.02 ✓ Low", v.badges()["spam"].Text, "the badges follow the switch")
 	assert.Contains(t, v.Answer, "Вот что сказано", "the answer stays in the language it was written in")
 }
