@@ -142,7 +142,7 @@ func blocked(t *testing.T, b *browser, url string) {
 	assert.Contains(t, v.UI[1].Text, "doesn't seem to be about sgrgraph")
 	assert.Empty(t, v.Answer)
 	assert.Equal(t, []string{"spam", "safety"}, v.badgeKinds(), "nothing was searched or judged: no confidence, queries or verdict")
-	assert.Equal(t, badgeView{"spam", "red", "Spam: 0.97 ✗ High", colours["red"]}, v.badges()["spam"])
+	assert.Equal(t, badgeView{"spam", "red", "Spam: 0.98 ✗ High", colours["red"]}, v.badges()["spam"])
 	assert.Empty(t, v.Panels)
 	assert.Equal(t, "skipped", v.Steps["search"])
 }
