@@ -127,7 +127,7 @@ func TestSignalsEndTheBinary(t *testing.T) {
 	})
 }
 
-func buildBinary(t *testing.T) string {
+func buildBinary(t testing.TB) string {
 	t.Helper()
 	goTool, err := exec.LookPath("go")
 	require.NoError(t, err, "building the command needs the go tool on PATH")
