@@ -296,6 +296,25 @@ func sentenceUnits(text, section string) []unit {
 	var cur []string
 	shortest := 20 // a shorter sentence says too little to quote, unless it states a property
 	item := false  // cur is a list item: a feature ("Polyester material for durability") needs no full stop
+	// A list of names ("Go", "Java or Scala", "Python") says nothing item
+	// by item: its items are quoted together, after the line that
+	// announces them ("… on your application's instance:"). A list no
+	// line announces is a table of contents, or a list of features: its
+	// items are quoted each on its own, as any other.
+	var named []string
+	announced := ""
+	listed := func() {
+		if text := announced + " " + strings.Join(named, ", "); len(named) >= 2 && announced != "" && utf8.RuneCountInString(text) <= 400 {
+			out = append(out, unit{text: text, section: section})
+		} else {
+			for _, n := range named {
+				if statement(n, true) && utf8.RuneCountInString(n) >= shortest {
+					out = append(out, unit{text: n, section: section})
+				}
+			}
+		}
+		named, announced = named[:0], ""
+	}
 	flush := func() {
 		if len(cur) == 0 {
 			return
@@ -304,13 +323,24 @@ func sentenceUnits(text, section string) []unit {
 		cur = cur[:0]
 		wasItem := item
 		item = false
+		if wasItem && nameOnly(joined) {
+			named = append(named, joined)
+			return
+		}
+		if !wasItem {
+			listed()
+		}
 		if !statement(joined, wasItem) {
 			return
 		}
-		for _, s := range splitSentences(joined) {
+		ss := splitSentences(joined)
+		for _, s := range ss {
 			if n := len([]rune(s)); n >= shortest && n <= 400 {
 				out = append(out, unit{text: s, section: section})
 			}
+		}
+		if last := ss[len(ss)-1]; !wasItem && strings.HasSuffix(last, ":") && utf8.RuneCountInString(last) <= 200 {
+			announced = last
 		}
 	}
 	fence := false
@@ -325,10 +355,12 @@ func sentenceUnits(text, section string) []unit {
 		switch {
 		case strings.HasPrefix(line, "```") || strings.HasPrefix(line, "~~~"):
 			flush()
+			listed()
 			fence = !fence
 		case fence:
 		case strings.HasPrefix(line, "#"):
 			flush()
+			listed()
 			section = strings.TrimSpace(strings.TrimLeft(line, "#"))
 		case underline(line):
 			// A line of = or - under a paragraph makes it a heading
@@ -339,6 +371,7 @@ func sentenceUnits(text, section string) []unit {
 			}
 		case strings.HasPrefix(line, "|"):
 			flush()
+			listed()
 			if header == nil {
 				header = cells(line)
 			} else if row := tableRow(header, cells(line)); row != "" && utf8.RuneCountInString(row) <= 400 {
@@ -359,7 +392,15 @@ func sentenceUnits(text, section string) []unit {
 		}
 	}
 	flush()
+	listed()
 	return out
+}
+
+// nameOnly: a list item that names a thing and says nothing of it, a word
+// or three without a full stop or a colon ("Go", "Java or Scala",
+// "`helm lint`").
+func nameOnly(item string) bool {
+	return len(strings.Fields(item)) <= 3 && !strings.ContainsAny(item, ".:;!?")
 }
 
 // underline: a line of = or - only, a setext heading's underline or a

@@ -23,3 +23,24 @@ func TestAnUnderlinedLineIsAHeading(t *testing.T) {
 		})
 	}
 }
+
+func TestAListOfNamesIsQuotedWithTheLineThatAnnouncesIt(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		want       []unit
+	}{
+		{"announced", "Validation occurs when any of the following commands are invoked:\n\n- `helm install`\n- `helm upgrade`\n- `helm lint`\n\nThe schema is checked first.",
+			[]unit{{"Validation occurs when any of the following commands are invoked:", "Guide"},
+				{"Validation occurs when any of the following commands are invoked: `helm install`, `helm upgrade`, `helm lint`", "Guide"},
+				{"The schema is checked first.", "Guide"}}},
+		{"announced, then a heading", "Choose a library in the language your application is written in:\n\n* Go\n* Java or Scala\n\n## Next",
+			[]unit{{"Choose a library in the language your application is written in:", "Guide"},
+				{"Choose a library in the language your application is written in: Go, Java or Scala", "Guide"}}},
+		{"no line announces it: each item as before", "- Adjusting the fit\n- Storage guidelines and care\n- Go",
+			[]unit{{"Storage guidelines and care", "Guide"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, sentenceUnits(tc.text, "Guide"))
+		})
+	}
+}
