@@ -61,6 +61,10 @@ func kindOf(question string) questionKind {
 // the question asks what people think.
 var (
 	opinionSection = newPhrases("review", "testimonial", "отзыв")
+	// seeAlsoSection are sections of links to other pages: a line of
+	// them names a page ("rclone - Show help for rclone commands"), it
+	// answers nothing.
+	seeAlsoSection = newPhrases("see also", "смотрите также", "см также")
 	asksOpinion    = newPhrases("review", "ratings", "opinion", "you recommend", "recommendation", "people say", "customers", "отзыв", "мнени")
 	factSection    = newPhrases("spec", "feature", "guide", "faq", "setup", "instruction", "care", "maintenance",
 		"характеристик", "инструкц", "настрой")
@@ -471,7 +475,7 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 			chunks++
 			for _, u := range units(c) {
 				key := strings.ToLower(u.text)
-				if quoted != "" && strings.Contains(quoted, u.text) || said[key] {
+				if quoted != "" && strings.Contains(quoted, u.text) || said[key] || seeAlsoSection.match(lowered(u.section)) {
 					continue
 				}
 				review := opinionSection.match(lowered(u.section))

@@ -392,3 +392,25 @@ func TestATitleNamedOnlyByCommonWordsLetsABetterArticleAnswer(t *testing.T) {
 		})
 	}
 }
+
+func TestALinkToAnotherPageIsNotQuoted(t *testing.T) {
+	articles := []found{{id: "sync", title: "rclone sync", chunks: []searchChunk{
+		{Heading: "rclone sync > Synopsis", Text: "Sync the source to the destination, changing the destination only."},
+		{Heading: "rclone sync > See Also", Text: "* rclone - Show help for rclone commands, flags and backends."},
+		{Heading: "rclone sync > Смотрите также", Text: "* rclone copy - Copy files from the source to the destination."},
+	}}}
+	for _, question := range []string{
+		"What does rclone sync do?",               // the article named
+		"How do I copy files to the destination?", // no article named: every one found
+	} {
+		t.Run(question, func(t *testing.T) {
+			var got []string
+			for _, c := range pick(question, articles, "", nowhere, nowhere) {
+				got = append(got, c.text)
+			}
+			joined := strings.Join(got, "\n")
+			assert.NotContains(t, joined, "Show help", "a See Also line names a page")
+			assert.NotContains(t, joined, "Copy files from", "in Russian too")
+		})
+	}
+}
