@@ -98,7 +98,7 @@ func TestCrashSafety(t *testing.T) {
 			where := tc.store(t)
 			runs := filepath.Join(t.TempDir(), "runs")
 			child := exec.Command(os.Args[0], "-test.run=^TestCrashChild$", "-test.count=1")
-			child.Env = append(os.Environ(), crashStore+"="+where, crashRuns+"="+runs)
+			child.Env = append(os.Environ(), crashStore+"="+where, crashRuns+"="+runs, "TMPDIR="+t.TempDir()) // a killed child leaves its temporary folders: under the parent's they are removed
 			out, err := child.CombinedOutput()
 			var exit *exec.ExitError
 			require.ErrorAs(t, err, &exit, "the child should die: %s", out)

@@ -84,7 +84,9 @@ func TestWorkerChild(t *testing.T) {
 func startWorkerProcess(t *testing.T, url, name, log string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestWorkerChild$", "-test.count=1")
-	cmd.Env = append(os.Environ(), workerQueue+"="+url, workerName+"="+name, workerLog+"="+log)
+	// The child's temporary folders go under the parent's: a killed child
+	// cannot remove its own, and the parent's cleanup removes them all.
+	cmd.Env = append(os.Environ(), workerQueue+"="+url, workerName+"="+name, workerLog+"="+log, "TMPDIR="+t.TempDir())
 	cmd.Stderr = os.Stderr
 	require.NoError(t, cmd.Start())
 	t.Cleanup(func() {
