@@ -76,6 +76,26 @@ func TestLoadFSReportsBrokenFilesAndLoadsTheRest(t *testing.T) {
 	assert.Equal(t, "sub/nested.MD", docs[1].Path)
 }
 
+func TestBrokenFrontMatterSaysHowToMendIt(t *testing.T) {
+	for _, tc := range []struct {
+		name, data, hint string
+	}{
+		{"a colon in a title", "---\ntitle: Appendix: YAML Techniques\n---\nbody", `must be quoted: title: "Appendix: YAML Techniques"`},
+		{"an unclosed list has no hint", "---\ntitle: [unclosed\n---\ntext", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := parseDoc("a.md", []byte(tc.data))
+			require.Error(t, err)
+			assert.True(t, strings.HasPrefix(err.Error(), "a.md: front matter: yaml: "), err.Error())
+			if tc.hint == "" {
+				assert.NotContains(t, err.Error(), "must be quoted")
+				return
+			}
+			assert.Contains(t, err.Error(), tc.hint)
+		})
+	}
+}
+
 func TestLoadDirErrors(t *testing.T) {
 	_, errs := LoadDir(filepath.Join(t.TempDir(), "missing"))
 	require.Len(t, errs, 1)

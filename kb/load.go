@@ -332,7 +332,7 @@ func (r *docReader) parse(p string, data []byte) (Doc, error) {
 	var fm frontMatter
 	body, err := r.parseFrontMatter(data, &fm)
 	if err != nil {
-		return Doc{}, fmt.Errorf("%s: front matter: %w", p, err)
+		return Doc{}, fmt.Errorf("%s: front matter: %w%s", p, err, frontMatterHint(err))
 	}
 	sum := sha256.Sum256(data)
 	name := strings.TrimSuffix(path.Base(p), path.Ext(p))
@@ -359,6 +359,15 @@ func firstHeading(body string) string {
 		if t, ok := strings.CutPrefix(strings.TrimSpace(line), "# "); ok {
 			return strings.TrimSpace(t)
 		}
+	}
+	return ""
+}
+
+// frontMatterHint says how to mend the commonest broken front matter, a
+// title with a colon in it, which YAML reads as a key in a key.
+func frontMatterHint(err error) string {
+	if strings.Contains(err.Error(), "mapping values are not allowed") {
+		return ` (a value that holds ": " must be quoted: title: "Appendix: YAML Techniques")`
 	}
 	return ""
 }
