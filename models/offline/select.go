@@ -235,8 +235,9 @@ func pick(question string, articles []found, quoted string, everywhere, common f
 	}
 	subject := subjects(content, articles, everywhere)
 	if len(subject) > 0 {
+		byName := namedByName(content, subject, articles, common)
 		if ps := pickFrom(question, content, subject, articles, quoted, false); len(ps) > 0 {
-			if namedByName(content, subject, articles, common) {
+			if byName {
 				return ps
 			}
 			// Named by words many articles use ("install", "member"), it
@@ -253,9 +254,21 @@ func pick(question string, articles []found, quoted string, everywhere, common f
 			}
 			return ps
 		}
-		// Nothing in it says the question's other words: its sentences
-		// that name it say what it is, and another article's would speak
-		// of another thing.
+		// Nothing in it says the question's other words. Named by its
+		// name, its sentences that name it say what it is, and another
+		// article's would speak of another thing. Named by words many
+		// articles use ("rclone sync" in "can rclone do bi-directional
+		// sync?"), it is only the likeliest: another found article that
+		// says the other words answers ("bisync: bidirectional
+		// synchronization between two paths"), not the line that says what
+		// the named one is.
+		if !byName {
+			rest := untitled(content, articles, slices.Collect(maps.Keys(subject)))
+			all := pickFrom(question, content, nil, articles, quoted, false)
+			if held, _ := mostHeld(rest, all); held > 0 {
+				return all
+			}
+		}
 		if ps := pickFrom(question, content, subject, articles, quoted, true); len(ps) > 0 {
 			return ps
 		}

@@ -414,3 +414,26 @@ func TestALinkToAnotherPageIsNotQuoted(t *testing.T) {
 		})
 	}
 }
+
+func TestATitleNamedByCommonWordsThatSaysNothingElseLetsAnotherArticleAnswer(t *testing.T) {
+	articles := []found{
+		{id: "sync", title: "rclone sync", chunks: []searchChunk{{Heading: "rclone sync > Synopsis", Text: "Sync the source to the destination, changing the destination only."}}},
+		{id: "bisync", title: "Bisync", chunks: []searchChunk{{Heading: "Bisync > Synopsis", Text: "Perform bidirectional synchronization between two paths."}}},
+	}
+	question := "Can rclone do bidirectional sync?"
+	common := func(s string) bool { return s == stem("rclone") || s == stem("sync") }
+	for _, tc := range []struct {
+		name   string
+		common func(string) bool
+		quoted bool // the other article's line is in the answer
+	}{
+		{"sync names the article alone when few articles say it: what it is", nowhere, false},
+		{"rclone and sync are in many articles: the one saying bidirectional answers", common, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ps := pick(question, articles, "", nowhere, tc.common)
+			assert.NotEmpty(t, ps)
+			assert.Equal(t, tc.quoted, slices.ContainsFunc(ps, func(c candidate) bool { return c.article == 1 }))
+		})
+	}
+}
