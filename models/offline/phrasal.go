@@ -27,20 +27,4 @@ func phrasalVerbs(text string) map[string]string {
 	return out
 }
 
-// countPhrasal counts the knowledge base's words followed by a particle,
-// by phrasalKey.
-func countPhrasal(corpus []string) map[string]float64 {
-	counts := map[string]float64{}
-	for _, text := range corpus {
-		prev := ""
-		eachWord(text, nil, func(w []byte) {
-			if phrasalParticles[string(w)] && prev != "" {
-				counts[phrasalKey(topicStem(prev), string(w))]++
-			}
-			prev = string(w)
-		})
-	}
-	return counts
-}
-
 func phrasalKey(stem, particle string) string { return stem + " " + particle }

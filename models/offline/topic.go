@@ -91,14 +91,29 @@ func newTopicModel(corpus []string) topicModel {
 	t := topicModel{stems: make(map[string]int, hint), articles: make([]int, 0, hint), words: make(map[string]float64, hint)}
 	var keys stemKeys
 	var last []int // the article that last held each stem, plus one
+	// Each topic stem's count is kept by its number: a map is looked up
+	// by a word's bytes without a string made for it, but not added to.
+	wordAt := make(map[string]int, hint)
+	var counts []float64
+	t.phrasal = map[string]float64{}
 	word, s := make([]byte, 0, 32), make([]byte, 0, topicStemLetters*utf8.UTFMax)
+	prev := make([]byte, 0, 32) // the word before w, copied: eachWord reuses w
 	for n, text := range corpus {
-		eachContentWord(text, word, func(w []byte) {
+		prev = prev[:0]
+		eachWord(text, word, func(w []byte) {
+			if phrasalParticles[string(w)] && len(prev) > 0 {
+				t.phrasal[phrasalKey(topicStem(string(prev)), string(w))]++
+			}
+			prev = append(prev[:0], w...)
+			if !contentWord(w) {
+				return
+			}
 			s = appendTopicStem(s[:0], w)
-			if _, ok := t.words[string(s)]; ok {
-				t.words[string(s)]++
+			if i, ok := wordAt[string(s)]; ok {
+				counts[i]++
 			} else {
-				t.words[keys.key(s)] = 1
+				wordAt[keys.key(s)] = len(counts)
+				counts = append(counts, 1)
 			}
 			s = asciiStem(s[:0], w)
 			i, ok := t.stems[string(s)]
@@ -115,9 +130,11 @@ func newTopicModel(corpus []string) topicModel {
 			}
 		})
 	}
+	for w, i := range wordAt {
+		t.words[w] = counts[i]
+	}
 	t.docs = len(corpus)
 	t.vocab = float64(len(t.words) + 1)
-	t.phrasal = countPhrasal(corpus)
 	return t
 }
 

@@ -120,10 +120,16 @@ func contentWords(text string) []string {
 // eachContentWord is eachWord over the words contentWords keeps.
 func eachContentWord(text string, buf []byte, fn func(w []byte)) {
 	eachWord(text, buf, func(w []byte) {
-		if (len(w) > utf8.UTFMax || utf8.RuneCount(w) > 1) && !(stopSketch.may(w) && stopWords[string(w)]) {
+		if contentWord(w) {
 			fn(w)
 		}
 	})
+}
+
+// contentWord: a word of eachWord's that contentWords keeps, one that is
+// neither a single letter nor a stop word.
+func contentWord(w []byte) bool {
+	return (len(w) > utf8.UTFMax || utf8.RuneCount(w) > 1) && !(stopSketch.may(w) && stopWords[string(w)])
 }
 
 var stopWords = set(
