@@ -99,3 +99,14 @@ func TestBenchmarkMessages(t *testing.T) {
 		t.Fatalf("message130 has %d characters", n)
 	}
 }
+
+// BenchmarkCompileRules is what a process pays once for the embedded
+// lexicon, on its first message: every `sgrgraph ask` pays it.
+func BenchmarkCompileRules(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := compileDefault(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -22,7 +22,9 @@
 // not list. combine.go decides between them: a lexicon entry that fires
 // stands, otherwise the model decides, and a benign context the lexicon
 // names still holds. `go generate ./guards/safety` trains the model again
-// from testdata/train (internal/train), byte for byte.
+// from testdata/train (internal/train), byte for byte, and writes the
+// lexicon decoded and its triggers parsed (internal/parselexicon), which a
+// process reads instead of doing it on its first message.
 //
 // tests/testdata/safety_labelled.jsonl and safety_holdout.jsonl measure the
 // whole (TestLabelledSet prints precision and recall per level); the
@@ -31,3 +33,4 @@
 package safety
 
 //go:generate go run ./internal/train
+//go:generate go run ./internal/parselexicon

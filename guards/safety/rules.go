@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"regexp"
-	"regexp/syntax"
 	"slices"
 	"sort"
 	"strconv"
@@ -111,6 +110,15 @@ func NewRules(lex Lexicon) (*Rules, error) {
 
 // compileRules is NewRules over a lexicon already validated.
 func compileRules(lex Lexicon) (*Rules, error) {
+	triggers, err := parseTriggers(lex)
+	if err != nil {
+		return nil, err
+	}
+	return compileParsed(lex, triggers)
+}
+
+// compileParsed is compileRules with the entries' triggers parsed.
+func compileParsed(lex Lexicon, triggers []parsedTrigger) (*Rules, error) {
 	m, err := defaultModel()
 	if err != nil {
 		return nil, err
@@ -133,15 +141,9 @@ func compileRules(lex Lexicon) (*Rules, error) {
 		if e.Window == 0 {
 			e.Window = defaultWindow
 		}
-		trigger := ` (?:` + alternation(e.Match) + `)`
-		// Parsed once for what the index and the window need to know of it.
-		re, err := syntax.Parse(trigger, syntax.Perl)
-		if err != nil { // a lexicon not validated: the embedded one, which the tests validate
-			return nil, fmt.Errorf("lexicon entry %s: match: %w", e.ID, err)
-		}
-		span := spaces(re)
-		prefixes[i] = prefixesOfParsed(re)
-		r.entries = append(r.entries, rule{Entry: e, spaces: span,
+		trigger := triggerPattern(e)
+		prefixes[i] = triggers[i].Prefixes
+		r.entries = append(r.entries, rule{Entry: e, spaces: triggers[i].Spaces,
 			trigger: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(trigger) }),
 			at:      sync.OnceValue(func() []anchored { return anchoredPatterns(e) }),
 			context: sync.OnceValue(func() ruleContext { return compileContext(e) })})
@@ -167,13 +169,20 @@ func compileContext(e Entry) ruleContext {
 // here: it cannot change once built, TestDefaultLexiconCoversEveryCategory
 // validates it (DefaultLexicon), and validating it again was a fifth of a
 // start-up.
-var defaultRules = sync.OnceValues(func() (*Rules, error) {
+var defaultRules = sync.OnceValues(compileDefault)
+
+// compileDefault compiles the embedded lexicon, decoded and its triggers
+// parsed ahead of time when they are current (parsed.go).
+func compileDefault() (*Rules, error) {
+	if p, ok := storedParsed(defaultLexicon); ok {
+		return compileParsed(p.Lexicon, p.Triggers)
+	}
 	lex, err := decodeLexicon(defaultLexicon, "embedded lexicon")
 	if err != nil {
 		return nil, err
 	}
 	return compileRules(lex)
-})
+}
 
 // NewDefaultRules is the classifier over the embedded lexicon and model,
 // compiled the first time it is asked for.
