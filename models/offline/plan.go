@@ -89,6 +89,13 @@ func (e *Engine) analyse(request, guardian string) analysis {
 			p.Subqueries = append(p.Subqueries, e.titled[i].title+" "+section)
 		}
 	}
+	if name := definedName(e.inKBLanguage(request)); name != "" {
+		if sentence, ok := e.definitions()[name]; ok {
+			// "What is etcd?": the words of the sentence that says it.
+			words := contentWords(sentence)
+			p.Subqueries = append(p.Subqueries, strings.Join(words[:min(len(words), maxSubqueryWords)], " "))
+		}
+	}
 	p.Subqueries = e.inLanguage(p.Subqueries) // the answer still follows the user's language
 	p.ActionPlan = actionPlan(p.Subqueries, lang)
 	if p.RequestType == contracts.RequestCasual {
@@ -314,14 +321,17 @@ func category(rt contracts.RequestType) string {
 	return "documentation"
 }
 
+// maxSubqueryWords is how many words a search is made of at most.
+const maxSubqueryWords = 8
+
 // subqueries are the request's content words as one phrase, and its last
 // two content words as a narrower one: the subject of most questions.
 func subqueries(content []string, request string) []string {
 	if len(content) == 0 {
 		return []string{strings.TrimSpace(request)}
 	}
-	if len(content) > 8 {
-		content = content[:8]
+	if len(content) > maxSubqueryWords {
+		content = content[:maxSubqueryWords]
 	}
 	out := []string{strings.Join(content, " ")}
 	if len(content) > 2 {

@@ -16,12 +16,16 @@ type Reading struct {
 	// language is SearchLanguage("auto", corpus), found when first asked
 	// for: a configured language needs none.
 	language func() string
+	// definitions are the corpus's defining sentences by the name they
+	// define, found when a question first asks what something is.
+	definitions func() map[string]string
 }
 
 // Read reads a corpus (see Options.Corpus) as New does.
 func Read(corpus []string) *Reading {
 	r := &Reading{corpus: corpus, titled: make([]found, 0, len(corpus)),
-		language: sync.OnceValue(func() string { return SearchLanguage("auto", corpus) })}
+		language:    sync.OnceValue(func() string { return SearchLanguage("auto", corpus) }),
+		definitions: sync.OnceValue(func() map[string]string { return definitions(corpus) })}
 	for _, text := range corpus {
 		title, _, _ := strings.Cut(text, "\n")
 		if title = strings.TrimSpace(title); utf8.RuneCountInString(title) > 100 || strings.Contains(title, ". ") {

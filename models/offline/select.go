@@ -205,9 +205,12 @@ type candidate struct {
 	// review: the unit stands in a section of opinions, asked for or not;
 	// the answer says so.
 	review bool
-	score  float64
-	order  int
-	words  int
+	// defines: the unit says what the question asks to define
+	// (definitions.go).
+	defines bool
+	score   float64
+	order   int
+	words   int
 	// matched are the question's words the unit holds, factor what its
 	// section and form multiply them by.
 	matched []match
@@ -471,6 +474,7 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 		rest = content
 	}
 	kind := kindOf(question)
+	defined := definedName(question)
 	opinions := asksOpinion.match(lowered(question))
 	var cs []candidate
 	var stemsOf []map[string]int
@@ -512,7 +516,8 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 					}
 					headed[u.section] = hs
 				}
-				cs = append(cs, candidate{unit: u, article: i, subject: subject[i], opinion: opinion, review: review, order: len(cs), words: len(strings.Fields(u.text)) + 1})
+				cs = append(cs, candidate{unit: u, article: i, subject: subject[i], opinion: opinion, review: review, defines: defines(u.text, defined),
+					order: len(cs), words: len(strings.Fields(u.text)) + 1})
 				stemsOf = append(stemsOf, st)
 				chunkOf = append(chunkOf, chunks-1)
 			}
@@ -625,6 +630,9 @@ func factorOf(c candidate, kind questionKind, named bool) float64 {
 	if strings.HasSuffix(c.text, ":") {
 		f *= 0.5 // it announces the answer, the lines after it give it
 	}
+	if c.defines {
+		f *= definitionShare
+	}
 	if !named {
 		f *= searchRankShare(c.article)
 	}
@@ -663,6 +671,12 @@ const (
 	tfK1    = 1.2
 	lengthB = 0.75
 )
+
+// definitionShare is what a sentence that says what the question asks to
+// define counts for beside any other holding the same words: "etcd is a
+// consistent and durable key value store" answers "What is etcd?", "etcd
+// stores keys" does not.
+const definitionShare = 3
 
 // opinionShare is what a word of the question counts for in an opinion:
 // a review that says what no fact does ("a bit snug for taller
