@@ -18,7 +18,7 @@ import (
 // four words on one line (after "the", "a" or "an") followed by
 // "is"/"are" and "a", "an" or "the", or by "— это" / "является": its first
 // group is the name.
-var definitionSentence = regexp.MustCompile(`(?m)(?:^|[.!?][ \t]+)(?:(?:[Tt]he|[Aa]n?)[ \t]+)?` +
+var definitionSentence = regexp.MustCompile(`(?:^|[.!?][ \t]+)(?:(?:[Tt]he|[Aa]n?)[ \t]+)?` +
 	`([\p{L}\d][\p{L}\d'-]*(?:[ \t]+[\p{L}\d][\p{L}\d'-]*){0,3})` +
 	`(?:[ \t]+(?:is|are)[ \t]+(?:an?|the)[ \t]|[ \t]+(?:—|-)[ \t]+это[ \t]|[ \t]+являет)[^.!?\n]{8,240}[.!?]?`)
 
@@ -27,10 +27,16 @@ var definitionSentence = regexp.MustCompile(`(?m)(?:^|[.!?][ \t]+)(?:(?:[Tt]he|[
 func definitions(corpus []string) map[string]string {
 	out := map[string]string{}
 	for _, text := range corpus {
-		for _, m := range definitionSentence.FindAllStringSubmatchIndex(text, -1) {
-			name := strings.ToLower(text[m[2]:m[3]])
-			if _, ok := out[name]; !ok {
-				out[name] = strings.TrimSpace(strings.TrimLeft(text[m[0]:m[1]], ".!? \t\n"))
+		for line := range strings.Lines(text) {
+			// Most lines hold no copula: the expression is not run on them.
+			if !strings.Contains(line, " is ") && !strings.Contains(line, " are ") && !strings.Contains(line, "это") && !strings.Contains(line, "являет") {
+				continue
+			}
+			for _, m := range definitionSentence.FindAllStringSubmatchIndex(line, -1) {
+				name := strings.ToLower(line[m[2]:m[3]])
+				if _, ok := out[name]; !ok {
+					out[name] = strings.TrimSpace(strings.TrimLeft(line[m[0]:m[1]], ".!? \t\n"))
+				}
 			}
 		}
 	}
