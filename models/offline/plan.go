@@ -89,8 +89,8 @@ func (e *Engine) analyse(request, guardian string) analysis {
 			p.Subqueries = append(p.Subqueries, e.titled[i].title+" "+section)
 		}
 	}
-	if name := definedName(e.inKBLanguage(request)); name != "" {
-		if sentence, ok := e.definitions()[name]; ok {
+	if p.RequestType == contracts.RequestDataDefinition {
+		if sentence, ok := e.definitions()[strings.Join(kbContent, " ")]; ok {
 			// "What is etcd?": the words of the sentence that says it.
 			words := contentWords(sentence)
 			p.Subqueries = append(p.Subqueries, strings.Join(words[:min(len(words), maxSubqueryWords)], " "))
