@@ -54,6 +54,7 @@ func TestADefinitionQuestionSearchesForTheSentenceThatDefines(t *testing.T) {
 		want     string // a subquery, or "" for none beyond the question's own
 	}{
 		{"What is etcd?", "etcd consistent durable key value store"},
+		{"Что такое etcd?", "etcd consistent durable key value store"}, // "такое" is no word of the name
 		{"How do I watch a key in etcd?", ""},
 	} {
 		t.Run(tc.question, func(t *testing.T) {
