@@ -304,8 +304,8 @@ func sentenceUnits(text, section string) []unit {
 	var named []string
 	announced := ""
 	listed := func() {
-		if text := announced + " " + strings.Join(named, ", "); len(named) >= 2 && announced != "" && utf8.RuneCountInString(text) <= 400 {
-			out = append(out, unit{text: text, section: section})
+		if passage := announced + " " + strings.Join(named, ", "); len(named) >= 2 && announced != "" && utf8.RuneCountInString(passage) <= 400 {
+			out = append(out, unit{text: passage, section: section})
 		} else {
 			for _, n := range named {
 				if statement(n, true) && utf8.RuneCountInString(n) >= shortest {

@@ -13,18 +13,23 @@ var phrasalParticles = map[string]bool{"off": true, "up": true, "down": true}
 // its particle.
 func phrasalVerbs(text string) map[string]string {
 	var out map[string]string
-	prev := ""
+	var prev []byte
 	eachWord(text, nil, func(w []byte) {
-		word := string(w)
-		if phrasalParticles[word] && prev != "" && !phrasalParticles[prev] {
+		if phrasal(prev, w) {
 			if out == nil {
 				out = map[string]string{}
 			}
-			out[prev] = word
+			out[string(prev)] = string(w)
 		}
-		prev = word
+		prev = append(prev[:0], w...)
 	})
 	return out
+}
+
+// phrasal: w is a particle that makes one word with the word before it,
+// prev (a particle after a particle, "up down", makes none).
+func phrasal(prev, w []byte) bool {
+	return len(prev) > 0 && phrasalParticles[string(w)] && !phrasalParticles[string(prev)]
 }
 
 func phrasalKey(stem, particle string) string { return stem + " " + particle }

@@ -492,10 +492,11 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 			chunks++
 			for _, u := range units(c) {
 				key := strings.ToLower(u.text)
-				if quoted != "" && strings.Contains(quoted, u.text) || said[key] || seeAlsoSection.match(lowered(u.section)) {
+				section := lowered(u.section)
+				if quoted != "" && strings.Contains(quoted, u.text) || said[key] || seeAlsoSection.match(section) {
 					continue
 				}
-				review := opinionSection.match(lowered(u.section))
+				review := opinionSection.match(section)
 				opinion := !opinions && review
 				said[key] = true
 				st := map[string]int{}

@@ -101,7 +101,7 @@ func newTopicModel(corpus []string) topicModel {
 	for n, text := range corpus {
 		prev = prev[:0]
 		eachWord(text, word, func(w []byte) {
-			if phrasalParticles[string(w)] && len(prev) > 0 {
+			if phrasal(prev, w) {
 				t.phrasal[phrasalKey(topicStem(string(prev)), string(w))]++
 			}
 			prev = append(prev[:0], w...)
