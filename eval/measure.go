@@ -23,6 +23,8 @@ type SetReport struct {
 	Retrieval *RetrievalReport
 	Answers   *AnswersReport
 	Injection *InjectionReport
+	// Results are the items' runs one by one (results.jsonl).
+	Results []Result
 }
 
 // Figure is one headline number, named <set>.<figure>.
@@ -142,7 +144,7 @@ const maxMisses = 15
 
 // Measure computes a set's report from the observations of its items.
 func Measure(s Set, obs []Observation, topK int) SetReport {
-	r := SetReport{Name: s.Name, Items: len(s.Items)}
+	r := SetReport{Name: s.Name, Items: len(s.Items), Results: results(s, obs)}
 	by := map[Kind][]Observation{}
 	for _, o := range obs {
 		it := s.Items[o.Item]

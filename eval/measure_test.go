@@ -2,6 +2,7 @@ package eval
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -101,10 +102,40 @@ func TestReportPages(t *testing.T) {
 
 	dir := filepath.Join(t.TempDir(), "out")
 	require.NoError(t, r.Write(dir))
-	for _, name := range []string{"report.md", "report.html", "s-roc.svg", "s-pr.svg", "s-spam-roc.svg"} {
+	for _, name := range []string{"report.md", "report.html", "results.jsonl", "s-roc.svg", "s-pr.svg", "s-spam-roc.svg"} {
 		_, err := os.Stat(filepath.Join(dir, name))
 		assert.NoError(t, err, name)
 	}
+}
+
+// TestResultsFile checks that every run is written with its item, and an
+// answers item with the term recall its figures average.
+func TestResultsFile(t *testing.T) {
+	var b bytes.Buffer
+	require.NoError(t, Report{Sets: []SetReport{Measure(mixedSet, mixedObs, 5)}}.WriteResults(&b))
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	require.Len(t, lines, len(mixedObs), "one line per run: an injection item once per mode")
+	var answer struct {
+		Set        string                  `json:"set"`
+		Line       int                     `json:"line"`
+		Item       Item                    `json:"item"`
+		Got        struct{ Answer string } `json:"got"`
+		TermRecall *float64                `json:"term_recall"`
+		Baseline   *float64                `json:"baseline_term_recall"`
+	}
+	for _, l := range lines {
+		if strings.Contains(l, `"kind":"answers"`) {
+			require.NoError(t, json.Unmarshal([]byte(l), &answer))
+		}
+	}
+	assert.Equal(t, "s", answer.Set)
+	assert.Equal(t, mixedSet.Items[9].Line, answer.Line)
+	assert.Equal(t, mixedSet.Items[9].Reference, answer.Item.Reference)
+	assert.Equal(t, "The guard mode is enforce [1].", answer.Got.Answer)
+	require.NotNil(t, answer.TermRecall)
+	assert.InDelta(t, 2.0/3, *answer.TermRecall, 1e-9)
+	assert.InDelta(t, 1, *answer.Baseline, 1e-9)
+	assert.NotContains(t, lines[0], "term_recall", "a guard item has no answer to measure")
 }
 
 func TestAGuardBlockIsARefusalInTheBlockFigures(t *testing.T) {

@@ -108,7 +108,8 @@ func inlineCode(cell string) string {
 }
 
 // Write puts the report in dir, creating it: report.md with its plots
-// beside it as SVG files, and report.html, which carries them inline.
+// beside it as SVG files, report.html, which carries them inline, and
+// results.jsonl, every item's run.
 func (r Report) Write(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("--out: %w", err)
@@ -118,7 +119,7 @@ func (r Report) Write(dir string) error {
 			return err
 		}
 	}
-	for name, render := range map[string]func(io.Writer) error{"report.md": r.WriteMarkdown, "report.html": r.WriteHTML} {
+	for name, render := range map[string]func(io.Writer) error{"report.md": r.WriteMarkdown, "report.html": r.WriteHTML, "results.jsonl": r.WriteResults} {
 		f, err := os.Create(filepath.Join(dir, name))
 		if err != nil {
 			return err

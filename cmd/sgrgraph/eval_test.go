@@ -60,6 +60,12 @@ func TestEvalRunsASetAndWritesTheReport(t *testing.T) {
 	assert.Contains(t, string(md), "## tiny (6 items)")
 	// Guard items of both classes: the curves exist.
 	assert.FileExists(t, filepath.Join(out, "tiny-roc.svg"))
+	// Every run, the injection item's once per mode: 5 + 3.
+	results, err := os.ReadFile(filepath.Join(out, "results.jsonl"))
+	require.NoError(t, err)
+	assert.Equal(t, 8, strings.Count(string(results), "\n"))
+	assert.Contains(t, string(results), `"set":"tiny","line":5,`)
+	assert.Contains(t, string(results), `"term_recall":`)
 }
 
 func TestEvalCheckNamesTheFigureBelowItsFloor(t *testing.T) {
