@@ -238,6 +238,9 @@ func pick(question string, articles []found, quoted string, everywhere, common f
 	}
 	subject := subjects(content, articles, everywhere)
 	if len(subject) > 0 {
+		// "How warm is the CozyNights?" asks for its temperature rating:
+		// the property's own words say which line answers.
+		content = append(slices.Clip(content), attributes(question)...)
 		byName := namedByName(content, subject, articles, common)
 		if ps := pickFrom(question, content, subject, articles, quoted, false); len(ps) > 0 {
 			if byName {
@@ -369,11 +372,11 @@ var superlatives = []struct {
 	phrases    phrases
 	attributes []string
 }{
-	{newPhrases("lightest", "lighter", "heaviest", "heavier", `\bweigh`, "лёгк", "легк", "легче", "тяжел", "тяжёл", "весит"), []string{"weight", "вес"}},
+	{newPhrases("lightest", "lighter", "heaviest", "heavier", "how heavy", `\bweigh`, "лёгк", "легк", "легче", "тяжел", "тяжёл", "весит"), []string{"weight", "вес"}},
 	{newPhrases("cheapest", "cheaper", "most expensive", "least expensive", "pricier", `\bcost`, `\bprice`, "дешев", "дешёв", "дорож", "дороже", "стоит", "цена"), []string{"price", "цена"}},
-	{newPhrases("biggest", "bigger", "largest", "larger", "roomiest", "roomier", "most spacious", "самый большой", "больше всего", "вместительн"), []string{"capacity", "dimensions", "вместимость", "размер"}},
+	{newPhrases("biggest", "bigger", "largest", "larger", "roomiest", "roomier", "most spacious", "how big", "how large", "how roomy", "самый большой", "больше всего", "вместительн"), []string{"capacity", "dimensions", "вместимость", "размер"}},
 	{newPhrases("smallest", "smaller", "most compact", "самый маленький", "компактн"), []string{"dimensions", "packed", "размер"}},
-	{newPhrases("warmest", "warmer", "теплее", "самый тёплый", "самый теплый"), []string{"temperature", "rating", "температур"}},
+	{newPhrases("warmest", "warmer", "how warm", "теплее", "самый тёплый", "самый теплый", "насколько тёпл", "насколько тепл"), []string{"temperature", "rating", "температур"}},
 }
 
 // attributes are the words of the property a comparison asks about

@@ -57,6 +57,28 @@ func TestPickAnswersFromTheArticleAsked(t *testing.T) {
 	}
 }
 
+// TestAHowQuestionOpensWithItsPropertysLine: "how warm" asks for the
+// temperature rating, not the lines that say "warm".
+func TestAHowQuestionOpensWithItsPropertysLine(t *testing.T) {
+	bag := []found{{id: "bag", title: "CozyNights Sleeping Bag", chunks: []searchChunk{
+		{Heading: "CozyNights Sleeping Bag > Features", Text: "- **Hood**: Equipped with a hood to keep your head warm and protected.\n- **Compact Design**: Folds down to a compact size."},
+		{Heading: "CozyNights Sleeping Bag > Technical Specs", Text: "**Temperature Rating**: 3.5/5  \n**Weight**: 3 lbs  \n**Dimensions**: 80 inches x 33 inches"},
+	}}}
+	for _, tc := range []struct{ question, first string }{
+		{"How warm is the CozyNights sleeping bag?", "**Temperature Rating**: 3.5/5"},
+		{"How heavy is the CozyNights sleeping bag?", "**Weight**: 3 lbs"},
+		{"How big is the CozyNights sleeping bag?", "**Dimensions**: 80 inches"},
+		{"Насколько тёплый спальник CozyNights?", "**Temperature Rating**: 3.5/5"},
+	} {
+		t.Run(tc.question, func(t *testing.T) {
+			ps := pick(tc.question, bag, "", nowhere, nowhere)
+			if assert.NotEmpty(t, ps) {
+				assert.True(t, strings.HasPrefix(ps[0].text, tc.first), "opens with %q", ps[0].text)
+			}
+		})
+	}
+}
+
 func TestAPurchaseWithoutANameIsAskedAbout(t *testing.T) {
 	manual := func(title, text string) string {
 		return title + "\n" + text + " Returns are accepted within 30 days of purchase, with a full refund."
