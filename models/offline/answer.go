@@ -323,8 +323,8 @@ func sentenceUnits(text, section string) []unit {
 		cur = cur[:0]
 		wasItem := item
 		item = false
-		if wasItem && nameOnly(joined) {
-			named = append(named, joined)
+		if wasItem && (nameOnly(joined) || property(joined)) {
+			named = append(named, strings.Join(strings.Fields(joined), " ")) // "Type:        bool" lined up in its list
 			return
 		}
 		if !wasItem {
@@ -401,6 +401,15 @@ func sentenceUnits(text, section string) []unit {
 // "`helm lint`").
 func nameOnly(item string) bool {
 	return len(strings.Fields(item)) <= 3 && !strings.ContainsAny(item, ".:;!?")
+}
+
+// property: a list item that gives one setting of a thing, a label and
+// a single value ("Env Var: RCLONE_LOCAL_COPY_LINKS", "Default: false").
+// Alone it says nothing of what it is the setting of; with its list, after
+// the line that announces it ("Properties:"), it does.
+func property(item string) bool {
+	label, value, ok := strings.Cut(item, ":")
+	return ok && len(strings.Fields(label)) <= 2 && !strings.Contains(label, "*") && len(strings.Fields(value)) == 1
 }
 
 // underline: a line of = or - only, a setext heading's underline or a

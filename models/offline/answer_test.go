@@ -38,6 +38,10 @@ func TestAListOfNamesIsQuotedWithTheLineThatAnnouncesIt(t *testing.T) {
 				{"Choose a library in the language your application is written in: Go, Java or Scala", "Guide"}}},
 		{"no line announces it: each item as before", "- Adjusting the fit\n- Storage guidelines and care\n- Go",
 			[]unit{{"Storage guidelines and care", "Guide"}}},
+		{"a setting's properties, lined up", "Follow symlinks.\n\nProperties:\n\n- Config:      copy_links\n- Env Var:     RCLONE_LOCAL_COPY_LINKS\n- Type:        bool",
+			[]unit{{"Properties: Config: copy_links, Env Var: RCLONE_LOCAL_COPY_LINKS, Type: bool", "Guide"}}},
+		{"a feature's label says what it is: each item as before", "Features:\n\n- **Hood**: Keeps your head warm and protected.\n- Weight: 3 lbs and a half",
+			[]unit{{"**Hood**: Keeps your head warm and protected.", "Guide"}, {"Weight: 3 lbs and a half", "Guide"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			assert.Equal(t, tc.want, sentenceUnits(tc.text, "Guide"))
