@@ -365,9 +365,10 @@ func asksToCompare(question string) bool {
 	return false
 }
 
-// superlatives name the property a comparison is about by the words a
-// specification states it in: "the lightest", "weighs less" are about
-// weight. Both languages' words, the knowledge base's language matches.
+// superlatives name the property a question is about by the words a
+// specification states it in: "the lightest", "weighs less" and "how
+// heavy" are about weight, whether products are compared or one is asked
+// about. Both languages' words, the knowledge base's language matches.
 var superlatives = []struct {
 	phrases    phrases
 	attributes []string
@@ -379,7 +380,7 @@ var superlatives = []struct {
 	{newPhrases("warmest", "warmer", "how warm", "теплее", "самый тёплый", "самый теплый", "насколько тёпл", "насколько тепл"), []string{"temperature", "rating", "температур"}},
 }
 
-// attributes are the words of the property a comparison asks about
+// attributes are the words of the property a question asks about
 // (superlatives); nil when it asks about none.
 func attributes(question string) []string {
 	t := lowered(question)
