@@ -35,7 +35,7 @@ func (e *Engine) agentStep(in []*schema.Message, o *model.Options) *schema.Messa
 	}
 	forced := o.ToolChoice != nil && *o.ToolChoice == schema.ToolChoiceForced
 	if t.review == "" && !forced && requestType(t.request) == contracts.RequestCasual {
-		return e.greeting(e.answerLanguage(t))
+		return e.greeting(e.answerLanguage(t), t.request)
 	}
 	queries := plannedQueries(in, t.start)
 	topK := 0
@@ -79,13 +79,36 @@ func (e *Engine) answerLanguage(t turn) string {
 	return e.language(t.request)
 }
 
-// greeting answers small talk without a search.
-func (e *Engine) greeting(lang string) *schema.Message {
-	if lang == "ru" {
-		return schema.AssistantMessage(fmt.Sprintf("Здравствуйте! Я отвечаю на вопросы о %s по его документации: спросите, как его настроить, запустить или расширить.", e.product), nil)
+// greeting answers small talk without a search: thanks and goodbyes as
+// such, anything else as a hello. It names the product and no kind of
+// question, so it reads as well for outdoor gear as for software.
+func (e *Engine) greeting(lang, request string) *schema.Message {
+	thanks, bye := false, false
+	for _, w := range contentWords(request) {
+		thanks = thanks || thankStems[stem(w)]
+		bye = bye || byeStems[stem(w)]
 	}
-	return schema.AssistantMessage(fmt.Sprintf("Hello! I answer questions about %s from its documentation: ask me how to configure, run or extend it.", e.product), nil)
+	text := "Hello! I answer questions about %s from its knowledge base: ask me one and I'll look it up."
+	switch {
+	case lang == "ru" && thanks:
+		text = "Пожалуйста! Если будут ещё вопросы о %s, спрашивайте: я поищу ответ в базе знаний."
+	case lang == "ru" && bye:
+		text = "До свидания! Если появятся вопросы о %s, спрашивайте: я поищу ответ в базе знаний."
+	case lang == "ru":
+		text = "Здравствуйте! Я отвечаю на вопросы о %s по базе знаний: задайте вопрос, и я поищу ответ."
+	case thanks:
+		text = "You're welcome! If you have another question about %s, ask me and I'll look it up in its knowledge base."
+	case bye:
+		text = "Goodbye! If a question about %s comes up, ask me and I'll look it up in its knowledge base."
+	}
+	return schema.AssistantMessage(fmt.Sprintf(text, e.product), nil)
 }
+
+// thankStems thank; byeStems take leave.
+var (
+	thankStems = stems("thanks", "thank", "thx", "appreciate", "grateful", "спасибо", "благодарю")
+	byeStems   = stems("bye", "goodbye", "пока", "свидания")
+)
 
 // answer quotes the sentences that answer the request (pick), each with
 // the number of its article.
@@ -120,7 +143,7 @@ func (e *Engine) answer(in []*schema.Message) *schema.Message {
 		}
 	}
 	if len(ps) == 0 && requestType(t.request) == contracts.RequestCasual {
-		return e.greeting(lang)
+		return e.greeting(lang, t.request)
 	}
 	note := ""
 	if len(drafts) > 0 && len(ps) > 0 && e.draft(ps, articles, lang, "", words) == drafts[len(drafts)-1] {

@@ -141,7 +141,10 @@ func TestEngineGreetsWithoutSearching(t *testing.T) {
 	}{
 		{"Hello!", schema.ToolChoiceAllowed, "Hello! I answer questions about"},
 		{"Привет", schema.ToolChoiceAllowed, "Здравствуйте! Я отвечаю на вопросы о"},
-		{"thanks", schema.ToolChoiceForbidden, "Hello! I answer questions about"},
+		{"thanks", schema.ToolChoiceForbidden, "You're welcome! If you have another question about"},
+		{"Спасибо большое!", schema.ToolChoiceAllowed, "Пожалуйста! Если будут ещё вопросы о"},
+		{"good morning", schema.ToolChoiceAllowed, "Hello! I answer questions about"},
+		{"ok bye", schema.ToolChoiceAllowed, "Goodbye! If a question about"},
 	} {
 		msg, err := e.Generate(context.Background(), []*schema.Message{schema.UserMessage(tc.request)}, agentOpts(tc.choice)...)
 		require.NoError(t, err)
