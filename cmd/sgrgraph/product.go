@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode"
 
 	"github.com/sgrgraph/sgrgraph/config"
 )
@@ -14,7 +15,7 @@ import (
 // sgrgraph, names only the embedded documentation: a knowledge base
 // folder of another domain names its own, from the "product:" (else
 // "title:") front matter or the first "# " heading of its index.md or
-// README.md, else from the folder's name.
+// README.md, else from the folder's name (see folderProduct).
 func productOf(cfg config.Config) string {
 	if cfg.KB.Dir == "" || cfg.Product != config.Default().Product {
 		return cfg.Product
@@ -28,11 +29,41 @@ func productOf(cfg config.Config) string {
 	if err != nil {
 		return cfg.Product
 	}
-	name := strings.Join(strings.FieldsFunc(filepath.Base(abs), func(r rune) bool { return r == '-' || r == '_' || r == '.' }), " ")
-	if name == "" || name == string(filepath.Separator) {
-		return cfg.Product
+	if name := folderProduct(abs); name != "" {
+		return name
+	}
+	return cfg.Product
+}
+
+// folderProduct names the product by the knowledge base's folder, or by
+// the folder it is in when its own name only says it holds documents: the
+// docs of a project's checkout (rclone/docs) are about rclone, not "docs".
+func folderProduct(dir string) string {
+	name := ""
+	for range 3 {
+		base := filepath.Base(dir)
+		words := strings.FieldsFunc(base, func(r rune) bool { return r == '-' || r == '_' || r == '.' || r == ' ' })
+		if len(words) == 0 || base == string(filepath.Separator) {
+			break
+		}
+		if name == "" {
+			name = strings.Join(words, " ")
+		}
+		if joined := strings.ToLower(strings.Join(words, "")); !documentFolders[joined] && strings.IndexFunc(joined, unicode.IsLetter) >= 0 {
+			return strings.Join(words, " ")
+		}
+		dir = filepath.Dir(dir)
 	}
 	return name
+}
+
+// documentFolders are folder names that say what a folder holds, not what
+// it is about (words joined, lower case); a name without a letter ("001")
+// says nothing either.
+var documentFolders = map[string]bool{
+	"doc": true, "docs": true, "documentation": true, "kb": true, "knowledgebase": true, "knowledge": true,
+	"content": true, "contents": true, "articles": true, "data": true, "wiki": true, "pages": true,
+	"markdown": true, "md": true, "site": true, "src": true, "help": true, "faq": true, "en": true, "ru": true,
 }
 
 // productInFile reads the product from an article's front matter or its

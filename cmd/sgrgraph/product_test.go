@@ -14,14 +14,15 @@ import (
 )
 
 func TestProductOf(t *testing.T) {
-	kb := func(files map[string]string) string {
-		dir := filepath.Join(t.TempDir(), "trail-gear_manuals")
-		require.NoError(t, os.Mkdir(dir, 0o755))
+	kbIn := func(path string, files map[string]string) string {
+		dir := filepath.Join(t.TempDir(), path)
+		require.NoError(t, os.MkdirAll(dir, 0o755))
 		for name, text := range files {
 			require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644))
 		}
 		return dir
 	}
+	kb := func(files map[string]string) string { return kbIn("trail-gear_manuals", files) }
 	tests := []struct {
 		name    string
 		product string // configured; "" keeps the default
@@ -34,6 +35,8 @@ func TestProductOf(t *testing.T) {
 		{"front matter title", "", kb(map[string]string{"README.md": "---\ntitle: Trail Gear manuals\n---\n"}), "Trail Gear manuals"},
 		{"the first heading", "", kb(map[string]string{"README.md": "Intro line\n\n# Trail Gear\n\n## Tents"}), "Trail Gear"},
 		{"the folder's name", "", kb(map[string]string{"tent.md": "# Tent X2"}), "trail gear manuals"},
+		{"a docs folder is its project's", "", kbIn("rclone/docs/content", map[string]string{"sync.md": "# rclone sync"}), "rclone"},
+		{"a folder named only for documents, in one named the same way", "", kbIn("kb/docs", map[string]string{"a.md": "# A"}), "docs"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
