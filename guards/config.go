@@ -14,8 +14,9 @@ type Config struct {
 	QualityMinSources int     `yaml:"quality_min_sources"`
 	MinAvgConfidence  float64 `yaml:"min_avg_confidence"`
 	FastMinItems      int     `yaml:"fast_min_items"`
-	// SoleArticleConfidence: one article scoring at least this, with
-	// nothing else relevant found, meets quality_min_items (0: never).
+	// SoleArticleConfidence: one article scoring at least this first in a
+	// search of the question's words, with nothing else relevant found,
+	// meets quality_min_items (0: never).
 	SoleArticleConfidence float64  `yaml:"sole_article_confidence"`
 	RequiredSections      []string `yaml:"required_sections"`
 	ForbiddenContent      []string `yaml:"forbidden_content"`

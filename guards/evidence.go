@@ -29,8 +29,9 @@ type EvidenceRules struct {
 	MinAvgConfidence  float64 `json:"min_avg_confidence"`
 	FastMinItems      int     `json:"fast_min_items"`
 	// SoleArticleConfidence lets one article meet the QUALITY count when
-	// it scores at least this much and the searches found nothing else
-	// relevant (SoleArticleSuffices); 0 keeps the seed's count as it is.
+	// a search of the question's words ranks it first with at least this
+	// score and the searches found nothing else relevant
+	// (SoleArticleSuffices); 0 keeps the seed's count as it is.
 	SoleArticleConfidence float64 `json:"sole_article_confidence,omitempty"`
 	// RelevanceThreshold is the article score that counts as relevant to
 	// the question (kb.relevance_threshold).

@@ -7,9 +7,10 @@ import "github.com/sgrgraph/sgrgraph/contracts"
 // may hold one article on a topic, and asking it for a second would only
 // fail the turn after retries that cannot find one.
 //
-// It is decided by retrieval confidence, not by the count: the best item
-// scores at least SoleArticleConfidence, the search that found it judged
-// its results likely relevant (a clear top score, seed 003 §4), and no
+// It is decided by retrieval confidence, not by the count: a search ranked
+// the article first, scoring at least SoleArticleConfidence, and judged its
+// results likely relevant (a clear top score, seed 003 §4); the searches of
+// the question's own words also ranked it first (onTheQuestion); and no
 // other item the searches returned reaches RelevanceThreshold. Searches
 // return articles best first, so when everything besides the one article
 // scores below the bar, the knowledge base has nothing more on the topic
@@ -24,8 +25,8 @@ func SoleArticleSuffices(c EvidenceCase, r EvidenceRules) bool {
 			best = i
 		}
 	}
-	top := c.Evidence[best]
-	if top.Confidence < r.SoleArticleConfidence || !foundByRelevantSearch(top, c.Searches) {
+	ref := c.Evidence[best].Ref
+	if !rankedFirst(ref, c.Searches, r.SoleArticleConfidence, anyAttempt) || !rankedFirst(ref, c.Searches, onTheQuestion, firstAttempt) {
 		return false
 	}
 	for i, e := range c.Evidence {
@@ -36,11 +37,31 @@ func SoleArticleSuffices(c EvidenceCase, r EvidenceRules) bool {
 	return true
 }
 
-// foundByRelevantSearch: a search of the same tool and query that found
-// the item judged its results likely relevant.
-func foundByRelevantSearch(e contracts.EvidenceItem, searches []contracts.QueryTrace) bool {
+// onTheQuestion is the score a search of the first attempt (the plan's,
+// made from the question's words) must rank the article first with. A
+// score is at most the share of the search's words the article holds, so
+// the article holds at least two of five of the question's words. A
+// retry's search of one word finds an article strongly for that word
+// alone: in a knowledge base of one article about a router, "router" does
+// whatever was asked, and "How do I set up parental controls on the
+// router?" would pass with a quote about firmware (its first search,
+// "set parental controls router", scores the article 0.27).
+const onTheQuestion = 0.4
+
+const (
+	anyAttempt   = -1
+	firstAttempt = 0
+)
+
+// rankedFirst: a search of the attempt (anyAttempt for every search) that
+// did not fail ranked the article first with at least bar; a search of any
+// attempt must also have judged its results likely relevant.
+func rankedFirst(ref string, searches []contracts.QueryTrace, bar float64, attempt int) bool {
 	for _, s := range searches {
-		if s.Tool == e.Tool && s.Query == e.Query && s.Error == "" && s.Confidence.LikelyRelevant {
+		if s.Error != "" || len(s.Articles) == 0 || s.Articles[0].KBID != ref || s.Articles[0].Score < bar {
+			continue
+		}
+		if attempt == anyAttempt && s.Confidence.LikelyRelevant || attempt != anyAttempt && s.Attempt == attempt {
 			return true
 		}
 	}

@@ -13,8 +13,17 @@ func article(ref string, conf float64, q string) c.EvidenceItem {
 	return c.EvidenceItem{Source: c.SourceDoc, Ref: ref, Confidence: conf, Tool: "search_kb", Query: q}
 }
 
-func search(q string, likelyRelevant bool) c.QueryTrace {
-	return c.QueryTrace{Tool: "search_kb", Query: q, Confidence: c.RetrievalConfidence{LikelyRelevant: likelyRelevant}}
+// search is a search of the first attempt that found ref first, scoring
+// top.
+func search(q, ref string, top float64, likelyRelevant bool) c.QueryTrace {
+	return c.QueryTrace{Tool: "search_kb", Query: q, Articles: []c.Article{{KBID: ref, Score: top}, {KBID: "other", Score: top / 2}},
+		Confidence: c.RetrievalConfidence{TopScore: top, LikelyRelevant: likelyRelevant}}
+}
+
+// retried is the search made by a retry.
+func retried(s c.QueryTrace, attempt int) c.QueryTrace {
+	s.Attempt = attempt
+	return s
 }
 
 func TestSoleArticle(t *testing.T) {
@@ -32,19 +41,28 @@ func TestSoleArticle(t *testing.T) {
 		reason   string
 	}{
 		{"one strong article, nothing else found", rules,
-			[]c.EvidenceItem{article("saml", 0.85, "saml")}, []c.QueryTrace{search("saml", true)}, true, "ok"},
+			[]c.EvidenceItem{article("saml", 0.85, "saml")}, []c.QueryTrace{search("saml", "saml", 0.85, true)}, true, "ok"},
 		{"one strong article, the rest below the relevance bar", rules,
-			[]c.EvidenceItem{article("saml", 0.85, "saml")}, []c.QueryTrace{search("saml", true), search("sso", false)}, true, "ok"},
+			[]c.EvidenceItem{article("saml", 0.85, "saml")}, []c.QueryTrace{search("saml", "saml", 0.85, true), search("sso", "saml", 0.3, false)}, true, "ok"},
 		{"strong but its search was not clearly relevant", rules,
-			[]c.EvidenceItem{article("saml", 0.85, "saml")}, []c.QueryTrace{search("saml", false)}, false, "insufficient_evidence_count(<2)"},
+			[]c.EvidenceItem{article("saml", 0.85, "saml")}, []c.QueryTrace{search("saml", "saml", 0.85, false)}, false, "insufficient_evidence_count(<2)"},
 		{"the search that found it failed", rules,
 			[]c.EvidenceItem{article("saml", 0.85, "saml")}, []c.QueryTrace{{Tool: "search_kb", Query: "saml", Error: "down",
-				Confidence: c.RetrievalConfidence{LikelyRelevant: true}}}, false, "insufficient_evidence_count(<2)"},
+				Confidence: c.RetrievalConfidence{TopScore: 0.85, LikelyRelevant: true}}}, false, "insufficient_evidence_count(<2)"},
 		{"one article below the strong bar", rules,
-			[]c.EvidenceItem{article("saml", 0.65, "saml")}, []c.QueryTrace{search("saml", true)}, false, "insufficient_evidence_count(<2)"},
-		{"no evidence at all", rules, nil, []c.QueryTrace{search("saml", true)}, false, "insufficient_evidence_count(<2)"},
+			[]c.EvidenceItem{article("saml", 0.65, "saml")}, []c.QueryTrace{search("saml", "saml", 0.65, true)}, false, "insufficient_evidence_count(<2)"},
+		{"another article first in the strong search", rules,
+			[]c.EvidenceItem{article("saml", 0.85, "saml")}, []c.QueryTrace{search("saml", "oidc", 0.85, true)}, false, "insufficient_evidence_count(<2)"},
+		{"a retry's word finds it strongly, the question's words did not", rules,
+			[]c.EvidenceItem{article("router", 0.85, "router")},
+			[]c.QueryTrace{search("set parental controls router", "router", 0.27, false), retried(search("router", "router", 0.85, true), 1)},
+			false, "insufficient_evidence_count(<2)"},
+		{"a retry's word finds it strongly, the question's words found it too", rules,
+			[]c.EvidenceItem{article("saml", 0.8, "единый")},
+			[]c.QueryTrace{search("настроить единый вход saml портале", "saml", 0.45, false), retried(search("единый", "saml", 0.8, true), 1)}, true, "ok"},
+		{"no evidence at all", rules, nil, []c.QueryTrace{search("saml", "saml", 0.85, true)}, false, "insufficient_evidence_count(<2)"},
 		{"the seed's rules count only", seedRules,
-			[]c.EvidenceItem{article("saml", 0.95, "saml")}, []c.QueryTrace{search("saml", true)}, false, "insufficient_evidence_count(<2)"},
+			[]c.EvidenceItem{article("saml", 0.95, "saml")}, []c.QueryTrace{search("saml", "saml", 0.95, true)}, false, "insufficient_evidence_count(<2)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -62,7 +80,7 @@ func TestSoleArticleNeedsNothingElseRelevant(t *testing.T) {
 	rules.QualityMinItems, rules.QualityMinSources = 3, 1
 	rules.SoleArticleConfidence, rules.RelevanceThreshold = 0.7, 0.5
 	ev := []c.EvidenceItem{article("saml", 0.85, "saml"), article("oidc", 0.55, "saml")}
-	cs := EvidenceCase{RequestType: c.RequestHowtoPolicy, Track: c.TrackQuality, Evidence: ev, Searches: []c.QueryTrace{search("saml", true)}}
+	cs := EvidenceCase{RequestType: c.RequestHowtoPolicy, Track: c.TrackQuality, Evidence: ev, Searches: []c.QueryTrace{search("saml", "saml", 0.85, true)}}
 	assert.False(t, SoleArticleSuffices(cs, rules))
 	cs.Evidence[1].Confidence = 0.2
 	assert.True(t, SoleArticleSuffices(cs, rules), "a weak second article is no more on the topic")
