@@ -110,3 +110,14 @@ func checkFlatIndex(t *testing.T, r *Rules, text string) {
 		}
 	}
 }
+
+// The index looks prefixes up by their first maxKeyLen bytes, or by fewer
+// when one prefix of the lexicon is shorter: one pattern that may begin
+// " ai" made it three for every trigger, and ran more of them on every
+// message. Patterns keep a longer literal start ("(ии|ai|бот) у которого",
+// not "(ии|ai|бот)\S* у которого").
+func TestTheEmbeddedLexiconKeepsTheLongestIndexKey(t *testing.T) {
+	r, err := NewDefaultRules()
+	require.NoError(t, err)
+	assert.Equal(t, maxKeyLen, r.triggers.keyLen)
+}

@@ -65,22 +65,54 @@ type rule struct {
 // through its NFA, and most are passed over on their prefixes alone.
 type anchored struct {
 	prefixes []string // one begins every match (prefixesOf); nil when not known
-	re       func() *regexp.Regexp
+	// keys are the first four bytes of the prefixes, when every prefix
+	// has four: most patterns tried at a place are passed over on one
+	// comparison of a word each, before their prefixes are read.
+	keys []uint32
+	re   func() *regexp.Regexp
 }
 
 func anchoredPatterns(e Entry) []anchored {
 	out := make([]anchored, len(e.Match))
 	for i, p := range e.Match {
 		expr := `^ (?:` + p + `)`
-		out[i] = anchored{prefixes: prefixesOf(` (?:` + p + `)`), re: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })}
+		ps := prefixesOf(` (?:` + p + `)`)
+		out[i] = anchored{prefixes: ps, keys: prefixKeys(ps), re: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })}
 	}
 	return out
+}
+
+// prefixKeys are the distinct first four bytes of the prefixes (keyOf),
+// nil when one is shorter.
+func prefixKeys(prefixes []string) []uint32 {
+	var keys []uint32
+	for _, p := range prefixes {
+		if len(p) < 4 {
+			return nil
+		}
+		if k := keyOf(p); !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
+// keyOf is the first four bytes of s, which has at least four.
+func keyOf(s string) uint32 {
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
 }
 
 // matchAt is where the trigger matches at the start of w, nil when it
 // does not.
 func (e rule) matchAt(w string) []int {
+	var key uint32
+	if len(w) >= 4 {
+		key = keyOf(w)
+	}
 	for _, a := range e.at() {
+		if a.keys != nil && (len(w) < 4 || !slices.Contains(a.keys, key)) {
+			continue
+		}
 		if a.prefixes != nil && !slices.ContainsFunc(a.prefixes, func(p string) bool { return strings.HasPrefix(w, p) }) {
 			continue
 		}
