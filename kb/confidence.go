@@ -1,7 +1,8 @@
 package kb
 
 import (
-	"sort"
+	"cmp"
+	"slices"
 
 	"github.com/sgrgraph/sgrgraph/contracts"
 )
@@ -23,11 +24,16 @@ const minScoreGap = 0.05
 // Because scores are absolute, one strong article gives a high top_score and
 // a wide gap rather than the 0.5 a min-max normalisation would produce.
 func Confidence(scores []float64, threshold float64, k int) contracts.RetrievalConfidence {
-	if len(scores) == 0 {
+	return confidence(append([]float64(nil), scores...), threshold, k)
+}
+
+// confidence is Confidence of scores it may reorder: a search's own copy.
+func confidence(s []float64, threshold float64, k int) contracts.RetrievalConfidence {
+	if len(s) == 0 {
 		return contracts.RetrievalConfidence{}
 	}
-	s := append([]float64(nil), scores...)
-	sort.Sort(sort.Reverse(sort.Float64Slice(s)))
+	// Best first; a NaN, as sort.Float64Slice has it, last.
+	slices.SortFunc(s, func(a, b float64) int { return cmp.Compare(b, a) })
 	var c contracts.RetrievalConfidence
 	c.TopScore = s[0]
 	n := min(max(k, 1), len(s))

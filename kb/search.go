@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/blevesearch/bleve/v2"
@@ -104,26 +103,9 @@ func (idx *Index) rank(hits search.DocumentMatchCollection, terms [][]string, to
 	}
 	// An article's score is its best chunk's, so the articles are ranked
 	// before any is built: only the topK returned are.
-	type article struct {
-		kbID  string
-		first int // its first hit, in chunks
-		score float64
-	}
-	byID := make(map[string]int, len(chunks)) // kb_id → index in found
-	found := make([]article, 0, len(chunks))
-	for i, c := range chunks {
-		if c == nil {
-			continue
-		}
-		if k, ok := byID[c.kbID]; ok {
-			found[k].score = max(found[k].score, scores[i])
-			continue
-		}
-		byID[c.kbID] = len(found)
-		found = append(found, article{kbID: c.kbID, first: i, score: scores[i]})
-	}
+	found := groupHits(chunks, scores)
 	// kb_id breaks ties and no two articles share one: the order is total.
-	slices.SortFunc(found, func(a, b article) int {
+	slices.SortFunc(found, func(a, b hitGroup) int {
 		if a.score != b.score {
 			return cmp.Compare(b.score, a.score)
 		}
@@ -131,15 +113,9 @@ func (idx *Index) rank(hits search.DocumentMatchCollection, terms [][]string, to
 	})
 	articles := make([]contracts.Article, min(len(found), topK))
 	for n := range articles {
-		a, first := found[n], chunks[found[n].first]
+		a, first := found[n], chunks[found[n].hits[0]]
 		art := contracts.Article{KBID: a.kbID, Title: first.title, URL: first.url, Tags: splitTags(first.tags)}
-		for i := a.first; i < len(chunks); i++ {
-			if c := chunks[i]; c != nil && c.kbID == a.kbID {
-				art.Chunks = append(art.Chunks, contracts.Chunk{ID: c.chunkID, Heading: c.heading, Text: c.text, Score: scores[i], HasCode: c.hasCode})
-			}
-		}
-		sort.SliceStable(art.Chunks, func(i, j int) bool { return art.Chunks[i].Score > art.Chunks[j].Score })
-		art.Chunks = art.Chunks[:min(len(art.Chunks), chunksPerArticle)]
+		art.Chunks = bestChunks(chunks, scores, a.hits)
 		art.Score = art.Chunks[0].Score
 		articles[n] = art
 	}
@@ -149,7 +125,67 @@ func (idx *Index) rank(hits search.DocumentMatchCollection, terms [][]string, to
 			positive = append(positive, scores[i])
 		}
 	}
-	return articles, Confidence(positive, idx.opts.RelevanceThreshold, idx.opts.MeanTopK), nil
+	return articles, confidence(positive, idx.opts.RelevanceThreshold, idx.opts.MeanTopK), nil
+}
+
+// hitGroup is the hits of one article: their places in the hits, in the
+// order bleve ranked them, and the best chunk's score.
+type hitGroup struct {
+	kbID  string
+	hits  []int
+	score float64
+}
+
+// groupHits groups the hits that scored (chunks not nil) by article, in
+// the order of their kb_id: sorting their places by kb_id, rather than
+// keeping a map from kb_id, gives the groups, each in hit order as the
+// sort is stable.
+func groupHits(chunks []*storedChunk, scores []float64) (found []hitGroup) {
+	byArticle := make([]int, 0, len(chunks))
+	for i, c := range chunks {
+		if c != nil {
+			byArticle = append(byArticle, i)
+		}
+	}
+	slices.SortStableFunc(byArticle, func(i, j int) int { return strings.Compare(chunks[i].kbID, chunks[j].kbID) })
+	found = make([]hitGroup, 0, len(byArticle))
+	for start := 0; start < len(byArticle); {
+		id := chunks[byArticle[start]].kbID
+		end := start + 1
+		for end < len(byArticle) && chunks[byArticle[end]].kbID == id {
+			end++
+		}
+		g := hitGroup{kbID: id, hits: byArticle[start:end:end]}
+		for _, i := range g.hits {
+			g.score = max(g.score, scores[i])
+		}
+		found = append(found, g)
+		start = end
+	}
+	return found
+}
+
+// bestChunks are the chunksPerArticle best of an article's hits, best
+// first, those of equal score in hit order: what a stable sort by score
+// would put first, without building the ones it would drop.
+func bestChunks(chunks []*storedChunk, scores []float64, hits []int) []contracts.Chunk {
+	best := make([]contracts.Chunk, 0, min(len(hits), chunksPerArticle))
+	for _, i := range hits {
+		at := len(best)
+		for at > 0 && best[at-1].Score < scores[i] {
+			at--
+		}
+		if at == chunksPerArticle {
+			continue
+		}
+		if len(best) < chunksPerArticle {
+			best = append(best, contracts.Chunk{})
+		}
+		copy(best[at+1:], best[at:len(best)-1])
+		c := chunks[i]
+		best[at] = contracts.Chunk{ID: c.chunkID, Heading: c.heading, Text: c.text, Score: scores[i], HasCode: c.hasCode}
+	}
+	return best
 }
 
 // score reads the chunk of every hit that scores above zero, with its

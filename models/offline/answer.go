@@ -116,6 +116,7 @@ func (e *Engine) answer(in []*schema.Message) *schema.Message {
 	t := e.read(in)
 	lang := e.answerLanguage(t)
 	articles, relevant := foundArticles(in, t.start)
+	e.reading.readTitles(articles)
 	words := maxWords
 	if !relevant {
 		words -= noticeRoom

@@ -197,7 +197,8 @@ func foundArticles(in []*schema.Message, start int) (out []found, relevant bool)
 			if !seen {
 				n = len(out)
 				at[a.KBID] = n
-				out = append(out, found{id: a.KBID, title: a.Title})
+				// Its new chunks are kept where they were read, not copied.
+				out = append(out, found{id: a.KBID, title: a.Title, chunks: a.Chunks[:0]})
 			}
 			for _, c := range a.Chunks {
 				if k := key(a.KBID, c); !have[k] {

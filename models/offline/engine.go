@@ -55,10 +55,11 @@ type Options struct {
 // Engine is the offline chat model. It is safe for concurrent use.
 type Engine struct {
 	*models.Model
-	topics topicModel
-	titled []found // the knowledge base's titles as articles a question may name
-	kbLang string  // "" when the articles mix languages
-	sells  bool    // the knowledge base speaks of orders and purchases
+	topics  topicModel
+	titled  []found  // the knowledge base's titles as articles a question may name
+	reading *Reading // the corpus read, whose titles found articles share
+	kbLang  string   // "" when the articles mix languages
+	sells   bool     // the knowledge base speaks of orders and purchases
 	// definitions are the knowledge base's defining sentences by the name
 	// they define (definitions.go).
 	definitions func() map[string]string
@@ -79,7 +80,7 @@ func New(o Options) *Engine {
 	if r == nil {
 		r = Read(o.Corpus)
 	}
-	e.titled, e.topics, e.definitions = r.titled, r.topics, r.definitions
+	e.reading, e.titled, e.topics, e.definitions = r, r.titled, r.topics, r.definitions
 	e.kbLang = r.searchLanguage(o.KBLanguage)
 	e.sells = len(r.corpus) > 0 && e.topics.relevance([]string{"purchase", "buy", "bought", "refund"}, nil) > 1
 	e.Model = models.New("Offline", e.reply)

@@ -33,6 +33,10 @@ func readFound(data string, known func(kbID, chunkID string) bool) (out []search
 	return out, relevant, ok && r.i == len(r.s)
 }
 
+// chunksPerArticle is how many chunks search_kb returns an article at
+// most (kb's), room enough for an article's chunks as read.
+const chunksPerArticle = 3
+
 func (r *jsonReader) article(a *searchArticle, known func(kbID, chunkID string) bool) bool {
 	var f float64
 	return r.object(func(key string) bool {
@@ -48,7 +52,7 @@ func (r *jsonReader) article(a *searchArticle, known func(kbID, chunkID string) 
 		case "score":
 			return r.float(&f)
 		case "chunks":
-			a.Chunks = []searchChunk{}
+			a.Chunks = make([]searchChunk, 0, chunksPerArticle)
 			return r.array(func() bool {
 				var c searchChunk
 				ok := r.chunk(&c, func(id string) bool { return known != nil && known(a.KBID, id) })

@@ -83,14 +83,14 @@ func (r *jsonReader) str(out *string) bool {
 		return false
 	}
 	j := r.plainRun(r.i)
+	if !utf8.ValidString(r.s[r.i:j]) {
+		return false
+	}
 	if j < len(r.s) && r.s[j] == '"' {
-		if !utf8.ValidString(r.s[r.i:j]) {
-			return false
-		}
 		*out, r.i = r.s[r.i:j], j+1
 		return true
 	}
-	return r.escaped(out)
+	return r.escaped(out, j)
 }
 
 // plain marks the bytes a string holds as they are: not a quote, not a
@@ -125,11 +125,14 @@ func plainWord(b string) bool {
 	return (w-0x20*ones)&^w&highs|(quote-ones)&^quote&highs|(backslash-ones)&^backslash&highs == 0
 }
 
-// escaped reads the rest of a string that has escapes, from its opening quote.
-func (r *jsonReader) escaped(out *string) bool {
+// escaped reads the rest of a string that has escapes, from j: its plain
+// bytes from the opening quote up to j are read and checked already, and
+// are not scanned again.
+func (r *jsonReader) escaped(out *string, j int) bool {
 	var b strings.Builder
 	b.Grow(r.rawLen())
-	for j := r.i; j < len(r.s); {
+	b.WriteString(r.s[r.i:j])
+	for j < len(r.s) {
 		switch c := r.s[j]; {
 		case c == '"':
 			*out, r.i = b.String(), j+1

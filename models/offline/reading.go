@@ -12,7 +12,10 @@ import (
 type Reading struct {
 	corpus []string
 	titled []found // the titles, an article each, with their stems
-	topics topicModel
+	// byTitle is the place in titled of each title, which gives an
+	// article a search found its stems without reading its title again.
+	byTitle map[string]int
+	topics  topicModel
 	// language is SearchLanguage("auto", corpus), found when first asked
 	// for: a configured language needs none.
 	language func() string
@@ -23,13 +26,16 @@ type Reading struct {
 
 // Read reads a corpus (see Options.Corpus) as New does.
 func Read(corpus []string) *Reading {
-	r := &Reading{corpus: corpus, titled: make([]found, 0, len(corpus)),
+	r := &Reading{corpus: corpus, titled: make([]found, 0, len(corpus)), byTitle: make(map[string]int, len(corpus)),
 		language:    sync.OnceValue(func() string { return SearchLanguage("auto", corpus) }),
 		definitions: sync.OnceValue(func() map[string]string { return definitions(corpus) })}
 	for _, text := range corpus {
 		title, _, _ := strings.Cut(text, "\n")
 		if title = strings.TrimSpace(title); utf8.RuneCountInString(title) > 100 || strings.Contains(title, ". ") {
 			title = "" // a sentence, not a title: an entry without its title line
+		}
+		if _, ok := r.byTitle[title]; !ok && title != "" {
+			r.byTitle[title] = len(r.titled)
 		}
 		r.titled = append(r.titled, found{title: title, titleStems: titleStems(title), brand: brandOf(title)})
 	}
@@ -45,4 +51,15 @@ func (r *Reading) searchLanguage(configured string) string {
 		return configured
 	}
 	return r.language()
+}
+
+// readTitles gives each article whose title is one of the corpus's the
+// stems and brand Read worked out for that title, which pick would work out
+// again on every answer.
+func (r *Reading) readTitles(articles []found) {
+	for i := range articles {
+		if k, ok := r.byTitle[articles[i].title]; ok && articles[i].titleStems == nil {
+			articles[i].titleStems, articles[i].brand = r.titled[k].titleStems, r.titled[k].brand
+		}
+	}
 }
