@@ -1,6 +1,10 @@
 package guards
 
-import "github.com/sgrgraph/sgrgraph/contracts"
+import (
+	"slices"
+
+	"github.com/sgrgraph/sgrgraph/contracts"
+)
 
 // SoleArticleSuffices says whether one article is enough evidence for the
 // QUALITY track although the count asks for more: a small knowledge base
@@ -26,7 +30,13 @@ func SoleArticleSuffices(c EvidenceCase, r EvidenceRules) bool {
 		}
 	}
 	ref := c.Evidence[best].Ref
-	if !rankedFirst(ref, c.Searches, r.SoleArticleConfidence, anyAttempt) || !rankedFirst(ref, c.Searches, onTheQuestion, firstAttempt) {
+	strong := slices.ContainsFunc(c.Searches, func(s contracts.QueryTrace) bool {
+		return s.Confidence.LikelyRelevant && rankedFirst(ref, s, r.SoleArticleConfidence)
+	})
+	onQuestion := slices.ContainsFunc(c.Searches, func(s contracts.QueryTrace) bool {
+		return s.Attempt == 0 && rankedFirst(ref, s, onTheQuestion)
+	})
+	if !strong || !onQuestion {
 		return false
 	}
 	for i, e := range c.Evidence {
@@ -48,24 +58,10 @@ func SoleArticleSuffices(c EvidenceCase, r EvidenceRules) bool {
 // "set parental controls router", scores the article 0.27).
 const onTheQuestion = 0.4
 
-const (
-	anyAttempt   = -1
-	firstAttempt = 0
-)
-
-// rankedFirst: a search of the attempt (anyAttempt for every search) that
-// did not fail ranked the article first with at least bar; a search of any
-// attempt must also have judged its results likely relevant.
-func rankedFirst(ref string, searches []contracts.QueryTrace, bar float64, attempt int) bool {
-	for _, s := range searches {
-		if s.Error != "" || len(s.Articles) == 0 || s.Articles[0].KBID != ref || s.Articles[0].Score < bar {
-			continue
-		}
-		if attempt == anyAttempt && s.Confidence.LikelyRelevant || attempt != anyAttempt && s.Attempt == attempt {
-			return true
-		}
-	}
-	return false
+// rankedFirst: the search did not fail and ranked the article first,
+// scoring it at least bar.
+func rankedFirst(ref string, s contracts.QueryTrace, bar float64) bool {
+	return s.Error == "" && len(s.Articles) > 0 && s.Articles[0].KBID == ref && s.Articles[0].Score >= bar
 }
 
 // RetryCanFindMore says whether another attempt could bring evidence the

@@ -104,12 +104,6 @@ func (e *Engine) greeting(lang, request string) *schema.Message {
 	return schema.AssistantMessage(fmt.Sprintf(text, e.product), nil)
 }
 
-// thankStems thank; byeStems take leave.
-var (
-	thankStems = stems("thanks", "thank", "thx", "appreciate", "grateful", "спасибо", "благодарю")
-	byeStems   = stems("bye", "goodbye", "пока", "свидания")
-)
-
 // answer quotes the sentences that answer the request (pick), each with
 // the number of its article.
 func (e *Engine) answer(in []*schema.Message) *schema.Message {

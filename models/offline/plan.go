@@ -178,12 +178,17 @@ func (e *Engine) spam(request string, a analysis, lang string) (float64, string)
 	return score, "The request is about topics the knowledge base covers"
 }
 
-// smallTalkAnchors open or close a conversation; smallTalkWords are the
-// words that go with them ("it was great to talk to you").
+// smallTalkAnchors open or close a conversation: a greeting, thanks or a
+// goodbye; smallTalkWords are the words that go with them ("it was great
+// to talk to you"). thankWords and byeWords also tell greeting which
+// reply a conversation's small talk gets.
 var (
-	smallTalkAnchors = stems("hi", "hello", "hey", "thanks", "thank", "thx", "bye", "goodbye", "regards", "cheers",
-		"appreciate", "grateful", "okay", "ok", "alright", "morning", "evening", "afternoon",
-		"привет", "здравствуйте", "спасибо", "благодарю", "пока", "добрый", "доброе", "свидания")
+	thankWords       = []string{"thanks", "thank", "thx", "appreciate", "grateful", "спасибо", "благодарю"}
+	byeWords         = []string{"bye", "goodbye", "пока", "свидания"}
+	thankStems       = stems(thankWords...)
+	byeStems         = stems(byeWords...)
+	smallTalkAnchors = stems(append(append([]string{"hi", "hello", "hey", "regards", "cheers", "okay", "ok", "alright",
+		"morning", "evening", "afternoon", "привет", "здравствуйте", "добрый", "доброе"}, thankWords...), byeWords...)...)
 	smallTalkWords = stems("good", "great", "nice", "awesome", "really", "ever", "talk", "talking", "speak", "speaking",
 		"help", "helping", "helpful", "assistance", "time", "trying", "later", "catch", "day", "today", "doing",
 		"going", "feeling", "everything", "best", "then", "well", "lot", "fine", "you're", "how's", "it's", "dear",
