@@ -228,6 +228,15 @@ func FuzzSentences(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
+		// sentencesBySplit does not read lists of names and of a setting's
+		// properties, quoted whole after the line that announces them
+		// (TestAListOfNamesIsQuotedWithTheLineThatAnnouncesIt holds those):
+		// on a list item the two readings part by design.
+		for _, line := range strings.Split(text, "\n") {
+			if listMarker(strings.TrimSpace(line)) > 0 {
+				return
+			}
+		}
 		if got, want := sentences(text), sentencesBySplit(text); strings.Join(got, "\x00") != strings.Join(want, "\x00") || len(got) != len(want) {
 			t.Fatalf("sentences(%q) = %q, want %q", text, got, want)
 		}
