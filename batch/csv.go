@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
+	"strings"
 )
 
 // csvReader reads UTF-8 CSV with or without a BOM, with "," or ";" as the
@@ -33,6 +35,7 @@ func newCSVReader(path string, src io.ReadCloser) (*csvReader, error) {
 	r.csv.Comma = separator(first)
 	r.csv.FieldsPerRecord = -1
 	head, err := r.csv.Read()
+	lineBreaksAsLF(head)
 	if err != nil {
 		src.Close()
 		if errors.Is(err, io.EOF) {
@@ -84,6 +87,7 @@ func (r *csvReader) header() []string { return r.head }
 func (r *csvReader) next() (Row, error) {
 	for {
 		cells, err := r.csv.Read()
+		lineBreaksAsLF(cells)
 		if errors.Is(err, io.EOF) {
 			return Row{}, io.EOF
 		}
@@ -103,5 +107,19 @@ func (r *csvReader) next() (Row, error) {
 		return Row{Line: line, Cells: cells}, nil
 	}
 }
+
+// lineBreaksAsLF reads every line break in a cell as LF. encoding/csv
+// already reads a quoted CR LF so, but leaves a CR before it ("\r\r\n"
+// reads as "\r\n"), which no CSV written back can hold: it would read as
+// LF the next time, and a results file would not match its requests.
+func lineBreaksAsLF(cells []string) {
+	for i, c := range cells {
+		if strings.Contains(c, "\r\n") {
+			cells[i] = crsBeforeLF.ReplaceAllString(c, "\n")
+		}
+	}
+}
+
+var crsBeforeLF = regexp.MustCompile("\r+\n")
 
 func (r *csvReader) close() error { return r.src.Close() }
