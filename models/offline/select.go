@@ -463,9 +463,11 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 	// The title's words match every sentence of the subject: the rest of
 	// the question says what about it is asked.
 	titled := map[string]bool{}
+	topical := map[string]bool{} // of a title without a made-up name: "Annual leave policy"
 	for i := range subject {
 		for _, w := range contentWords(articles[i].title) {
 			titled[formStem(w)] = true
+			topical[formStem(w)] = articles[i].brand == ""
 		}
 	}
 	var rest []string
@@ -540,6 +542,13 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 			weight = append(weight, weighted{s, math.Log(1 + float64(len(cs))/(1+df[s]))})
 		}
 	}
+	fromRest := len(weight)
+	for _, w := range content {
+		if s := formStem(w); !seen[s] && topical[s] {
+			seen[s] = true
+			weight = append(weight, weighted{s, titleShare * math.Log(1+float64(len(cs))/(1+df[s]))})
+		}
+	}
 	kept := make([]candidate, 0, len(cs))
 	var zero []candidate // of the named article, sharing no word with the question
 	avgLen := 0.0
@@ -555,7 +564,7 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 		}
 	}
 	for n, c := range cs {
-		score := 0.0
+		score, ofTitle := 0.0, 0.0
 		for i, w := range weight {
 			if c.opinion && factual[i] {
 				continue
@@ -566,9 +575,18 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 			}
 			if tf > 0 {
 				gain := share * w.weight * tf * (tfK1 + 1) / (tf + tfK1*(1-lengthB+lengthB*float64(c.words)/avgLen))
-				score += gain
+				if i < fromRest {
+					score += gain
+				} else {
+					ofTitle += gain
+				}
 				c.matched = append(c.matched, match{i, gain})
 			}
+		}
+		if score > 0 {
+			score += ofTitle // a tiebreak: the title's words alone say nothing of what is asked
+		} else {
+			c.matched = nil
 		}
 		base := score
 		if score == 0 && len(subject) > 0 && answersKind(kind, c.section) {
@@ -688,6 +706,14 @@ const definitionShare = 3
 // individuals") answers better than facts that say nothing of it, yet
 // less surely than a fact would.
 const opinionShare = 0.5
+
+// titleShare is what a word of the question that the named article's
+// title holds counts for in one of its sentences, when it counts: little,
+// since every sentence is about the title, yet of two sentences saying
+// "days" the one on "annual leave" answers "How many days of annual leave
+// do I get?". Not the words of a title with a made-up name ("TrailMaster
+// X4 Tent"): a sentence that names the product says no more of it.
+const titleShare = 0.25
 
 // headingShare is what a word of the question counts for in a sentence
 // whose section's heading says it though the sentence does not: under

@@ -79,6 +79,26 @@ func TestAHowQuestionOpensWithItsPropertysLine(t *testing.T) {
 	}
 }
 
+// The title's words tell the named article's sentences apart when the
+// rest of the question cannot: "days" is in three of them, "annual leave"
+// in the one that answers.
+func TestTheTitlesWordsBreakATieWithinTheNamedArticle(t *testing.T) {
+	leave := []found{{id: "leave", title: "Annual leave policy", chunks: []searchChunk{
+		{Heading: "Annual leave policy", Text: "Every full-time employee has 25 days of paid annual leave per calendar year."},
+		{Heading: "Annual leave policy > Sick leave", Text: "Sick days do not count against annual leave. Tell your manager before 10 am on the first day of illness and send a doctor's note after three days."},
+		{Heading: "Annual leave policy > Carrying over", Text: "Up to five unused days can be carried over to the next year."},
+	}}}
+	ps := pick("How many days of annual leave do I get?", leave, "", nowhere, nowhere)
+	if assert.NotEmpty(t, ps) {
+		assert.True(t, strings.HasPrefix(ps[0].text, "Every full-time employee has 25 days"), "opens with %q", ps[0].text)
+	}
+	// The title's words alone do not make a sentence an answer.
+	ps = pick("Can unused annual leave be carried over?", leave, "", nowhere, nowhere)
+	for _, p := range ps {
+		assert.NotContains(t, p.text, "Every full-time employee", "a sentence holding only the title's words")
+	}
+}
+
 func TestAPurchaseWithoutANameIsAskedAbout(t *testing.T) {
 	manual := func(title, text string) string {
 		return title + "\n" + text + " Returns are accepted within 30 days of purchase, with a full refund."
