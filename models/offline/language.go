@@ -12,23 +12,60 @@ import (
 //go:embed glossary.tsv
 var glossaryText string
 
-// glossary maps the stem of a word of one language to the word of the
-// other: "настроить" → "configure", "warranty" → "гарантия".
-type glossary map[string]string
+// glossary maps a word of one language to the word of the other by the
+// word's first five letters, so one entry stands for its family:
+// "warranty" → "гарантия". Where two entries share those five letters and
+// mean different things ("настроить" → "configure", "настройка" →
+// "setting"), the later one is found by its first seven when
+// those part it from the earlier.
+type glossary struct {
+	byFive, bySeven map[string]string
+}
+
+// of is word in the other language, and whether the glossary knows it.
+func (g glossary) of(word string) (string, bool) {
+	if t, ok := g.bySeven[firstSeven(word)]; ok {
+		return t, true
+	}
+	t, ok := g.byFive[stem(word)]
+	return t, ok
+}
+
+// add enters word's translation, unless an earlier entry holds the word's
+// family: by its first seven letters, when they part it from that entry's
+// word (the earlier, the more common sense: "установить" and "установка"
+// share seven, and stay "install").
+func (g glossary) add(word, translation string, firstOfStem map[string]string) {
+	s := stem(word)
+	earlier, taken := firstOfStem[s]
+	if !taken {
+		firstOfStem[s] = word
+		g.byFive[s] = translation
+		return
+	}
+	if key := firstSeven(word); key != firstSeven(earlier) && g.byFive[s] != translation {
+		if _, claimed := g.bySeven[key]; !claimed {
+			g.bySeven[key] = translation
+		}
+	}
+}
+
+func firstSeven(word string) string {
+	var buf [7 * utf8.UTFMax]byte
+	return string(appendLetters(buf[:0], []byte(word), 7))
+}
 
 var readGlossary = sync.OnceValue(func() map[string]glossary {
-	out := map[string]glossary{"en": {}, "ru": {}} // keyed by the language translated into
+	newGlossary := func() glossary { return glossary{map[string]string{}, map[string]string{}} }
+	out := map[string]glossary{"en": newGlossary(), "ru": newGlossary()} // keyed by the language translated into
+	firstEn, firstRu := map[string]string{}, map[string]string{}
 	for _, line := range strings.Split(glossaryText, "\n") {
 		en, ru, ok := strings.Cut(strings.TrimSpace(line), "\t")
 		if !ok || strings.HasPrefix(line, "#") {
 			continue
 		}
-		if _, dup := out["ru"][stem(en)]; !dup {
-			out["ru"][stem(en)] = ru
-		}
-		if _, dup := out["en"][stem(ru)]; !dup {
-			out["en"][stem(ru)] = en
-		}
+		out["ru"].add(en, ru, firstEn)
+		out["en"].add(ru, en, firstRu)
 	}
 	return out
 })
@@ -118,7 +155,7 @@ func (e *Engine) inKBLanguage(text string) string {
 	g := readGlossary()[e.kbLang]
 	ws := words(text)
 	for i, w := range ws {
-		if t, ok := g[stem(w)]; ok {
+		if t, ok := g.of(w); ok {
 			ws[i] = t
 		}
 	}
@@ -144,7 +181,7 @@ func (e *Engine) inLanguage(queries []string) []string {
 		}
 		var ws []string
 		for _, w := range words(q) {
-			if t, ok := g[stem(w)]; ok {
+			if t, ok := g.of(w); ok {
 				w = t
 			} else if stopWords[w] {
 				continue

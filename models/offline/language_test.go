@@ -98,3 +98,25 @@ func FuzzWrittenIn(f *testing.F) {
 		}
 	})
 }
+
+// TestTheGlossaryPartsWordsOfOneFamily: words sharing five letters are one
+// family unless a later pair parts them by seven.
+func TestTheGlossaryPartsWordsOfOneFamily(t *testing.T) {
+	toEnglish, toRussian := readGlossary()["en"], readGlossary()["ru"]
+	for word, want := range map[string]string{
+		"настроить": "configure", "настроил": "configure", "настройки": "setting", "настройку": "setting",
+		"подписка": "subscription", "подписку": "subscription", "подпись": "signature",
+		"сообщение": "message", "сообщить": "report",
+		"установить": "install", "установка": "install", // seven letters in common: the earlier pair holds both
+		"гарантию": "warranty",
+	} {
+		got, ok := toEnglish.of(word)
+		assert.True(t, ok, word)
+		assert.Equal(t, want, got, word)
+	}
+	got, ok := toRussian.of("settings")
+	assert.True(t, ok)
+	assert.Equal(t, "настройка", got)
+	_, ok = toEnglish.of("палантин")
+	assert.False(t, ok, "a word the glossary does not hold")
+}
