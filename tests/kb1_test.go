@@ -42,3 +42,14 @@ func TestOneArticleKnowledgeBases(t *testing.T) {
 	require.NotNil(t, s.Verdict)
 	assert.NotEqual(t, contracts.VerdictPass, s.Verdict.Verdict, "the article says nothing of parental controls: %s", s.Answer)
 }
+
+// A Russian question to an English one-article knowledge base is carried
+// over by the glossary: "настройки" is settings, not "configure".
+func TestARussianQuestionFindsTheEnglishArticlesSection(t *testing.T) {
+	a := newAgent(t, agent.Options{}, func(c *config.Config) { c.KB.Dir = "testdata/kb1/router" })
+	s, err := a.RunState(context.Background(), agent.Turn{SessionID: "router-ru", Message: "Как сбросить настройки роутера?"})
+	require.NoError(t, err)
+	require.NotNil(t, s.Verdict)
+	assert.Equal(t, contracts.VerdictPass, s.Verdict.Verdict, "%v", s.Verdict.Reasons)
+	assert.Contains(t, s.Answer, "Hold the reset button")
+}
