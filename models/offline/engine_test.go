@@ -294,3 +294,16 @@ func TestRefersBack(t *testing.T) {
 		assert.Equal(t, want, refersBack(request), request)
 	}
 }
+
+// TestAPhrasalVerbIsSearchedAsItsNounToo: documentation writes "the setup
+// wizard" where the user asks to "set up" the router.
+func TestAPhrasalVerbIsSearchedAsItsNounToo(t *testing.T) {
+	for request, want := range map[string]string{
+		"How do I set up the router?":             "setup set router",
+		"How do I back up and then shut down it?": "backup shutdown back shut down",
+		"How do I set the router's time?":         "set router's time",
+		"Turn off the lights":                     "turn off lights",
+	} {
+		assert.Equal(t, want, subqueries(contentWords(request), request)[0], request)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"regexp"
 	"slices"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -329,8 +330,9 @@ func category(rt contracts.RequestType) string {
 // maxSubqueryWords is how many words a search is made of at most.
 const maxSubqueryWords = 8
 
-// subqueries are the request's content words as one phrase, and its last
-// two content words as a narrower one: the subject of most questions.
+// subqueries are the request's content words as one phrase, after the
+// nouns of its phrasal verbs (compounds), and its last two content words
+// as a narrower one: the subject of most questions.
 func subqueries(content []string, request string) []string {
 	if len(content) == 0 {
 		return []string{strings.TrimSpace(request)}
@@ -338,12 +340,33 @@ func subqueries(content []string, request string) []string {
 	if len(content) > maxSubqueryWords {
 		content = content[:maxSubqueryWords]
 	}
-	out := []string{strings.Join(content, " ")}
+	words := append(compounds(request), content...)
+	if len(words) > maxSubqueryWords {
+		words = words[:maxSubqueryWords]
+	}
+	out := []string{strings.Join(words, " ")}
 	if len(content) > 2 {
 		out = append(out, strings.Join(content[len(content)-2:], " "))
 	}
 	return out
 }
+
+// compounds are the nouns that the request's phrasal verbs are written
+// as in documentation: "set up the router" is searched for "setup" too, as
+// in "the setup wizard", "back up" for "backup".
+func compounds(request string) []string {
+	var out []string
+	for verb, particle := range phrasalVerbs(strings.ToLower(request)) {
+		if c := verb + particle; compoundNouns[c] {
+			out = append(out, c)
+		}
+	}
+	sort.Strings(out) // a map's order would change the search from one turn to the next
+	return out
+}
+
+var compoundNouns = map[string]bool{"setup": true, "backup": true, "cleanup": true, "shutdown": true, "signup": true,
+	"startup": true, "lookup": true, "pickup": true, "breakdown": true, "markup": true, "teardown": true}
 
 // sectionWords name the sections that answer each kind of question.
 // How-to questions and the others name their section in their own words.
