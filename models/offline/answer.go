@@ -115,7 +115,7 @@ func (e *Engine) answer(in []*schema.Message) *schema.Message {
 	if !relevant {
 		words -= noticeRoom
 	}
-	question := e.inKBLanguage(t.request) // the articles' words, the user's language for the answer
+	question := e.withKBWords(e.inKBLanguage(t.request)) // the articles' words, the user's language for the answer
 	ps := pick(question, articles, "", e.topics.everywhere, e.topics.common)
 	acts := actions(t.review)
 	switch {

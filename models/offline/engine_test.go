@@ -307,3 +307,17 @@ func TestAPhrasalVerbIsSearchedAsItsNounToo(t *testing.T) {
 		assert.Equal(t, want, subqueries(contentWords(request), request)[0], request)
 	}
 }
+
+// TestAWordTheKnowledgeBaseNeverSaysIsSearchedAsItsSynonym: the guide
+// says "setup", the user "configure"; a word it says is left alone.
+func TestAWordTheKnowledgeBaseNeverSaysIsSearchedAsItsSynonym(t *testing.T) {
+	e := New(Options{Corpus: []string{"Setting up the router\nThe setup wizard asks for a new Wi-Fi name. Remove the cover to reach the reset button."}})
+	for request, want := range map[string]string{
+		"How do I configure the router?": "setup router",
+		"How do I delete the cover?":     "remove cover",
+	} {
+		assert.Contains(t, e.analyse(request, "").plan.Subqueries, want, request)
+	}
+	assert.Len(t, e.analyse("How do I remove the cover?", "").plan.Subqueries, 1, "every word is the guide's own")
+	assert.Equal(t, "How do I configure the router? setup", e.withKBWords("How do I configure the router?"))
+}

@@ -70,6 +70,9 @@ func (e *Engine) analyse(request, guardian string) analysis {
 	p.Topic = topic(content, lang)
 	p.Category = category(p.RequestType)
 	p.Subqueries = subqueries(content, request)
+	if words, ok := e.inKBWords(content); ok {
+		p.Subqueries = append(p.Subqueries, strings.Join(words[:min(len(words), maxSubqueryWords)], " "))
+	}
 	kbContent := contentWords(e.inKBLanguage(request)) // the request in the articles' words
 	if title, section := e.namedTitle(kbContent), sectionWords[kindOf(request)]; title != "" && section != "" {
 		// The article about the thing asked: its sections that answer
