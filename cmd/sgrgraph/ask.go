@@ -131,7 +131,16 @@ func newAskCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   `ask "question"`,
 		Short: "Run one guarded, schema-guided turn and print the answer",
-		Args:  cobra.ExactArgs(1),
+		Args: func(cmd *cobra.Command, args []string) error {
+			const usage = `sgrgraph ask "How do I configure the safety guard?"`
+			switch {
+			case len(args) != 1:
+				return fmt.Errorf("ask needs one question, in quotes (%s); got %d arguments", usage, len(args))
+			case strings.TrimSpace(args[0]) == "":
+				return fmt.Errorf("the question is empty: %s", usage)
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			v, err := newView(a, &f)
 			if err != nil {

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -36,6 +37,14 @@ func newEvalCmd(a *app) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if topK < 1 || topK > 50 {
 				return fmt.Errorf("--top-k: %d is outside 1..50", topK)
+			}
+			if parallel < 1 || parallel > runner.MaxParallel {
+				return fmt.Errorf("--parallel: %d is outside 1..%d", parallel, runner.MaxParallel)
+			}
+			for _, m := range modes {
+				if !slices.Contains(runner.Modes, m) {
+					return fmt.Errorf("--modes: %q is not one of %s", m, strings.Join(runner.Modes, ", "))
+				}
 			}
 			floors, err := loadFloors(check, floorsFile)
 			if err != nil {

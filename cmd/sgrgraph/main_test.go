@@ -170,7 +170,7 @@ func TestIndexAndSearch(t *testing.T) {
 	assert.Contains(t, out, "1. настройка")
 
 	_, _, err = run(t, "search", "--kb", dir, "--cache-dir", cache, "--top-k", "51", "guard")
-	assert.ErrorContains(t, err, "top_k")
+	assert.EqualError(t, err, "--top-k: 51 is outside 1..50")
 }
 
 func TestGuard(t *testing.T) {
@@ -263,7 +263,13 @@ func TestAskRejectsBadFlags(t *testing.T) {
 	_, _, err := run(t, "ask", "--lang", "de", "hello")
 	assert.EqualError(t, err, `--lang: "de" is not ru or en`)
 	_, _, err = run(t, "ask", "--cache-dir", t.TempDir(), "   ")
-	assert.EqualError(t, err, "message: must not be empty")
+	assert.EqualError(t, err, `the question is empty: sgrgraph ask "How do I configure the safety guard?"`)
+	_, _, err = run(t, "ask")
+	assert.ErrorContains(t, err, "ask needs one question, in quotes")
+	_, _, err = run(t, "eval", "--parallel", "0", "x.jsonl")
+	assert.EqualError(t, err, "--parallel: 0 is outside 1..64")
+	_, _, err = run(t, "eval", "--modes", "foo", "x.jsonl")
+	assert.EqualError(t, err, `--modes: "foo" is not one of synthetic, directive, trace`)
 }
 
 func TestAskStreamsAndChatRemembers(t *testing.T) {

@@ -20,6 +20,8 @@ func newSearchCmd(a *app) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !cmd.Flags().Changed("top-k") {
 				topK = a.cfg.KB.TopK
+			} else if topK < 1 || topK > 50 {
+				return fmt.Errorf("--top-k: %d is outside 1..50", topK) // before the knowledge base is read
 			}
 			idx, stats, err := f.open(cmd.Context(), a)
 			if err != nil {

@@ -24,8 +24,8 @@ import (
 // Modes are the injection modes of the A/B, in report order.
 var Modes = []string{"synthetic", "directive", "trace"}
 
-// maxParallel bounds the turns run at once.
-const maxParallel = 64
+// MaxParallel bounds the turns run at once.
+const MaxParallel = 64
 
 // Options say how the turns run.
 type Options struct {
@@ -52,8 +52,8 @@ type job struct {
 // in the sets' order. A turn that fails is an observation with its Error;
 // only a knowledge base or an agent that cannot be built stops the run.
 func Run(ctx context.Context, sets []eval.Set, o Options) ([][]eval.Observation, error) {
-	if o.Parallel < 0 || o.Parallel > maxParallel {
-		return nil, fmt.Errorf("parallel: %d is outside 1..%d", o.Parallel, maxParallel)
+	if o.Parallel < 0 || o.Parallel > MaxParallel {
+		return nil, fmt.Errorf("parallel: %d is outside 1..%d", o.Parallel, MaxParallel)
 	}
 	modes := o.Modes
 	if len(modes) == 0 {
