@@ -94,6 +94,11 @@ func (w *xlsxWriter) commit() error {
 	if err := w.file.SaveAs(w.tmp); err != nil {
 		return fmt.Errorf("%s: %w", w.path, err)
 	}
+	// excelize creates the file executable (os.ModePerm): a workbook is
+	// read and written, as the CSV and JSONL files are.
+	if err := os.Chmod(w.tmp, 0o644); err != nil {
+		return fmt.Errorf("%s: %w", w.path, err)
+	}
 	return os.Rename(w.tmp, w.path)
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -228,4 +229,14 @@ func TestXLSXExampleStaysReadable(t *testing.T) {
 	err := WriteExample(path, MaxExampleXLSXRows+1)
 	assert.ErrorContains(t, err, "--rows: 200001 is over 200000, the most an .xlsx example holds")
 	assert.NoFileExists(t, path)
+}
+
+// A workbook written is a plain file, as the CSV and JSONL ones are, not
+// an executable one (excelize's own mode).
+func TestAWrittenWorkbookIsNotExecutable(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tickets.xlsx")
+	require.NoError(t, WriteExample(path, 3))
+	info, err := os.Stat(path)
+	require.NoError(t, err)
+	assert.Zero(t, info.Mode().Perm()&0o111, "mode %v", info.Mode())
 }
