@@ -116,6 +116,14 @@ func chatTurn(req chatRequest, maxMessages int) (agent.Turn, *apiError) {
 	case len(req.Messages) > maxMessages:
 		return agent.Turn{}, invalid("messages", "array_above_max_length", "messages: %d messages, over the limit of %d", len(req.Messages), maxMessages)
 	}
+	switch {
+	case req.N != nil && *req.N != 1:
+		return agent.Turn{}, invalid("n", "unsupported_value", "n: %d choices asked; a turn gives one, so n must be 1 or left out", *req.N)
+	case req.Temperature != nil && (*req.Temperature < 0 || *req.Temperature > 2):
+		return agent.Turn{}, invalid("temperature", "decimal_out_of_range", "temperature: %g is outside 0..2", *req.Temperature)
+	case req.TopP != nil && (*req.TopP < 0 || *req.TopP > 1):
+		return agent.Turn{}, invalid("top_p", "decimal_out_of_range", "top_p: %g is outside 0..1", *req.TopP)
+	}
 	var t agent.Turn
 	last := len(req.Messages) - 1
 	for i, m := range req.Messages {

@@ -75,6 +75,10 @@ func TestRequestsRefused(t *testing.T) {
 		{"too many messages", "k1", chatBody("user", "1", "assistant", "2", "user", "3", "assistant", "4", "user", "5", "assistant", "6", "user", "7"), nil, 400, "messages", "over the limit of 5"},
 		{"bad session id", "k1", chatBody("user", question), []string{"X-Session-Id", "../etc"}, 400, "X-Session-Id", "letters, digits"},
 		{"unknown result header", "k1", chatBody("user", question), []string{resultHeader, "yes"}, 400, resultHeader, `"yes" is not known`},
+		{"several choices", "k1", `{"model":"m","n":3,"messages":[{"role":"user","content":"hi"}]}`, nil, 400, "n", "n must be 1"},
+		{"temperature a string", "k1", `{"model":"m","temperature":"hot","messages":[{"role":"user","content":"hi"}]}`, nil, 400, "temperature", "must be a number"},
+		{"temperature too high", "k1", `{"model":"m","temperature":3,"messages":[{"role":"user","content":"hi"}]}`, nil, 400, "temperature", "outside 0..2"},
+		{"top_p too high", "k1", `{"model":"m","top_p":1.5,"messages":[{"role":"user","content":"hi"}]}`, nil, 400, "top_p", "outside 0..1"},
 		{"sessions without a store", "k1", chatBody("user", question), []string{"X-Session-Id", "s1"}, 400, "X-Session-Id", "threads.store"},
 	}
 	for _, tc := range tests {

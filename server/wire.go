@@ -18,6 +18,11 @@ type chatRequest struct {
 		IncludeUsage bool `json:"include_usage"`
 	} `json:"stream_options"`
 	User string `json:"user"`
+	// Sampling is checked as OpenAI checks it, then left to the turn's own
+	// model settings; one choice is all a turn gives.
+	N           *int     `json:"n"`
+	Temperature *float64 `json:"temperature"`
+	TopP        *float64 `json:"top_p"`
 }
 
 type requestMessage struct {
