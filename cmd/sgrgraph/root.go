@@ -35,6 +35,7 @@ func newRootCmd(out, errOut io.Writer) *cobra.Command {
 	}
 	root.SetOut(out)
 	root.SetErr(errOut)
+	root.SetFlagErrorFunc(flagError)
 	root.PersistentFlags().StringVar(&a.configPath, "config", "", "YAML configuration file laid over the defaults")
 	root.PersistentFlags().StringVar(&a.logLevel, "log-level", "warn", "log level: debug, info, warn, error")
 	root.AddCommand(newTablesCmd(a), newDecideCmd(a), newGuardCmd(a), newIndexCmd(a), newSearchCmd(a), newAskCmd(a), newChatCmd(a), newGraphCmd(a), newDoctorCmd(a), newBatchCmd(a), newThreadsCmd(a), newServeCmd(a), newWorkerCmd(a), newMCPCmd(a), newEvalCmd(a))

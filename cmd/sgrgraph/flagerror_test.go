@@ -1,0 +1,23 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestAFlagValueErrorNamesTheFlagInPlainWords(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"batch", "--concurrency", "abc"}, `--concurrency: "abc" is not a whole number`},
+		{[]string{"batch", "--concurrency", "99999999999999999999"}, `--concurrency: 99999999999999999999 is too large a number`},
+		{[]string{"threads", "prune", "--max-age", "1x"}, `--max-age: "1x" is not a duration such as 90s, 30m or 24h`},
+		{[]string{"ask", "--json=maybe", "hi"}, `--json: "maybe" is not true or false`},
+		{[]string{"ask", "--nosuch", "hi"}, `unknown flag: --nosuch`},
+	} {
+		_, _, err := run(t, tc.args...)
+		assert.EqualError(t, err, tc.want, "%q", tc.args)
+	}
+}
