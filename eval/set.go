@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Kind is what a labelled item measures.
@@ -153,10 +154,15 @@ func ReadSet(r io.Reader, name string) (Set, error) {
 	s := Set{Name: name}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), maxLineBytes)
-	for n := 1; sc.Scan(); n++ {
+	n := 0
+	for sc.Scan() {
+		n++
 		line := bytes.TrimSpace(sc.Bytes())
 		if len(line) == 0 {
 			continue
+		}
+		if !utf8.Valid(line) {
+			return Set{}, fmt.Errorf("line %d: not UTF-8 text; save the set as UTF-8", n)
 		}
 		it, err := parseItem(line)
 		if err != nil {
@@ -167,7 +173,7 @@ func ReadSet(r io.Reader, name string) (Set, error) {
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
-			return Set{}, fmt.Errorf("line %d: longer than the limit of %d bytes", len(s.Items)+1, maxLineBytes)
+			return Set{}, fmt.Errorf("line %d: longer than the limit of %d bytes", n+1, maxLineBytes)
 		}
 		return Set{}, err
 	}

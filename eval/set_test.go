@@ -47,6 +47,7 @@ func TestReadSetNamesTheBadField(t *testing.T) {
 		{`{"note": "x"}`, `line 1: cannot tell the item's kind`},
 		{`["a list"]`, `line 1: not a JSON object`},
 		{`{"text": "x", "level": 3}`, `line 1: json: cannot unmarshal number`},
+		{"{\"text\": \"caf\xe9\"}", `line 1: not UTF-8 text`},
 		{``, `no items`},
 	}
 	for _, tc := range tests {
@@ -60,9 +61,9 @@ func TestReadSetNamesTheBadField(t *testing.T) {
 
 func TestReadSetBoundsTheLine(t *testing.T) {
 	long := `{"question": "` + strings.Repeat("a", maxLineBytes) + `"}`
-	_, err := ReadSet(strings.NewReader(`{"question": "ok"}`+"\n"+long), "x")
+	_, err := ReadSet(strings.NewReader(`{"question": "ok"}`+"\n\n"+long), "x")
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "line 2: longer than the limit of 1048576 bytes")
+	assert.Contains(t, err.Error(), "line 3: longer than the limit of 1048576 bytes", "a blank line counts")
 }
 
 func TestLoadSets(t *testing.T) {
