@@ -217,6 +217,10 @@ func (t *Table) inputNames() string {
 func describe(cols []Column, values []any) string {
 	parts := make([]string, len(cols))
 	for i, c := range cols {
+		if values[i] == nil {
+			parts[i] = c.Name + "=null" // not given: DMN's null, not Go's <nil>
+			continue
+		}
 		parts[i] = fmt.Sprintf("%s=%v", c.Name, values[i])
 	}
 	sort.Strings(parts)

@@ -284,7 +284,7 @@ func TestParseInputs(t *testing.T) {
 	assert.Equal(t, map[string]any{"policy_ok": true, "retry_count": 2.0, "track": "FAST",
 		"evidence_ok": nil, "evidence_items": nil, "retry_useful": nil, "contract_ok": nil}, in, "inputs not given are DMN's null")
 	_, err = dt.Evaluate(in)
-	assert.ErrorContains(t, err, "no rule matches contract_ok=<nil>", "null matches only -, and every rule tests the contract")
+	assert.ErrorContains(t, err, "no rule matches contract_ok=null", "null matches only -, and every rule tests the contract")
 	dt1 := get(t, s, "DT-001")
 	in, err = ParseInputs(dt1, []string{"guardian_level=Unsafe", "guard_mode=report"})
 	require.NoError(t, err)
