@@ -51,6 +51,7 @@ func (a *app) setup() error {
 		return fmt.Errorf("--log-level: %q is not one of debug, info, warn, error", a.logLevel)
 	}
 	a.log = zerolog.New(zerolog.ConsoleWriter{Out: a.errOut, NoColor: true}).Level(level).With().Timestamp().Logger()
+	logRedisTo(a.log)
 	cfg, err := config.Load(a.configPath, os.LookupEnv)
 	if err != nil {
 		return err
