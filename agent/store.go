@@ -3,6 +3,8 @@ package agent
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/sgrgraph/sgrgraph/checkpoint"
@@ -30,6 +32,10 @@ func OpenStore(ctx context.Context, where string) (checkpoint.Store, error) {
 			if path, err = sqlite.DefaultPath(); err != nil {
 				return nil, fmt.Errorf("store: %w", err)
 			}
+		} else if info, statErr := os.Stat(filepath.Dir(path)); statErr != nil || !info.IsDir() {
+			// A mistyped folder is an error, as for --trace and --output;
+			// only the default's folder in the user cache dir is made.
+			return nil, fmt.Errorf("store %s: the folder %s does not exist", where, filepath.Dir(path))
 		}
 		s, err = sqlite.Open(path)
 	}
