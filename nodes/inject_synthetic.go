@@ -163,6 +163,11 @@ func (c InjectSynthetic) show(ctx context.Context, s *contracts.ChatState, r tem
 	if !ch.Response {
 		return nil
 	}
+	if plan.RequestType == contracts.RequestCasual && s.Action == contracts.ActionNormal {
+		// "hi" needs neither saying back nor "I'll look this up": the
+		// reply to it is the whole answer, and no search is made.
+		return nil
+	}
 	// A Guardian's refusal shows the refusal alone (seed 000 template 4):
 	// saying back how an unsafe request was understood repeats it.
 	if s.Plan != nil && s.Action != contracts.ActionGuardianBlock {

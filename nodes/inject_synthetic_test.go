@@ -21,6 +21,8 @@ func TestInjectSyntheticRoutes(t *testing.T) {
 	spam.SpamScore = 0.9 // the model still says normal
 	unclear := validPlan()
 	unclear.IntentConfidence, unclear.Action, unclear.ClarificationQuestion = 0.4, contracts.ActionClarify, "Which guard?"
+	greeting := validPlan()
+	greeting.RequestType, greeting.Subqueries = contracts.RequestCasual, []string{}
 	tests := []struct {
 		name      string
 		plan      *contracts.SGRPlan
@@ -35,6 +37,8 @@ func TestInjectSyntheticRoutes(t *testing.T) {
 		{"clarify asks the plan's question", &unclear, contracts.LevelSafe, contracts.ActionClarify, []contracts.UIType{contracts.UIIntent, contracts.UIClarification}, "Which guard?", 0},
 		// Seed 000 template 4: the refusal alone, never how the request was understood.
 		{"unsafe in report mode", ptr(validPlan()), contracts.LevelUnsafe, contracts.ActionGuardianBlock, []contracts.UIType{contracts.UIRefusal}, "can't process this request", 1},
+		// A greeting's reply is the whole answer: no "I'll look this up".
+		{"small talk shows nothing before the reply", &greeting, contracts.LevelSafe, contracts.ActionNormal, nil, "", 0},
 		{"no plan: the agent answers the user's words", nil, contracts.LevelSafe, contracts.ActionNormal, []contracts.UIType{contracts.UIResponse}, "", 0},
 	}
 	for _, tc := range tests {
