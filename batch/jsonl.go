@@ -82,7 +82,9 @@ func (r *jsonlReader) read() (Row, error) {
 			return Row{Line: r.line, Cells: cells}, nil
 		}
 	}
-	if err := r.lines.Err(); err != nil {
+	if err := r.lines.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return Row{}, fmt.Errorf("%s line %d: longer than the limit of %d MiB a line", r.path, r.line+1, maxLine>>20)
+	} else if err != nil {
 		return Row{}, fmt.Errorf("%s line %d: %w", r.path, r.line+1, err)
 	}
 	return Row{}, io.EOF
@@ -112,6 +114,16 @@ func (r *jsonlReader) place(keys, values []string) ([]string, error) {
 
 func (r *jsonlReader) close() error { return r.src.Close() }
 
+// unclosed says a line that ends inside its object is not closed. The
+// decoder's own error there is io.EOF, which the reader would take for
+// the end of the file, and quietly leave out every row after it.
+func unclosed(err error) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return errors.New("the object is not closed")
+	}
+	return err
+}
+
 // object reads a JSON object's keys in order, with string values as text
 // and any other value as its JSON. Anything after the object is an error:
 // one line holds one object.
@@ -125,12 +137,12 @@ func object(text []byte) ([]string, []string, error) {
 	for dec.More() {
 		t, err := dec.Token()
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, unclosed(err)
 		}
 		key, _ := t.(string)
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
-			return nil, nil, fmt.Errorf("key %q: %w", key, err)
+			return nil, nil, fmt.Errorf("key %q: %w", key, unclosed(err))
 		}
 		var s string
 		switch {

@@ -50,6 +50,10 @@ func TestBatchReadersRefuseWhatTheyCannotShape(t *testing.T) {
 		{"a header naming nothing", "b.csv", ",,\n1,2,3\n", "b.csv row 1: no column is named"},
 		{"a value past the named columns", "c.csv", "ID,x,,\n1,a,,b\n", "c.csv row 2: 4 cells, but the header names 2 columns"},
 		{"a jsonl object not closed", "d.jsonl", "{\"ID\":\"1\"\n", "d.jsonl line 1: the object is not closed"},
+		// The decoder's io.EOF there once read as the file's end: the rows after it were lost.
+		{"a jsonl line ending after a comma", "d2.jsonl", "{\"ID\":\"1\"}\n{\"ID\":\"2\",\n{\"ID\":\"3\"}\n", "d2.jsonl line 2: the object is not closed"},
+		{"a jsonl line ending after a key", "d3.jsonl", "{\"ID\":\"1\"}\n{\"ID\":\n", "d3.jsonl line 2: key \"ID\": the object is not closed"},
+		{"a jsonl line over the limit", "d4.jsonl", "{\"ID\":\"" + strings.Repeat("a", maxLine) + "\"}\n", "d4.jsonl line 1: longer than the limit of 16 MiB a line"},
 		{"two objects on a jsonl line", "e.jsonl", "{\"ID\":\"1\"} {\"ID\":\"2\"}\n", "e.jsonl line 1: text after the object"},
 		{"a jsonl key given twice", "f.jsonl", "{\"ID\":\"1\",\"ID\":\"2\"}\n", `f.jsonl line 1: column "ID" is given twice`},
 		{"a jsonl key given twice once trimmed", "g.jsonl", "{\"ID\":\"1\"}\n{\"ID\":\"2\",\" ID\":\"3\"}\n", `g.jsonl line 2: column "ID" is given twice`},
