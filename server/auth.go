@@ -34,8 +34,8 @@ func (k keyring) identify(r *http.Request) string {
 	if len(k.digests) == 0 {
 		return anonymous
 	}
-	token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	if !ok || token == "" {
+	scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" { // the scheme is case-insensitive (RFC 7235)
 		return ""
 	}
 	d := sha256.Sum256([]byte(strings.TrimSpace(token)))

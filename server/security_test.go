@@ -260,3 +260,18 @@ func TestSessions(t *testing.T) {
 		assert.NotEmpty(t, r.Answer)
 	})
 }
+
+// The auth scheme is case-insensitive (RFC 7235): "bearer k1" is k1; any
+// other scheme is no key.
+func TestBearerSchemeIsCaseInsensitive(t *testing.T) {
+	ts := serve(t, offline, Options{APIKeys: []string{"k1"}})
+	for auth, status := range map[string]int{"Bearer k1": 200, "bearer k1": 200, "BEARER k1": 200, "Basic k1": 401, "Bearerk1": 401, "bearer k2": 401} {
+		req, err := http.NewRequest(http.MethodGet, ts.URL+"/v1/models", nil)
+		require.NoError(t, err)
+		req.Header.Set("Authorization", auth)
+		res, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		res.Body.Close()
+		assert.Equal(t, status, res.StatusCode, auth)
+	}
+}
