@@ -16,6 +16,8 @@ func TestAFlagValueErrorNamesTheFlagInPlainWords(t *testing.T) {
 		{[]string{"threads", "prune", "--max-age", "1x"}, `--max-age: "1x" is not a duration such as 90s, 30m or 24h`},
 		{[]string{"ask", "--json=maybe", "hi"}, `--json: "maybe" is not true or false`},
 		{[]string{"ask", "--nosuch", "hi"}, `unknown flag: --nosuch`},
+		{[]string{"serve", "--max-turns-per-key", "-1"}, `--max-turns-per-key: -1 is not above 0`},
+		{[]string{"serve", "--turn-timeout", "-5s"}, `--turn-timeout: -5s is not above 0`},
 	} {
 		_, _, err := run(t, tc.args...)
 		assert.EqualError(t, err, tc.want, "%q", tc.args)

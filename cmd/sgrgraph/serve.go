@@ -51,6 +51,14 @@ conversation. API keys come from --api-key and $SGRGRAPH_API_KEYS (comma-separat
 without keys every request is let in, which is meant for a loopback address.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			// Checked here: the server takes 0 for its default, and a
+			// negative limit would refuse every turn.
+			if f.maxTurnsPerKey < 1 {
+				return fmt.Errorf("--max-turns-per-key: %d is not above 0", f.maxTurnsPerKey)
+			}
+			if f.turnTimeout <= 0 {
+				return fmt.Errorf("--turn-timeout: %s is not above 0", f.turnTimeout)
+			}
 			return f.serve(cmd, a)
 		},
 	}
