@@ -359,7 +359,7 @@ func subqueries(content []string, request string) []string {
 // in "the setup wizard", "back up" for "backup".
 func compounds(request string) []string {
 	var out []string
-	for verb, particle := range phrasalVerbs(strings.ToLower(request)) {
+	for verb, particle := range phrasalVerbs(request) {
 		if c := verb + particle; compoundNouns[c] {
 			out = append(out, c)
 		}
