@@ -44,6 +44,7 @@ type compileOptions struct {
 	store      checkpoint.Store
 	version    int
 	migrate    func(from int, data json.RawMessage) (json.RawMessage, error)
+	tracing    *tracing
 }
 
 // WithMaxSteps sets the superstep limit of a run.
@@ -94,7 +95,8 @@ func (g *StateGraph[S]) compile(ctx context.Context, o compileOptions) (*Runnabl
 	if err != nil {
 		return nil, err
 	}
-	r := &Runnable[S]{g: g, plan: p, store: o.store, codec: checkpoint.Codec[S]{Version: max(o.version, 1), Migrate: o.migrate}}
+	r := &Runnable[S]{g: g, plan: p, store: o.store, codec: checkpoint.Codec[S]{Version: max(o.version, 1), Migrate: o.migrate},
+		tracing: o.tracing}
 	if err := r.setOptions(o); err != nil {
 		return nil, err
 	}

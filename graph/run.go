@@ -7,6 +7,7 @@ import (
 
 	"github.com/cloudwego/eino/callbacks"
 	"github.com/cloudwego/eino/compose"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/sgrgraph/sgrgraph/checkpoint"
 )
@@ -23,6 +24,7 @@ type Runnable[S any] struct {
 	reduce     reducer[S]   // the field reducers when there is no WithMerge
 	store      checkpoint.Store
 	codec      checkpoint.Codec[S]
+	tracing    *tracing // WithTracing, or nil
 }
 
 // RunOption tunes one run.
@@ -84,7 +86,7 @@ func (r *Runnable[S]) invoke(ctx context.Context, s S, o runOptions) (S, error) 
 }
 
 // run runs the eino graph; tr, when not nil, records the run in a thread.
-func (r *Runnable[S]) run(ctx context.Context, s S, o runOptions, tr *threadRun[S]) (S, error) {
+func (r *Runnable[S]) run(ctx context.Context, s S, o runOptions, tr *threadRun[S]) (out S, err error) {
 	if r.plan.parallel() {
 		inv := newInvocation[S]()
 		inv.setBase(START, s)
@@ -100,7 +102,12 @@ func (r *Runnable[S]) run(ctx context.Context, s S, o runOptions, tr *threadRun[
 	if len(o.callbacks) > 0 {
 		eo = append(eo, compose.WithCallbacks(o.callbacks...))
 	}
-	out, err := r.eino.Invoke(ctx, s, eo...)
+	if r.tracing != nil { // a span for the run, and eino callbacks for its model and tool calls
+		var span trace.Span
+		ctx, span, eo = r.tracing.begin(ctx, r.g.name, eo)
+		defer func() { r.tracing.end(span, err) }()
+	}
+	out, err = r.eino.Invoke(ctx, s, eo...)
 	var stop stopped[S]
 	if errors.As(err, &stop) && o.stopBefore != "" {
 		return stop.s, nil
@@ -129,6 +136,9 @@ func (r *Runnable[S]) lambda(name string) func(context.Context, S) (S, error) {
 	fn := r.g.nodes[name].fn
 	for i := len(r.middleware) - 1; i >= 0; i-- {
 		fn = r.middleware[i](name, fn)
+	}
+	if r.tracing != nil { // inside the retries, so each attempt has its span; outside the middleware, which sees it
+		fn = tracedNode(r.tracing, r.g.name, name, fn)
 	}
 	opts := r.defaults
 	for _, o := range r.g.nodes[name].opts.list() {

@@ -20,3 +20,7 @@ func (d Decisions) Decision(table string) (Result, bool) {
 	}
 	return Result{}, false
 }
+
+// Recorded is every decision recorded, in order; tracing reads the ones a
+// node added.
+func (d Decisions) Recorded() []Result { return d.Made }
