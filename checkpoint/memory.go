@@ -18,6 +18,7 @@ type memory struct {
 	mu      sync.Mutex
 	threads map[string]*memThread
 	closed  bool
+	locks   *procLocker // the leases of TryLock, in this process as the threads are
 }
 
 // memThread holds one thread's checkpoints in Put order.
@@ -35,7 +36,7 @@ type memEntry struct {
 // NewMemory returns a Store that lives in this process only: for tests and
 // single-process programs that need no durability.
 func NewMemory() Store {
-	return &memory{threads: map[string]*memThread{}}
+	return &memory{threads: map[string]*memThread{}, locks: newProcLocker("checkpoint/memory")}
 }
 
 func memErr(op string, err error) error {
@@ -195,9 +196,16 @@ func (m *memory) Delete(_ context.Context, thread string) error {
 	return nil
 }
 
+// TryLock implements Locker: the leases live in this process, as the
+// threads do.
+func (m *memory) TryLock(ctx context.Context, thread, owner string, ttl time.Duration) (*Lease, error) {
+	return m.locks.TryLock(ctx, thread, owner, ttl)
+}
+
 func (m *memory) Close() error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.closed, m.threads = true, nil
+	m.locks.close()
 	return nil
 }
