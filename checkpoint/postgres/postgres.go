@@ -31,6 +31,13 @@ CREATE TABLE IF NOT EXISTS sgrgraph_checkpoints (
 	PRIMARY KEY (thread, id)
 );
 CREATE UNIQUE INDEX IF NOT EXISTS sgrgraph_checkpoints_order ON sgrgraph_checkpoints (thread, seq);
+-- The leases of TryLock: a row per thread held, until freed or expired.
+CREATE TABLE IF NOT EXISTS sgrgraph_thread_locks (
+	thread  text        PRIMARY KEY,
+	owner   text        NOT NULL,
+	token   text        NOT NULL, -- tells this lease from the thread's later ones
+	expires timestamptz NOT NULL  -- by the database's clock, which every replica shares
+);
 `
 
 // lockClass is the first key of every advisory lock this package takes, so

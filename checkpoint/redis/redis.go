@@ -66,11 +66,12 @@ type keys struct {
 	threads string // the set of all threads
 	order   string // the thread's IDs, scored by sequence number
 	cp      string // the prefix of the thread's checkpoint hashes, then the ID
+	lock    string // the thread's lease (TryLock): "token owner", expiring with it
 }
 
 func keysOf(thread string) keys {
 	t := prefix + "t:" + strconv.Itoa(len(thread)) + ":" + thread
-	return keys{threads: prefix + "threads", order: t + ":order", cp: t + ":cp:"}
+	return keys{threads: prefix + "threads", order: t + ":order", cp: t + ":cp:", lock: t + ":lock"}
 }
 
 func (k keys) list() []string { return []string{k.threads, k.order, k.cp} }

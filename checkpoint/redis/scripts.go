@@ -7,6 +7,7 @@ import "github.com/redis/go-redis/v9"
 // checkpoint keys are built in the scripts because a Put learns its ID there.
 type scripts struct {
 	put, latest, remove, deleteThread *redis.Script
+	renewLock, freeLock               *redis.Script
 }
 
 func newScripts() scripts {
@@ -15,6 +16,8 @@ func newScripts() scripts {
 		latest:       redis.NewScript(latestScript),
 		remove:       redis.NewScript(removeScript),
 		deleteThread: redis.NewScript(deleteScript),
+		renewLock:    redis.NewScript(renewLockScript),
+		freeLock:     redis.NewScript(freeLockScript),
 	}
 }
 
@@ -68,4 +71,21 @@ for _, id in ipairs(ids) do redis.call('DEL', KEYS[3] .. id) end
 redis.call('DEL', KEYS[2])
 redis.call('SREM', KEYS[1], ARGV[1])
 return #ids
+`
+
+// The lease scripts take KEYS = the thread's lock key and ARGV[1] = the
+// lease's value; they act only while the key still holds that value, so an
+// owner whose lease expired never renews or frees its successor's.
+
+// renewLockScript sets the lease's ttl to ARGV[2] ms; returns 1, or 0 when
+// the lease is no longer the caller's.
+const renewLockScript = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0
+`
+
+// freeLockScript deletes the lease (compare and delete).
+const freeLockScript = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
 `

@@ -37,6 +37,13 @@ CREATE TABLE IF NOT EXISTS checkpoints (
 	PRIMARY KEY (thread, id)
 );
 CREATE UNIQUE INDEX IF NOT EXISTS checkpoints_order ON checkpoints (thread, seq);
+-- The leases of TryLock: a row per thread held, until freed or expired.
+CREATE TABLE IF NOT EXISTS thread_locks (
+	thread  TEXT    PRIMARY KEY,
+	owner   TEXT    NOT NULL,
+	token   TEXT    NOT NULL, -- tells this lease from the thread's later ones
+	expires INTEGER NOT NULL  -- Unix milliseconds
+);
 `
 
 // busyTimeoutMS is how long a writer waits for another process's write.

@@ -1,0 +1,94 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/sgrgraph/sgrgraph/checkpoint"
+	"github.com/sgrgraph/sgrgraph/checkpoint/internal/rules"
+)
+
+// takeSQL takes the thread's lease unless an unexpired one is there; it
+// returns no row when the thread is held. Expiry is by this machine's clock,
+// which every process on the file shares.
+const takeSQL = `
+INSERT INTO thread_locks (thread, owner, token, expires) VALUES (?1, ?2, ?3, ?4)
+ON CONFLICT (thread) DO UPDATE SET owner = excluded.owner, token = excluded.token, expires = excluded.expires
+WHERE thread_locks.expires <= ?5
+RETURNING token`
+
+// takeAttempts bounds the retries of a lease freed between the statement
+// that found it held and the one that reads its holder.
+const takeAttempts = 3
+
+// TryLock implements checkpoint.Locker with a row per held thread, so that
+// the processes sharing the file share the leases too.
+func (s *store) TryLock(ctx context.Context, thread, owner string, ttl time.Duration) (*checkpoint.Lease, error) {
+	if err := rules.Lock(thread, owner, ttl); err != nil {
+		return nil, wrap("lock", err)
+	}
+	ctx, cancel := rules.Context(ctx)
+	defer cancel()
+	token := checkpoint.NewToken()
+	for range takeAttempts {
+		now := time.Now()
+		taken, holder, err := s.take(ctx, thread, owner, token, now, ttl)
+		if err != nil {
+			return nil, wrap("lock", fmt.Errorf("thread %q: %w", thread, err))
+		}
+		if taken {
+			return checkpoint.NewLease(thread, owner, ttl, now, checkpoint.LeaseOps{
+				Renew: func(ctx context.Context) (bool, error) { return s.renew(ctx, thread, token, ttl) },
+				Free:  func(ctx context.Context) error { return s.free(ctx, thread, token) },
+			}), nil
+		}
+		if holder != "" {
+			return nil, &checkpoint.BusyError{Thread: thread, Holder: holder}
+		}
+	}
+	return nil, wrap("lock", fmt.Errorf("thread %q: its lease changed hands %d times while it was being taken", thread, takeAttempts))
+}
+
+// take tries to take the lease; when it is held, holder is its owner ("" if
+// it was freed meanwhile).
+func (s *store) take(ctx context.Context, thread, owner, token string, now time.Time, ttl time.Duration) (taken bool, holder string, err error) {
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	var got string
+	err = s.db.QueryRowContext(ctx, takeSQL, thread, owner, token, now.Add(ttl).UnixMilli(), now.UnixMilli()).Scan(&got)
+	if err == nil {
+		return true, "", nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return false, "", err
+	}
+	err = s.db.QueryRowContext(ctx, `SELECT owner FROM thread_locks WHERE thread = ? AND expires > ?`, thread, now.UnixMilli()).Scan(&holder)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, "", nil
+	}
+	return false, holder, err
+}
+
+func (s *store) renew(ctx context.Context, thread, token string, ttl time.Duration) (bool, error) {
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	res, err := s.db.ExecContext(ctx, `UPDATE thread_locks SET expires = ? WHERE thread = ? AND token = ?`,
+		time.Now().Add(ttl).UnixMilli(), thread, token)
+	if err != nil {
+		return false, wrap("renew lease", err)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
+func (s *store) free(ctx context.Context, thread, token string) error {
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	if _, err := s.db.ExecContext(ctx, `DELETE FROM thread_locks WHERE thread = ? AND token = ?`, thread, token); err != nil {
+		return wrap("free lease", err)
+	}
+	return nil
+}
