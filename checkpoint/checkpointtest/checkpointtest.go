@@ -17,6 +17,8 @@ import (
 
 // Run runs the conformance subtests. open must return a new, empty store for
 // each subtest (for a server: a fresh database or a flushed one); Run closes it.
+// The lock subtests run for a store that is a checkpoint.Locker; RunShared
+// checks its leases across processes.
 func Run(t *testing.T, open func(t *testing.T) checkpoint.Store) {
 	cases := []struct {
 		name string
@@ -44,6 +46,13 @@ func Run(t *testing.T, open func(t *testing.T) checkpoint.Store) {
 			s := open(t)
 			t.Cleanup(func() { assert.NoError(t, s.Close(), "close") })
 			c.test(t, s)
+		})
+	}
+	for _, c := range lockCases {
+		t.Run(c.name, func(t *testing.T) {
+			s := open(t)
+			t.Cleanup(func() { assert.NoError(t, s.Close(), "close") })
+			c.test(t, locker(t, s))
 		})
 	}
 }

@@ -46,6 +46,16 @@ func (d *databases) open(tb testing.TB) checkpoint.Store {
 func TestConformance(t *testing.T) {
 	d := &databases{server: servers.Postgres(t)}
 	checkpointtest.Run(t, func(t *testing.T) checkpoint.Store { return d.open(t) })
+	// Two pools on one database stand for two replicas.
+	checkpointtest.RunShared(t, func(t *testing.T) (checkpoint.Store, checkpoint.Store) {
+		first := d.open(t)
+		u, err := url.Parse(d.server)
+		require.NoError(t, err)
+		u.Path = fmt.Sprintf("/checkpoints_%d", d.n.Load())
+		second, err := postgres.Open(t.Context(), u.String())
+		require.NoError(t, err)
+		return first, second
+	})
 	t.Run("open twice keeps the table", func(t *testing.T) {
 		first := d.open(t)
 		defer func() { _ = first.Close() }()

@@ -33,6 +33,13 @@ func open(tb testing.TB, url string) checkpoint.Store {
 func TestConformance(t *testing.T) {
 	url := servers.Redis(t)
 	checkpointtest.Run(t, func(t *testing.T) checkpoint.Store { return open(t, url) })
+	// Two clients of one server stand for two replicas.
+	checkpointtest.RunShared(t, func(t *testing.T) (checkpoint.Store, checkpoint.Store) {
+		first := open(t, url)
+		second, err := checkpointredis.Open(t.Context(), url)
+		require.NoError(t, err)
+		return first, second
+	})
 	t.Run("unreachable server", func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
 		defer cancel()

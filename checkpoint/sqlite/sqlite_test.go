@@ -24,6 +24,15 @@ func open(t testing.TB) checkpoint.Store {
 
 func TestConformance(t *testing.T) {
 	checkpointtest.Run(t, func(t *testing.T) checkpoint.Store { return open(t) })
+	// Two stores on one file stand for two processes.
+	checkpointtest.RunShared(t, func(t *testing.T) (checkpoint.Store, checkpoint.Store) {
+		path := filepath.Join(t.TempDir(), "threads.db")
+		first, err := sqlite.Open(path)
+		require.NoError(t, err)
+		second, err := sqlite.Open(path)
+		require.NoError(t, err)
+		return first, second
+	})
 }
 
 func BenchmarkSaveLoad(b *testing.B) {
