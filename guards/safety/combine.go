@@ -11,10 +11,16 @@ import (
 type lexiconVerdict struct {
 	level   contracts.SafetyLevel
 	found   []string // categories of the entries that fired
+	fired   []firing // the entries that fired, in the lexicon's order
 	reasons []string
 	// benign lists the categories of triggers that matched but were
 	// cancelled by a benign context around them ("kill the hung process").
 	benign []string
+}
+
+// firing is one lexicon entry that fired and the words that fired it.
+type firing struct {
+	entry, words string
 }
 
 // The model's thresholds on the probability that a message is not Safe.

@@ -237,6 +237,29 @@ func (r *Rules) Classify(ctx context.Context, text string) (contracts.Moderation
 	if err := ctx.Err(); err != nil {
 		return contracts.Moderation{}, err
 	}
+	v, first := r.runLexicon(text, nil)
+	if r.model != nil {
+		v = combine(v, r.model.probabilities(first))
+	}
+	m := contracts.Moderation{Level: v.level, Provider: ProviderRules, Reasons: v.reasons}
+	for _, c := range categories {
+		if slices.Contains(v.found, c) {
+			m.Categories = append(m.Categories, c)
+		}
+	}
+	if len(m.Categories) == 0 {
+		m.Categories = []string{contracts.CategoryNone}
+	}
+	m.Raw = "Safety: " + string(m.Level) + "\nCategories: " + strings.Join(m.Categories, ", ")
+	return m, nil
+}
+
+// runLexicon runs the entries keep admits (every entry when keep is nil)
+// over every reading of text and inside its runs of spelled-out letters:
+// the one reading of the lexicon, shared by Classify and FindInjection so
+// that a user's message and a retrieved passage are read by the same rules.
+// first is the first reading, which the model reads.
+func (r *Rules) runLexicon(text string, keep func(Entry) bool) (v lexiconVerdict, first string) {
 	pieces := split(text)
 	texts := readPieces(pieces)
 	flat, spelled := flatReading(pieces)
@@ -244,7 +267,7 @@ func (r *Rules) Classify(ctx context.Context, text string) (contracts.Moderation
 	for i, t := range texts {
 		starts[i] = wordStarts(t)
 	}
-	v := lexiconVerdict{level: contracts.LevelSafe}
+	v = lexiconVerdict{level: contracts.LevelSafe}
 	cands := r.triggers.find(texts)
 	var fr flatRules
 	var flatCands candidates
@@ -253,6 +276,9 @@ func (r *Rules) Classify(ctx context.Context, text string) (contracts.Moderation
 		flatCands = fr.triggers.find([]string{flat.s})
 	}
 	for i, e := range r.entries {
+		if keep != nil && !keep(e.Entry) {
+			continue
+		}
 		hit, ok, benign := "", false, false
 		if cands.may(i) {
 			hit, ok, benign = e.fireAny(texts, starts, cands.offsets(i))
@@ -267,25 +293,13 @@ func (r *Rules) Classify(ctx context.Context, text string) (contracts.Moderation
 			continue
 		}
 		v.found = append(v.found, e.Category)
+		v.fired = append(v.fired, firing{entry: e.ID, words: hit})
 		v.reasons = append(v.reasons, e.ID+": "+strconv.Quote(hit)) // %q
 		if e.Level == contracts.LevelUnsafe || v.level == contracts.LevelSafe {
 			v.level = e.Level
 		}
 	}
-	if r.model != nil {
-		v = combine(v, r.model.probabilities(texts[0]))
-	}
-	m := contracts.Moderation{Level: v.level, Provider: ProviderRules, Reasons: v.reasons}
-	for _, c := range categories {
-		if slices.Contains(v.found, c) {
-			m.Categories = append(m.Categories, c)
-		}
-	}
-	if len(m.Categories) == 0 {
-		m.Categories = []string{contracts.CategoryNone}
-	}
-	m.Raw = "Safety: " + string(m.Level) + "\nCategories: " + strings.Join(m.Categories, ", ")
-	return m, nil
+	return v, texts[0]
 }
 
 // fireAny is fire over each reading of the message in turn; benign reports
