@@ -13,6 +13,7 @@ func (s *ChatState) Clone() *ChatState {
 	c.Evidence = slices.Clone(s.Evidence)
 	c.QueryTraces = slices.Clone(s.QueryTraces)
 	c.Articles = slices.Clone(s.Articles)
+	c.SetAside = slices.Clone(s.SetAside)
 	c.Made = slices.Clone(s.Made)
 	c.ToolResults = slices.Clone(s.ToolResults)
 	sp := &c.Spec

@@ -25,6 +25,30 @@ type EvidenceItem struct {
 	Attempt int `json:"attempt,omitempty"`
 }
 
+// SetAside is a piece of retrieved text the Guardian kept out of the
+// evidence: a knowledge-base article or a tool's answer that gives the
+// assistant orders (an indirect prompt injection). Retrieved text is data,
+// never instructions, so such a piece is neither shown to the model nor
+// cited in an answer; this record says which one it was and why.
+type SetAside struct {
+	Source EvidenceSource `json:"source"`
+	// Ref is what its evidence item's Ref would have been: the article's
+	// URL or kb_id, or the tool's name and query.
+	Ref   string `json:"ref"`
+	KBID  string `json:"kb_id,omitempty"`
+	Title string `json:"title,omitempty"`
+	Tool  string `json:"tool,omitempty"`
+	Query string `json:"query,omitempty"`
+	// Reason names the rule and the words that fired it:
+	// prompt_injection(jailbreak.ignore-instructions: "ignore your instructions").
+	Reason string `json:"reason"`
+	// Sentence is the sentence that holds them, cut short, for the person
+	// who has to find and mend the article.
+	Sentence string `json:"sentence,omitempty"`
+	// Attempt is the turn's attempt that first found it.
+	Attempt int `json:"attempt,omitempty"`
+}
+
 // ArchitectSpec is the answer contract the Guardian checks a draft against.
 type ArchitectSpec struct {
 	ResponseFormat   string   `json:"response_format"`

@@ -40,6 +40,9 @@ type ChatState struct {
 	Evidence    []EvidenceItem `json:"evidence" reduce:"append"`
 	QueryTraces []QueryTrace   `json:"query_traces" reduce:"append"`
 	Articles    []Article      `json:"articles" reduce:"append"`
+	// SetAside are the retrieved pieces the Guardian kept out of Evidence,
+	// Articles and the model context: they give the assistant orders.
+	SetAside []SetAside `json:"set_aside,omitempty" reduce:"append"`
 	// EvidenceCheck and ContractCheck are the Guardian's last two checks.
 	EvidenceCheck *CheckResult `json:"evidence_check,omitempty"`
 	ContractCheck *CheckResult `json:"contract_check,omitempty"`

@@ -8,4 +8,12 @@ type ToolResult struct {
 	Args   string `json:"args"`
 	Output string `json:"output"`
 	Error  string `json:"error,omitempty"`
+	// SetAside are what the Guardian took out of Output before the model
+	// saw it (see ChatState.SetAside).
+	SetAside []SetAside `json:"set_aside,omitempty"`
+	// Found is the search result Output holds, when the tool step read it
+	// already (to screen it), so that recording it does not decode Output
+	// again. It is not serialised: a state restored between the two steps
+	// decodes Output.
+	Found *QueryTrace `json:"-"`
 }

@@ -59,6 +59,10 @@ type CheckResult struct {
 	OK              bool             `json:"ok"`
 	Reason          string           `json:"reason"`
 	RequiredActions []RequiredAction `json:"required_actions,omitempty"`
+	// SetAside names (by Ref) the retrieved pieces the evidence check left
+	// out as untrusted (ChatState.SetAside): the evidence judged is what
+	// remained.
+	SetAside []string `json:"set_aside,omitempty"`
 }
 
 // PolicyDecision is the query policy's answer.
