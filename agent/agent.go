@@ -12,6 +12,7 @@ import (
 
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/components/tool"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/sgrgraph/sgrgraph/checkpoint"
 	"github.com/sgrgraph/sgrgraph/config"
@@ -45,6 +46,10 @@ type Options struct {
 	// Store keeps conversations as threads (Turn.Thread); the caller
 	// opens and closes it (OpenStore).
 	Store checkpoint.Store
+	// TracerProvider, when set, gives each turn a span, each node, model
+	// call, tool call, search and guard classification one inside it
+	// (docs/observability.md); nil makes none and costs nothing.
+	TracerProvider trace.TracerProvider
 }
 
 // Tool is a tool the agent may call; what it returns is evidence of its
@@ -66,6 +71,7 @@ type Agent struct {
 	graph     Graph
 	tables    *tables.Set
 	outputs   *tables.Table // DT-004, which the result reads
+	tracing   *tracing      // nil: no spans
 }
 
 // New builds and compiles the default graph: assembly only, no turn runs.
@@ -73,7 +79,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (*Agent, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	a := &Agent{cfg: cfg, knowledge: o.Knowledge, store: o.Store}
+	a := &Agent{cfg: cfg, knowledge: o.Knowledge, store: o.Store, tracing: newTracing(o.TracerProvider, cfg.Telemetry.RecordContent)}
 	if a.store == nil && len(cfg.Guardian.HumanReview) > 0 {
 		a.store = checkpoint.NewMemory() // a turn held for review waits here, in this process
 	}
@@ -101,7 +107,8 @@ func New(ctx context.Context, cfg config.Config, o Options) (*Agent, error) {
 		return nil, err
 	}
 	n.replace(o.Replace)
-	compile := []graph.CompileOption{graph.WithMaxSteps(cfg.Agent.MaxSteps), graph.WithMiddleware(instrument)}
+	compile := append([]graph.CompileOption{graph.WithMaxSteps(cfg.Agent.MaxSteps)}, a.tracing.compileOptions()...)
+	compile = append(compile, graph.WithMiddleware(instrument))
 	if a.store != nil {
 		compile = append(compile, graph.WithCheckpointer(a.store))
 	}

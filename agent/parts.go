@@ -47,6 +47,7 @@ func (a *Agent) parts(ctx context.Context, o Options, b builds) (Nodes, Tables, 
 			return Nodes{}, Tables{}, err
 		}
 	}
+	classifier = a.tracing.classifier(classifier)
 	planner, answerer := o.Model, o.Model
 	if o.Model == nil {
 		if planner, answerer, err = a.newModels(ctx, b.engine); err != nil {
@@ -61,7 +62,7 @@ func (a *Agent) parts(ctx context.Context, o Options, b builds) (Nodes, Tables, 
 	if searcher == nil {
 		searcher = a.knowledge.Index
 	}
-	search, err := tools.NewSearchKB(searcher, cfg.KB.TopK)
+	search, err := tools.NewSearchKB(a.tracing.searcher(searcher), cfg.KB.TopK)
 	if err != nil {
 		return Nodes{}, Tables{}, err
 	}
@@ -83,6 +84,7 @@ func (a *Agent) parts(ctx context.Context, o Options, b builds) (Nodes, Tables, 
 		toolStep.Tools, toolStep.Sources[info.Name] = append(toolStep.Tools, t.InvokableTool), source
 		offered, have = append(offered, t.InvokableTool), append(have, source)
 	}
+	toolStep.Tools = a.tracing.reported(toolStep.Tools)
 	rules := cfg.Guardian.EvidenceRules()
 	rules.RelevanceThreshold = cfg.KB.RelevanceThreshold
 	reachable(&rules, have...)

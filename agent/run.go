@@ -26,16 +26,18 @@ import (
 // messages modes carry its events) and t.Events receives what a reader may
 // see: personal data masked, and no draft answer before the Guardian has
 // passed it (events.HoldDrafts).
-func (a *Agent) RunState(ctx context.Context, t Turn) (*contracts.ChatState, error) {
+func (a *Agent) RunState(ctx context.Context, t Turn) (s *contracts.ChatState, err error) {
 	if t.Thread == "" && len(a.cfg.Guardian.HumanReview) > 0 {
 		t.Thread = newReviewThread() // a draft held for review must be resumable
 	}
+	ctx, span := a.tracing.startTurn(ctx, t)
+	defer func() { a.tracing.endTurn(span, s, err) }()
 	opts, err := a.continued(ctx, &t)
 	if err != nil {
 		return nil, err
 	}
 	t.History = Carry(t.History, a.cfg.Agent.HistoryTokens)
-	s, err := NewState(t)
+	s, err = NewState(t)
 	if err != nil {
 		return nil, err
 	}

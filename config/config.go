@@ -41,6 +41,8 @@ type Config struct {
 	Threads  checkpoint.Config `yaml:"threads"`
 	Texts    templates.Config  `yaml:"texts"`
 	Output   Output            `yaml:"output"`
+	// Telemetry says what the traces carry (docs/observability.md).
+	Telemetry Telemetry `yaml:"telemetry"`
 }
 
 // Output says what the printed results carry. Personal data (e-mail

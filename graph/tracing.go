@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sync/atomic"
 
 	"github.com/cloudwego/eino/callbacks"
 	"github.com/cloudwego/eino/compose"
@@ -107,7 +108,11 @@ func (stopped[S]) stopBefore() {}
 // the attempt and the decisions the node recorded.
 func tracedNode[S any](t *tracing, graph, name string, fn NodeFunc[S]) NodeFunc[S] {
 	return func(ctx context.Context, s S) (S, error) {
-		ctx, span := t.tracer.Start(ctx, name, trace.WithAttributes(attribute.String("sgrgraph.graph", graph),
+		if outer, ok := ctx.Value(nodeSpanKey{}).(*nodeSpan); ok {
+			outer.nested.Store(true)
+		}
+		run := &nodeSpan{}
+		ctx, span := t.tracer.Start(context.WithValue(ctx, nodeSpanKey{}, run), name, trace.WithAttributes(attribute.String("sgrgraph.graph", graph),
 			attribute.String("sgrgraph.node", name), attribute.Int("sgrgraph.node.attempt", Attempt(ctx))))
 		defer span.End()
 		before := len(decisionsOf(s))
@@ -117,12 +122,17 @@ func tracedNode[S any](t *tracing, graph, name string, fn NodeFunc[S]) NodeFunc[
 			span.SetAttributes(attribute.Bool("sgrgraph.node.interrupted", true))
 		case failed(err):
 			t.o.Fail(span, err)
-		case err == nil:
+		case err == nil && !run.nested.Load(): // a subgraph's decisions are its nodes' to show
 			t.decisions(span, decisionsOf(out), before)
 		}
 		return out, err
 	}
 }
+
+// nodeSpan is one traced node run; nested says traced nodes ran inside it.
+type nodeSpan struct{ nested atomic.Bool }
+
+type nodeSpanKey struct{}
 
 // decisionsOf is what a state embedding tables.Decisions recorded.
 func decisionsOf[S any](s S) []tables.Result {

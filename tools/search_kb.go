@@ -72,7 +72,7 @@ func (t *SearchKB) InvokableRun(ctx context.Context, argumentsInJSON string, _ .
 	if err != nil {
 		return "", err
 	}
-	res, err := t.searcher.Search(args.Query, args.TopK)
+	res, err := search(ctx, t.searcher, args.Query, args.TopK)
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", SearchKBToolName, err)
 	}
