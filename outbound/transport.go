@@ -108,6 +108,7 @@ func retryableError(err error) bool {
 
 func (t *Transport) prepare(req *http.Request, try int) (*http.Request, error) {
 	r := req.Clone(req.Context())
+	carryTrace(r)
 	for k, vs := range t.Header {
 		if r.Header.Get(k) == "" {
 			r.Header[k] = vs
