@@ -66,10 +66,12 @@ func (s *Server) accessLog(next http.Handler) http.Handler {
 		r = r.WithContext(graph.Yielding(context.WithValue(r.Context(), recordKey{}, rec)))
 		next.ServeHTTP(&statusWriter{ResponseWriter: w, rec: rec}, r)
 		s.metrics.request(r.Pattern, rec.status, time.Since(start)) // the mux set r.Pattern on this request
+		nameSpan(r)
 		ev := s.opts.Log.Info()
 		if rec.status >= 500 {
 			ev = s.opts.Log.Error()
 		}
+		ev = withTraceID(ev, r)
 		ev.Str("request", rec.id).Str("method", r.Method).Str("path", r.URL.Path).Int("status", rec.status).
 			Dur("duration", time.Since(start)).Str("key", rec.key).Str("session", rec.session).Int("turn", rec.turn).Msg("request")
 	})

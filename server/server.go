@@ -48,6 +48,9 @@ type Options struct {
 	// webui), without an API key, since a page holds none; the page asks
 	// for one when the API answers 401. Every other path stays the API's.
 	UI http.Handler
+	// Tracing gives requests server spans that join an incoming
+	// traceparent (tracing.go); the zero value makes none.
+	Tracing Tracing
 }
 
 func (o Options) withDefaults() Options {
@@ -105,7 +108,7 @@ func New(a *agent.Agent, o Options) *Server {
 		writeError(w, &apiError{Status: http.StatusNotFound, Type: typeInvalidRequest, Code: "unknown_url",
 			Message: "unknown URL: " + r.Method + " " + r.URL.Path})
 	})
-	s.handler = s.accessLog(s.recovered(mux))
+	s.handler = s.traced(s.accessLog(s.recovered(mux)))
 	return s
 }
 
