@@ -1,6 +1,9 @@
 package safety
 
 import (
+	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -131,4 +134,34 @@ func TestFindInjectionOnTheLabelledSets(t *testing.T) {
 			assert.GreaterOrEqual(t, float64(found), tc.share*float64(flagged))
 		})
 	}
+}
+
+// TestFindInjectionSetsNoKnowledgeBaseAside reads every paragraph of the
+// documentation (the default knowledge base, which quotes the injections
+// the guard blocks) and of the test knowledge bases (manuals, a bank's help
+// centre, software documentation, which say "jailbroken devices" and "do
+// not disregard safety instructions"): none is set aside.
+func TestFindInjectionSetsNoKnowledgeBaseAside(t *testing.T) {
+	r, err := NewDefaultRules()
+	require.NoError(t, err)
+	files := 0
+	for _, root := range []string{"docs", "tests/testdata/kbs", "tests/testdata/kb1", "tests/testdata/kb4"} {
+		err := filepath.WalkDir(filepath.Join("..", "..", root), func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || filepath.Ext(path) != ".md" {
+				return err
+			}
+			b, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			files++
+			for _, para := range strings.Split(string(b), "\n\n") {
+				got, ok := r.FindInjection(para)
+				assert.False(t, ok, "%s: %s in %q", path, got, got.Sentence)
+			}
+			return nil
+		})
+		require.NoError(t, err)
+	}
+	assert.Greater(t, files, 300)
 }
