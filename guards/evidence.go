@@ -48,6 +48,11 @@ type EvidenceCase struct {
 	// Searches are the turn's retrieval calls with their retrieval
 	// confidence; the sole-article rule reads them.
 	Searches []contracts.QueryTrace
+	// SetAside are the retrieved pieces kept out of Evidence as untrusted
+	// (they give the assistant orders). They count for nothing: the
+	// evidence is judged without them, and a turn whose every piece was set
+	// aside has no evidence, as one whose searches found nothing.
+	SetAside []contracts.SetAside
 }
 
 // DefaultEvidenceRules returns every row of seed 004 §3. The seed's neo4j is
@@ -106,8 +111,18 @@ func (r EvidenceRules) Validate() error {
 // request type on the track, in the order of the seed's check: count,
 // diversity, forbidden and required sources, average confidence. One
 // strong article meets the QUALITY count when the knowledge base has
-// nothing more on the topic (SoleArticleSuffices).
+// nothing more on the topic (SoleArticleSuffices). Whatever it decides, the
+// result names what was set aside, so the verdict on the evidence says
+// what it was given and what it was not.
 func CheckEvidence(c EvidenceCase, r EvidenceRules) contracts.CheckResult {
+	res := checkEvidence(c, r)
+	for _, a := range c.SetAside {
+		res.SetAside = append(res.SetAside, a.Ref)
+	}
+	return res
+}
+
+func checkEvidence(c EvidenceCase, r EvidenceRules) contracts.CheckResult {
 	rt, track, ev := c.RequestType, c.Track, c.Evidence
 	rule, known := r.Sources[rt]
 	if rt != "" && !known {

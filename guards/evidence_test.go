@@ -95,6 +95,20 @@ func TestEvidenceRulesAreConfigurable(t *testing.T) {
 	assert.Equal(t, "insufficient_evidence_count(<3)", got.Reason)
 }
 
+// What was set aside as untrusted is not evidence: the check judges what
+// remained, a turn whose every piece was set aside has no evidence as one
+// whose searches found nothing, and the result names what was set aside
+// whether it passes or not.
+func TestEvidenceCheckNamesWhatWasSetAside(t *testing.T) {
+	rules := DefaultEvidenceRules()
+	aside := []c.SetAside{{Source: c.SourceDoc, Ref: "tent-prices", KBID: "tent-prices", Reason: "prompt_injection(…)"}}
+	got := CheckEvidence(EvidenceCase{RequestType: c.RequestKnowledgeQA, Track: c.TrackFast, Evidence: items("doc", 0.8), SetAside: aside}, rules)
+	assert.Equal(t, c.CheckResult{OK: true, Reason: "ok", SetAside: []string{"tent-prices"}}, got)
+	got = CheckEvidence(EvidenceCase{RequestType: c.RequestKnowledgeQA, Track: c.TrackFast, SetAside: aside}, rules)
+	assert.Equal(t, c.CheckResult{Reason: "no_evidence_fast_track", RequiredActions: []c.RequiredAction{c.ActRetrieveMore, c.ActRestrictScope},
+		SetAside: []string{"tent-prices"}}, got)
+}
+
 func TestEvidenceRulesValidate(t *testing.T) {
 	assert.NoError(t, DefaultEvidenceRules().Validate())
 	for _, tc := range []struct {
