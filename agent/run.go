@@ -32,10 +32,11 @@ func (a *Agent) RunState(ctx context.Context, t Turn) (s *contracts.ChatState, e
 	}
 	ctx, span := a.tracing.startTurn(ctx, t)
 	defer func() { a.tracing.endTurn(span, s, err) }()
-	opts, err := a.continued(ctx, &t)
+	ctx, opts, release, err := a.continued(ctx, &t)
 	if err != nil {
 		return nil, err
 	}
+	defer release() // once the turn's last checkpoint is written and done has tidied the thread
 	t.History = Carry(t.History, a.cfg.Agent.HistoryTokens)
 	s, err = NewState(t)
 	if err != nil {
@@ -83,25 +84,32 @@ func (a *Agent) done(ctx context.Context, thread string, err error) {
 
 // continued reads a thread's turn from the thread: its history and number
 // from the thread's last state, and the option that checkpoints the turn
-// there.
-func (a *Agent) continued(ctx context.Context, t *Turn) ([]graph.RunOption, error) {
+// there. The thread is held (hold) from before its last turn is read until
+// release: two turns at once would build on the same last turn and write
+// over each other. ctx ends if the hold is lost.
+func (a *Agent) continued(ctx context.Context, t *Turn) (_ context.Context, _ []graph.RunOption, release func(), _ error) {
 	if t.Thread == "" {
-		return nil, nil
+		return ctx, nil, func() {}, nil
 	}
 	if a.store == nil {
-		return nil, fmt.Errorf("turn: thread %q: the agent keeps no threads (give agent.Options.Store)", t.Thread)
+		return ctx, nil, nil, fmt.Errorf("turn: thread %q: the agent keeps no threads (give agent.Options.Store)", t.Thread)
+	}
+	ctx, release, err := a.hold(ctx, t)
+	if err != nil {
+		return ctx, nil, nil, err
 	}
 	last, err := a.LastTurn(ctx, t.Thread)
 	switch {
 	case err == nil:
 		t.History, t.Number = last.State.Messages, last.State.Turn+1
 	case !errors.Is(err, checkpoint.ErrNotFound):
-		return nil, err
+		release()
+		return ctx, nil, nil, err
 	}
 	if t.SessionID == "" {
 		t.SessionID = t.Thread
 	}
-	return []graph.RunOption{graph.WithThread(t.Thread)}, nil
+	return ctx, []graph.RunOption{graph.WithThread(t.Thread)}, release, nil
 }
 
 // retain applies the configured retention to a thread after its turn; a

@@ -26,7 +26,11 @@ type Turn struct {
 	// checkpoint store (Options.Store): the turn starts from the thread's
 	// last state and its steps are checkpointed there.
 	Thread string
-	Role   string
+	// Lock, when set, is the thread taken by the caller (LockThread) to
+	// refuse a busy thread early; the turn runs under it and frees it.
+	// Unset, the turn takes the thread itself, or fails with ErrThreadBusy.
+	Lock *ThreadLock
+	Role string
 	// Language fixes the answer language; empty lets the turn settle it.
 	Language string
 	// Events, when set, receives the turn's events as they happen.
