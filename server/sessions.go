@@ -40,6 +40,7 @@ func threadOf(key, session string) string { return key + "/" + session }
 
 // continueSession makes the turn continue the key's session, when one is
 // named: the thread is the history, the request's earlier messages are not.
+// The turn holds the session from here (holdSession): a busy one is a 409.
 func (s *Server) continueSession(t *agent.Turn, r *http.Request, key, session, param string) *apiError {
 	if session == "" {
 		return nil
@@ -52,7 +53,7 @@ func (s *Server) continueSession(t *agent.Turn, r *http.Request, key, session, p
 	}
 	t.Thread, t.SessionID, t.History, t.Number = threadOf(key, session), session, nil, 1
 	recordOf(r).session = session
-	return nil
+	return s.holdSession(t, r, session, param)
 }
 
 // threadView is a session as GET /v1/threads/{id} shows it.
