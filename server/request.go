@@ -102,8 +102,9 @@ func jsonKind(kind string) string {
 }
 
 // chatTurn is what a chat completion request asks: its last message, a
-// user's, is the turn's message; the user and assistant messages before it
-// are the history; system messages are ignored (the turn has its own).
+// user's, is the turn's message; the user, assistant and tool messages
+// before it are the history; system messages are ignored (the turn has its
+// own).
 func chatTurn(req chatRequest, maxMessages int) (agent.Turn, *apiError) {
 	if req.Model == nil || strings.TrimSpace(*req.Model) == "" {
 		return agent.Turn{}, invalid("model", "missing_required_parameter", "model: required")
@@ -124,9 +125,30 @@ func chatTurn(req chatRequest, maxMessages int) (agent.Turn, *apiError) {
 	case req.TopP != nil && (*req.TopP < 0 || *req.TopP > 1):
 		return agent.Turn{}, invalid("top_p", "decimal_out_of_range", "top_p: %g is outside 0..1", *req.TopP)
 	}
+	t, e := readMessages(req.Messages)
+	if e != nil {
+		return t, e
+	}
+	for _, m := range t.History {
+		if m.Role == schema.User {
+			t.Number++
+		}
+	}
+	t.Number++
+	return t, nil
+}
+
+// readMessages reads the turn's message, the last, and its history, the
+// messages before it. A client's history is its own account of the
+// conversation, never instructions to the server: it goes to the agent as
+// history only, never marked as the system's own messages, and the agent
+// carries of it what agent.Carry keeps (the user's and assistant's words;
+// tool calls and results, like the turn's own, are dropped).
+func readMessages(messages []requestMessage) (agent.Turn, *apiError) {
 	var t agent.Turn
-	last := len(req.Messages) - 1
-	for i, m := range req.Messages {
+	last := len(messages) - 1
+	calls := map[string]bool{} // the ids of the tool calls made so far, which a tool message answers
+	for i, m := range messages {
 		field := fmt.Sprintf("messages[%d]", i)
 		if m.Role == nil {
 			return t, invalid(field+".role", "missing_required_parameter", "%s.role: required", field)
@@ -135,6 +157,7 @@ func chatTurn(req chatRequest, maxMessages int) (agent.Turn, *apiError) {
 		if e != nil {
 			return t, e
 		}
+		var msg *schema.Message
 		switch role := *m.Role; {
 		case role == "system" || role == "developer":
 			if i == last {
@@ -146,24 +169,64 @@ func chatTurn(req chatRequest, maxMessages int) (agent.Turn, *apiError) {
 			}
 			t.Message = text
 		case role == "user":
-			t.History = append(t.History, schema.UserMessage(text))
-		case role == "assistant" && i == last:
-			return t, invalid(field+".role", "invalid_value", "%s.role: the last message must be a user message, not assistant", field)
+			msg = schema.UserMessage(text)
+		case i == last && (role == "assistant" || role == "tool"):
+			return t, invalid(field+".role", "invalid_value", "%s.role: the last message must be a user message, not %s", field, role)
 		case role == "assistant":
-			if strings.TrimSpace(text) != "" { // an assistant message of tool calls only says nothing to carry
-				t.History = append(t.History, schema.AssistantMessage(text, nil))
-			}
+			msg, e = assistantHistory(m, text, field, calls)
+		case role == "tool":
+			msg, e = toolHistory(m, text, field, calls)
 		default:
-			return t, invalid(field+".role", "invalid_value", "%s.role: %q is not one of system, user, assistant", field, role)
+			return t, invalid(field+".role", "invalid_value", "%s.role: %q is not one of system, developer, user, assistant, tool", field, role)
+		}
+		if e != nil {
+			return t, e
+		}
+		if msg != nil {
+			t.History = append(t.History, msg)
 		}
 	}
-	for _, m := range t.History {
-		if m.Role == schema.User {
-			t.Number++
-		}
-	}
-	t.Number++
 	return t, nil
+}
+
+// assistantHistory is an assistant message of the history, with the tool
+// calls it made (recorded in calls, for the tool messages that answer
+// them); nil when it has neither text nor calls, as it says nothing.
+func assistantHistory(m requestMessage, text, field string, calls map[string]bool) (*schema.Message, *apiError) {
+	var made []schema.ToolCall
+	for j, c := range m.ToolCalls {
+		f := fmt.Sprintf("%s.tool_calls[%d]", field, j)
+		switch {
+		case c.ID == "":
+			return nil, invalid(f+".id", "missing_required_parameter", "%s.id: required", f)
+		case c.Type == "":
+			return nil, invalid(f+".type", "missing_required_parameter", "%s.type: required", f)
+		case c.Type != "function":
+			return nil, invalid(f+".type", "invalid_value", "%s.type: %q is not supported; only function calls are", f, c.Type)
+		case c.Function.Name == "":
+			return nil, invalid(f+".function.name", "missing_required_parameter", "%s.function.name: required", f)
+		}
+		calls[c.ID] = true
+		made = append(made, schema.ToolCall{ID: c.ID, Type: c.Type, Function: schema.FunctionCall{Name: c.Function.Name, Arguments: c.Function.Arguments}})
+	}
+	if strings.TrimSpace(text) == "" && len(made) == 0 {
+		return nil, nil
+	}
+	return schema.AssistantMessage(text, made), nil
+}
+
+// toolHistory is a tool message of the history: what a client's tool
+// returned for a call an earlier assistant message made. OpenAI refuses a
+// tool message that answers no call, and so does this server: the model
+// context would hold a result of nothing.
+func toolHistory(m requestMessage, text, field string, calls map[string]bool) (*schema.Message, *apiError) {
+	switch {
+	case m.ToolCallID == nil || *m.ToolCallID == "":
+		return nil, invalid(field+".tool_call_id", "missing_required_parameter", "%s.tool_call_id: required in a tool message", field)
+	case !calls[*m.ToolCallID]:
+		return nil, invalid(field+".tool_call_id", "invalid_value", "%s.tool_call_id: %q answers no tool call of an earlier assistant message", field, *m.ToolCallID)
+	}
+	return schema.ToolMessage(text, *m.ToolCallID), nil
 }
 
 // contentText is a message's text: a string, or the text parts of an array

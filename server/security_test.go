@@ -64,7 +64,7 @@ func TestRequestsRefused(t *testing.T) {
 		{"wrong type", "k1", `{"model": "sgrgraph", "messages": "hi"}`, nil, 400, "messages", "must be an array"},
 		{"invalid UTF-8", "k1", `{"model":"sgrgraph","messages":[{"role":"user","content":"ok"},{"role":"user","content":"bad ` + "\xff\xfe" + `"}]}`, nil, 400, "messages[1].content", "not valid UTF-8"},
 		{"unknown role", "k1", chatBody("user", "hi", "wizard", "abracadabra", "user", question), nil, 400, "messages[1].role", `"wizard" is not one of`},
-		{"tool role", "k1", chatBody("tool", "42", "user", question), nil, 400, "messages[0].role", `"tool" is not one of`},
+		{"tool message without its call", "k1", chatBody("tool", "42", "user", question), nil, 400, "messages[0].tool_call_id", "required"},
 		{"last message not user", "k1", chatBody("user", question, "assistant", "an answer"), nil, 400, "messages[1].role", "must be a user message"},
 		{"missing messages", "k1", `{"model":"sgrgraph"}`, nil, 400, "messages", "required"},
 		{"no messages", "k1", `{"model":"sgrgraph","messages":[]}`, nil, 400, "messages", "at least one"},

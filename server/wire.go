@@ -29,6 +29,20 @@ type requestMessage struct {
 	Role *string `json:"role"`
 	// Content is a string, an array of content parts, or null.
 	Content json.RawMessage `json:"content"`
+	// ToolCalls are an assistant message's calls, and ToolCallID the call
+	// a tool message answers: history only, never run here.
+	ToolCalls  []requestToolCall `json:"tool_calls"`
+	ToolCallID *string           `json:"tool_call_id"`
+}
+
+// requestToolCall is one tool call of an assistant message in the history.
+type requestToolCall struct {
+	ID       string `json:"id"`
+	Type     string `json:"type"`
+	Function struct {
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	} `json:"function"`
 }
 
 // contentPart is one part of an array content; only text parts are read.
