@@ -92,7 +92,7 @@ func (f *turnFlags) build(cmd *cobra.Command, a *app) (*agent.Agent, func(), err
 		return nil, nil, fmt.Errorf("--lang: %q is not ru or en", f.lang)
 	}
 	cfg := f.config(a)
-	var opts agent.Options
+	opts := agent.Options{TracerProvider: a.telemetry.TracerProvider()}
 	closeTrace := func() {}
 	if f.trace != "" {
 		file, err := os.Create(f.trace)

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sgrgraph/sgrgraph/config"
+	"github.com/sgrgraph/sgrgraph/telemetry"
 )
 
 // app is what every command shares: where to write, the logger and the
@@ -20,6 +21,8 @@ type app struct {
 
 	configPath string
 	logLevel   string
+	// telemetry exports the command's spans when OTEL_* asks (telemetry.go).
+	telemetry *telemetry.Provider
 }
 
 func newRootCmd(out, errOut io.Writer) *cobra.Command {
@@ -30,7 +33,10 @@ func newRootCmd(out, errOut io.Writer) *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
-			return a.setup()
+			if err := a.setup(); err != nil {
+				return err
+			}
+			return a.startTelemetry(cmd)
 		},
 	}
 	root.SetOut(out)

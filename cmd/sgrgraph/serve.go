@@ -108,7 +108,7 @@ func (f *serveFlags) serve(cmd *cobra.Command, a *app) error {
 		a.log.Warn().Str("addr", ln.Addr().String()).Msg("listening beyond loopback without API keys: anyone who reaches this address can run turns; give --api-key")
 	}
 	h := server.New(ag, server.Options{APIKeys: keys, MaxTurnsPerKey: f.maxTurnsPerKey, TurnTimeout: f.turnTimeout,
-		Sessions: true, TrustClientRole: f.trustClientRole, Log: a.log, Runs: queue, UI: ui,
+		Sessions: true, TrustClientRole: f.trustClientRole, Log: a.log, Runs: queue, UI: ui, Tracing: a.serverTracing(),
 		MCP: mcpserver.HTTPHandler(mcpserver.New(ag, mcpserver.Options{Log: a.log}), server.KeyOf)})
 	srv := &http.Server{
 		Handler:           h,
