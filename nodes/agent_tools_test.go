@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"hash/maphash"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -321,4 +323,34 @@ func TestAgentToolsUseTheScreenGiven(t *testing.T) {
 	s, _ := runTools(t, c, in)
 	assert.Len(t, s.Evidence, 3, "a screen that finds nothing sets nothing aside")
 	assert.Empty(t, s.SetAside)
+}
+
+// countingScreen counts the texts it reads and finds "ORDER".
+type countingScreen struct{ reads int }
+
+func (c *countingScreen) FindInjection(text string) (safety.Injection, bool) {
+	c.reads++
+	if strings.Contains(text, "ORDER") {
+		return safety.Injection{Entry: "e", Words: "order"}, true
+	}
+	return safety.Injection{}, false
+}
+
+// The default screen reads a text once and remembers its verdict, and
+// forgets everything when full rather than grow.
+func TestRememberingScreen(t *testing.T) {
+	inner := &countingScreen{}
+	r := &rememberingScreen{finder: inner, seed: maphash.MakeSeed(), seen: map[uint64]screened{}}
+	for range 3 {
+		_, bad := r.FindInjection("a clean chunk")
+		assert.False(t, bad)
+		got, bad := r.FindInjection("an ORDER")
+		assert.True(t, bad)
+		assert.Equal(t, "e", got.Entry)
+	}
+	assert.Equal(t, 2, inner.reads)
+	for i := range maxRemembered {
+		r.FindInjection(strconv.Itoa(i))
+	}
+	assert.LessOrEqual(t, len(r.seen), maxRemembered)
 }
