@@ -24,7 +24,7 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request, key str
 		writeError(w, e)
 		return
 	}
-	t, e := chatTurn(req, s.opts.MaxMessages)
+	t, e := s.openaiTurn(req)
 	if e == nil {
 		e = s.continueSession(&t, r, key, r.Header.Get(sessionHeader), sessionHeader)
 	}

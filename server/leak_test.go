@@ -39,7 +39,7 @@ func TestClientCutsStream(t *testing.T) {
 			ts := httptest.NewServer(tc.s)
 			transport := &http.Transport{}
 			ctx, cancel := context.WithCancel(context.Background())
-			body := `{"model":"m","stream":true,"messages":[{"role":"user","content":"` + question + `"}]}`
+			body := `{"model":"sgrgraph","stream":true,"messages":[{"role":"user","content":"` + question + `"}]}`
 			req, err := http.NewRequestWithContext(ctx, http.MethodPost, ts.URL+"/v1/chat/completions", strings.NewReader(body))
 			require.NoError(t, err)
 			res, err := (&http.Client{Transport: transport}).Do(req)
@@ -83,7 +83,7 @@ func TestManyCutStreams(t *testing.T) {
 	ts := httptest.NewServer(New(offline, Options{MaxTurnsPerKey: streams, Sessions: true}))
 	transport := &http.Transport{MaxIdleConnsPerHost: clients}
 	client := &http.Client{Transport: transport}
-	body := `{"model":"m","stream":true,"messages":[{"role":"user","content":"` + question + `"}]}`
+	body := `{"model":"sgrgraph","stream":true,"messages":[{"role":"user","content":"` + question + `"}]}`
 	next := make(chan int)
 	var wg sync.WaitGroup
 	var mu sync.Mutex

@@ -138,7 +138,7 @@ func TestStreamShowsOnlyTheFinalAnswer(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.question, func(t *testing.T) {
-			body, _ := json.Marshal(map[string]any{"model": "x", "stream": true, "messages": []map[string]string{{"role": "user", "content": tc.question}}})
+			body, _ := json.Marshal(map[string]any{"model": "sgrgraph", "stream": true, "messages": []map[string]string{{"role": "user", "content": tc.question}}})
 			cs := chunks(t, streamLines(t, post(t, ts.URL+"/v1/chat/completions", "", string(body), resultHeader, "full")))
 			require.GreaterOrEqual(t, len(cs), 3)
 			assert.Equal(t, "assistant", cs[0].Choices[0].Delta.Role, "the first chunk gives the role")
@@ -183,8 +183,53 @@ func complete(t *testing.T, c openai.Client, params openai.ChatCompletionNewPara
 	return answered{content: done.Choices[0].Message.Content, finish: done.Choices[0].FinishReason, usage: usageIn(done.Usage)}
 }
 
+func refused(t *testing.T, err error, status int, param, code string) *openai.Error {
+	t.Helper()
+	var apiErr *openai.Error
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, status, apiErr.StatusCode, apiErr.Message)
+	assert.Equal(t, param, apiErr.Param, apiErr.Message)
+	assert.Equal(t, code, apiErr.Code, apiErr.Message)
+	return apiErr
+}
+
 func asking(q string) openai.ChatCompletionNewParams {
 	return openai.ChatCompletionNewParams{Model: "sgrgraph", Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage(q)}}
+}
+
+func TestOpenAIModels(t *testing.T) {
+	ts := serve(t, offline, Options{APIKeys: []string{"k1"}})
+	c := client(ts.URL, "k1")
+	ctx := context.Background()
+
+	m, err := c.Models.Get(ctx, "sgrgraph")
+	require.NoError(t, err)
+	assert.Equal(t, "sgrgraph", m.ID)
+	assert.Equal(t, "sgrgraph", m.OwnedBy)
+	_, err = c.Models.Get(ctx, "gpt-4o")
+	refused(t, err, http.StatusNotFound, "model", "model_not_found")
+
+	_, err = c.Chat.Completions.New(ctx, openai.ChatCompletionNewParams{Model: "gpt-4o", Messages: asking(question).Messages})
+	e := refused(t, err, http.StatusNotFound, "model", "model_not_found")
+	assert.Contains(t, e.Message, `"sgrgraph"`, "the error names the model served")
+	stream := c.Chat.Completions.NewStreaming(ctx, openai.ChatCompletionNewParams{Model: "gpt-4o", Messages: asking(question).Messages})
+	for stream.Next() {
+	}
+	refused(t, stream.Err(), http.StatusNotFound, "model", "model_not_found")
+	_, err = c.Chat.Completions.New(ctx, openai.ChatCompletionNewParams{Model: "", Messages: asking(question).Messages})
+	refused(t, err, http.StatusBadRequest, "model", "missing_required_parameter")
+
+	t.Run("the served name is the one configured", func(t *testing.T) {
+		named := client(serve(t, offline, Options{Model: "support"}).URL, "")
+		_, err := named.Chat.Completions.New(ctx, asking(question))
+		refused(t, err, http.StatusNotFound, "model", "model_not_found")
+		params := asking(question)
+		params.Model = "support"
+		assert.NotEmpty(t, complete(t, named, params).content)
+		m, err := named.Models.Get(ctx, "support")
+		require.NoError(t, err)
+		assert.Equal(t, "support", m.ID)
+	})
 }
 
 func toolExchange(result string) []openai.ChatCompletionMessageParamUnion {

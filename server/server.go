@@ -89,6 +89,7 @@ func New(a *agent.Agent, o Options) *Server {
 	// message, an answer, a session or a key.
 	mux.Handle("/metrics", only(http.MethodGet, s.metrics.handler()))
 	mux.Handle("/v1/models", only(http.MethodGet, s.authorized(s.models)))
+	mux.Handle("/v1/models/{id}", only(http.MethodGet, s.authorized(s.model)))
 	mux.Handle("/v1/chat/completions", only(http.MethodPost, s.authorized(s.chatCompletions)))
 	mux.Handle("/v1/turns", only(http.MethodPost, s.authorized(s.turns)))
 	mux.Handle("/v1/threads", only(http.MethodGet, s.authorized(s.threads)))
