@@ -24,7 +24,7 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request, key str
 		writeError(w, e)
 		return
 	}
-	t, e := s.openaiTurn(req)
+	t, shape, e := s.openaiTurn(req)
 	if e == nil {
 		e = s.continueSession(&t, r, key, r.Header.Get(sessionHeader), sessionHeader)
 	}
@@ -45,7 +45,7 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request, key str
 	defer release()
 	ctx, cancel := s.turnContext(w, r)
 	defer cancel()
-	reply := reply{id: "chatcmpl-" + newID(), created: time.Now().Unix(), model: s.opts.Model, withResult: withResult}
+	reply := reply{id: "chatcmpl-" + newID(), created: time.Now().Unix(), model: s.opts.Model, withResult: withResult, shape: shape}
 	if req.Stream {
 		reply.includeUsage = req.StreamOptions != nil && req.StreamOptions.IncludeUsage
 		s.stream(ctx, w, r, t, reply)
@@ -58,9 +58,10 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request, key str
 	}
 	recordOf(r).turn = res.Turn
 	extendWrite(w)
+	final := shape.apply(res)
 	c := chatCompletion{ID: reply.id, Object: "chat.completion", Created: reply.created, Model: reply.model,
-		Choices: []completionChoice{{Message: assistantMessage{Role: "assistant", Content: res.Answer}, FinishReason: "stop"}},
-		Usage:   usageOf(res)}
+		Choices: []completionChoice{{Message: assistantMessage{Role: "assistant", Content: final.content}, FinishReason: final.finish}},
+		Usage:   final.usage(res)}
 	if withResult {
 		c.SGRGraph = &res
 	}

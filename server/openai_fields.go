@@ -1,21 +1,44 @@
 package server
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 
 	"github.com/sgrgraph/sgrgraph/agent"
 )
 
-// openaiTurn checks a chat request and reads the turn it asks for. The
-// served model is checked last, so that a request malformed in other ways
-// learns of its fields first, as OpenAI's does.
-func (s *Server) openaiTurn(req chatRequest) (agent.Turn, *apiError) {
+// What the server does with each field of an OpenAI chat request. Any
+// field a client sends is one of:
+//
+//   - honoured: model, messages, stream, stream_options.include_usage,
+//     max_tokens, max_completion_tokens, stop;
+//   - checked, then left to the turn: n (must be 1), temperature, top_p;
+//   - refused with a 400 naming it: tools, tool_choice, functions,
+//     function_call, as a support turn calls only its own tools;
+//   - ignored: every other field (response_format, user, seed, ...).
+//
+// docs/serve.md has the same table for clients; keep the two alike.
+
+// maxStops is OpenAI's limit on stop sequences.
+const maxStops = 4
+
+// openaiTurn checks a chat request and reads what it asks: the turn, and
+// how its answer is to be shaped. The served model is checked last, so
+// that a request malformed in other ways learns of its fields first, as
+// OpenAI's does.
+func (s *Server) openaiTurn(req chatRequest) (agent.Turn, answerShape, *apiError) {
 	t, e := chatTurn(req, s.opts.MaxMessages)
+	if e != nil {
+		return t, answerShape{}, e
+	}
+	shape, e := shapeOf(req)
 	if e == nil {
 		e = s.checkModel(*req.Model)
 	}
-	return t, e
+	return t, shape, e
 }
 
 // served is the one model this server answers as, as /v1/models lists it.
@@ -44,4 +67,101 @@ func (s *Server) model(w http.ResponseWriter, r *http.Request, _ string) {
 		return
 	}
 	writeJSON(w, http.StatusOK, s.served())
+}
+
+// shapeOf reads the fields that shape a request's answer, and refuses the
+// ones that ask for what a turn does not do.
+func shapeOf(req chatRequest) (answerShape, *apiError) {
+	var a answerShape
+	if e := refuseClientTools(req); e != nil {
+		return a, e
+	}
+	var e *apiError
+	if a.maxTokens, e = maxTokensOf(req); e != nil {
+		return a, e
+	}
+	a.stops, e = stopsOf(req.Stop)
+	return a, e
+}
+
+// refuseClientTools refuses a request that offers the model its own tools:
+// a turn never calls them, and a client that offered them would wait for
+// a tool call that cannot come. A field that asks for no tool (null, an
+// empty list, "none") is accepted.
+func refuseClientTools(req chatRequest) *apiError {
+	fields := []struct {
+		name string
+		raw  json.RawMessage
+	}{{"tools", req.Tools}, {"tool_choice", req.ToolChoice}, {"functions", req.Functions}, {"function_call", req.FunctionCall}}
+	for _, f := range fields {
+		if asksForTools(f.raw) {
+			return invalid(f.name, "unsupported_parameter", "%s: not supported; this server answers with a support turn, which calls only its own tools, never a client's; leave %s out", f.name, f.name)
+		}
+	}
+	return nil
+}
+
+func asksForTools(raw json.RawMessage) bool {
+	if len(raw) == 0 {
+		return false
+	}
+	var v any
+	_ = json.Unmarshal(raw, &v) // valid JSON: the whole body parsed
+	switch v := v.(type) {
+	case nil:
+		return false
+	case []any:
+		return len(v) > 0
+	case string:
+		return v != "none"
+	}
+	return true
+}
+
+// maxTokensOf is the request's token limit, 0 for none. Both max_tokens
+// (the older name) and max_completion_tokens may be given; the smaller
+// bounds the answer, as either alone would.
+func maxTokensOf(req chatRequest) (int, *apiError) {
+	limit := 0
+	for _, f := range []struct {
+		name string
+		n    *int
+	}{{"max_tokens", req.MaxTokens}, {"max_completion_tokens", req.MaxCompletionTokens}} {
+		switch {
+		case f.n == nil:
+		case *f.n < 1:
+			return 0, invalid(f.name, "integer_below_min_value", "%s: %d is below the minimum of 1", f.name, *f.n)
+		case limit == 0 || *f.n < limit:
+			limit = *f.n
+		}
+	}
+	return limit, nil
+}
+
+// stopsOf reads stop: null, a string, or an array of up to maxStops
+// strings. An empty string would stop the answer before it starts, so it
+// is refused, as OpenAI refuses it.
+func stopsOf(raw json.RawMessage) ([]string, *apiError) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	var stops []string
+	var one string
+	if json.Unmarshal(raw, &one) == nil {
+		stops = []string{one}
+	} else if json.Unmarshal(raw, &stops) != nil {
+		return nil, invalid("stop", "invalid_type", "stop: must be a string or an array of up to %d strings", maxStops)
+	}
+	if len(stops) > maxStops {
+		return nil, invalid("stop", "array_above_max_length", "stop: %d sequences, over the limit of %d", len(stops), maxStops)
+	}
+	if i := slices.Index(stops, ""); i >= 0 {
+		field := "stop"
+		if raw[0] == '[' {
+			field = fmt.Sprintf("stop[%d]", i)
+		}
+		return nil, invalid(field, "invalid_value", "%s: must not be an empty string", field)
+	}
+	return stops, nil
 }

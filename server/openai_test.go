@@ -11,8 +11,10 @@ import (
 	"github.com/cloudwego/eino/schema"
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/shared"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tiktoken-go/tokenizer"
 
 	"github.com/sgrgraph/sgrgraph/contracts"
 )
@@ -163,6 +165,7 @@ func TestStreamShowsOnlyTheFinalAnswer(t *testing.T) {
 	}
 }
 
+// answered is what a client gets of a completion or of a stream.
 type answered struct {
 	content, finish string
 	usage           tokenUsage
@@ -183,6 +186,25 @@ func complete(t *testing.T, c openai.Client, params openai.ChatCompletionNewPara
 	return answered{content: done.Choices[0].Message.Content, finish: done.Choices[0].FinishReason, usage: usageIn(done.Usage)}
 }
 
+func streamed(t *testing.T, c openai.Client, params openai.ChatCompletionNewParams) answered {
+	t.Helper()
+	params.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
+	stream := c.Chat.Completions.NewStreaming(context.Background(), params)
+	var acc openai.ChatCompletionAccumulator
+	deltas := 0
+	for stream.Next() {
+		chunk := stream.Current()
+		acc.AddChunk(chunk)
+		if len(chunk.Choices) > 0 && chunk.Choices[0].Delta.Content != "" {
+			deltas++
+		}
+	}
+	require.NoError(t, stream.Err())
+	require.Len(t, acc.Choices, 1)
+	return answered{content: acc.Choices[0].Message.Content, finish: acc.Choices[0].FinishReason, usage: usageIn(acc.Usage), deltas: deltas}
+}
+
+// refused is the OpenAI error a call returned.
 func refused(t *testing.T, err error, status int, param, code string) *openai.Error {
 	t.Helper()
 	var apiErr *openai.Error
@@ -232,6 +254,8 @@ func TestOpenAIModels(t *testing.T) {
 	})
 }
 
+// toolExchange is history with a tool call and its result, the result
+// holding an instruction a client's tool might return.
 func toolExchange(result string) []openai.ChatCompletionMessageParamUnion {
 	call := openai.ChatCompletionMessageToolCallUnionParam{OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
 		ID: "call_1", Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: "lookup", Arguments: `{"q":"guard"}`}}}
@@ -289,4 +313,123 @@ func TestOpenAIToolMessages(t *testing.T) {
 			assert.Equal(t, tc.param, param)
 		})
 	}
+}
+
+func TestOpenAIMaxTokens(t *testing.T) {
+	ts := serve(t, offline, Options{})
+	c := client(ts.URL, "")
+	whole := complete(t, c, asking(question)).content
+	codec, err := tokenizer.Get(tokenizer.O200kBase)
+	require.NoError(t, err)
+	count := func(s string) int { n, err := codec.Count(s); require.NoError(t, err); return n }
+	require.Greater(t, count(whole), 20)
+
+	limits := map[string]func(*openai.ChatCompletionNewParams){
+		"max_tokens":            func(p *openai.ChatCompletionNewParams) { p.MaxTokens = openai.Int(12) },
+		"max_completion_tokens": func(p *openai.ChatCompletionNewParams) { p.MaxCompletionTokens = openai.Int(12) },
+		"both, the smaller": func(p *openai.ChatCompletionNewParams) {
+			p.MaxTokens = openai.Int(12)
+			p.MaxCompletionTokens = openai.Int(500)
+		},
+	}
+	for name, limit := range limits {
+		t.Run(name, func(t *testing.T) {
+			params := asking(question)
+			limit(&params)
+			got := complete(t, c, params)
+			assert.Equal(t, "length", got.finish)
+			assert.True(t, strings.HasPrefix(whole, got.content), "the answer is cut, not rewritten: %q", got.content)
+			assert.Equal(t, 12, count(got.content))
+			assert.EqualValues(t, 12, got.usage.completion)
+			assert.Equal(t, got.usage.prompt+got.usage.completion, got.usage.total)
+			s := streamed(t, c, params)
+			s.deltas = 0
+			assert.Equal(t, got, s, "the stream is cut as the completion, and its usage counts the same")
+		})
+	}
+
+	t.Run("a limit the answer fits in", func(t *testing.T) {
+		params := asking(question)
+		params.MaxTokens = openai.Int(4096)
+		got := complete(t, c, params)
+		assert.Equal(t, answered{content: whole, finish: "stop", usage: got.usage}, got)
+		assert.EqualValues(t, count(whole), got.usage.completion)
+	})
+
+	t.Run("below 1", func(t *testing.T) {
+		params := asking(question)
+		params.MaxCompletionTokens = openai.Int(0)
+		_, err := c.Chat.Completions.New(context.Background(), params)
+		e := refused(t, err, http.StatusBadRequest, "max_completion_tokens", "integer_below_min_value")
+		assert.Contains(t, e.Message, "minimum of 1")
+	})
+}
+
+func TestOpenAIStop(t *testing.T) {
+	ts := serve(t, offline, Options{})
+	c := client(ts.URL, "")
+	whole := complete(t, c, asking(question)).content
+	at := strings.Index(whole, "[1]")
+	require.Positive(t, at)
+
+	for name, stop := range map[string]openai.ChatCompletionNewParamsStopUnion{
+		"a string":             {OfString: openai.String("[1]")},
+		"the first of several": {OfStringArray: []string{"no such text", "[1]", "Sources:"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			params := asking(question)
+			params.Stop = stop
+			got := complete(t, c, params)
+			assert.Equal(t, whole[:at], got.content)
+			assert.Equal(t, "stop", got.finish)
+			s := streamed(t, c, params)
+			assert.Equal(t, whole[:at], s.content)
+			assert.Equal(t, "stop", s.finish)
+			assert.Greater(t, s.deltas, 3, "text before the stop sequence streams as it comes")
+		})
+	}
+
+	t.Run("with max_tokens, whichever comes first", func(t *testing.T) {
+		params := asking(question)
+		params.Stop = openai.ChatCompletionNewParamsStopUnion{OfString: openai.String("Sources:")}
+		params.MaxTokens = openai.Int(5)
+		assert.Equal(t, "length", complete(t, c, params).finish)
+	})
+
+	for _, tc := range []struct{ stop, param, code string }{
+		{`["a","b","c","d","e"]`, "stop", "array_above_max_length"},
+		{`["a",""]`, "stop[1]", "invalid_value"},
+		{`""`, "stop", "invalid_value"},
+		{`7`, "stop", "invalid_type"},
+	} {
+		res := post(t, ts.URL+"/v1/chat/completions", "", `{"model":"sgrgraph","stop":`+tc.stop+`,"messages":[{"role":"user","content":"hi"}]}`)
+		assert.Equal(t, http.StatusBadRequest, res.StatusCode, tc.stop)
+		msg, _, param, code := errorOf(t, res)
+		assert.Equal(t, tc.param, param, msg)
+		assert.Equal(t, tc.code, code, msg)
+	}
+}
+
+func TestOpenAIClientToolsRefused(t *testing.T) {
+	ts := serve(t, offline, Options{})
+	c := client(ts.URL, "")
+	params := asking(question)
+	params.Tools = []openai.ChatCompletionToolUnionParam{openai.ChatCompletionFunctionTool(shared.FunctionDefinitionParam{Name: "lookup"})}
+	_, err := c.Chat.Completions.New(context.Background(), params)
+	e := refused(t, err, http.StatusBadRequest, "tools", "unsupported_parameter")
+	assert.Contains(t, e.Message, "never a client's")
+
+	for field, value := range map[string]string{
+		"tool_choice":   `"auto"`,
+		"functions":     `[{"name":"lookup"}]`,
+		"function_call": `{"name":"lookup"}`,
+	} {
+		res := post(t, ts.URL+"/v1/chat/completions", "", `{"model":"sgrgraph","`+field+`":`+value+`,"messages":[{"role":"user","content":"hi"}]}`)
+		assert.Equal(t, http.StatusBadRequest, res.StatusCode, field)
+		_, _, param, _ := errorOf(t, res)
+		assert.Equal(t, field, param)
+	}
+	// Asking for no tool asks for nothing a turn does not do.
+	res := post(t, ts.URL+"/v1/chat/completions", "", `{"model":"sgrgraph","tools":[],"tool_choice":"none","functions":null,"messages":[{"role":"user","content":"hi"}]}`)
+	assert.Equal(t, http.StatusOK, res.StatusCode)
 }

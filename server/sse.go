@@ -23,7 +23,8 @@ type reply struct {
 	created      int64
 	model        string
 	includeUsage bool
-	withResult   bool // the final chunk carries the structured result
+	withResult   bool        // the final chunk carries the structured result
+	shape        answerShape // the request's max_tokens and stop
 }
 
 func (p reply) chunk(d delta, finish *string) chatChunk {
@@ -82,6 +83,7 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, r *http.Requ
 	sendErr := out.data(p.chunk(delta{Role: "assistant"}, nil))
 	events, wait := s.runStream(ctx, t)
 	var sent strings.Builder
+	cut := &streamCut{shape: p.shape}
 	var burst []string
 	// flush sends the tokens held since the last other event. The agent
 	// masks personal data token by token, so a value split between two
@@ -98,7 +100,7 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, r *http.Requ
 			pieces = []string{masked}
 		}
 		for _, piece := range pieces {
-			if piece == "" {
+			if piece = cut.take(piece); piece == "" {
 				continue
 			}
 			if sendErr = out.data(p.chunk(delta{Content: piece}, nil)); sendErr != nil {
@@ -145,7 +147,8 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, r *http.Requ
 		return
 	}
 	recordOf(r).turn = res.Turn
-	if rest, ok := strings.CutPrefix(res.Answer, sent.String()); ok {
+	final := p.shape.apply(res)
+	if rest, ok := strings.CutPrefix(final.content, sent.String()); ok {
 		if rest != "" {
 			sendErr = out.data(p.chunk(delta{Content: rest}, nil))
 		}
@@ -154,7 +157,7 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, r *http.Requ
 		// sent cannot be taken back. The whole answer is in the structured result.
 		s.opts.Log.Warn().Str("request", recordOf(r).id).Msg("the streamed tokens differ from the final answer")
 	}
-	stop := "stop"
+	stop := final.finish
 	last := p.chunk(delta{}, &stop)
 	if p.withResult {
 		last.SGRGraph = &res
@@ -163,7 +166,7 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, r *http.Requ
 		sendErr = out.data(last)
 	}
 	if p.includeUsage && sendErr == nil {
-		u := usageOf(res)
+		u := final.usage(res)
 		sendErr = out.data(chatChunk{ID: p.id, Object: "chat.completion.chunk", Created: p.created, Model: p.model, Choices: []chunkChoice{}, Usage: &u})
 	}
 	if sendErr == nil {

@@ -7,8 +7,9 @@ import (
 )
 
 // The OpenAI chat completions wire format: only the fields sgrgraph reads
-// or writes; the rest of a request (temperature, tools, ...) is accepted
-// and ignored, as the turn decides those itself.
+// or writes. What each request field does (honoured, checked, refused or
+// ignored) is in openai_fields.go and docs/serve.md; a field not named
+// here is ignored.
 
 type chatRequest struct {
 	Model         *string          `json:"model"`
@@ -23,6 +24,16 @@ type chatRequest struct {
 	N           *int     `json:"n"`
 	Temperature *float64 `json:"temperature"`
 	TopP        *float64 `json:"top_p"`
+	// The answer's content is cut and shaped by these (answerShape).
+	MaxTokens           *int            `json:"max_tokens"`
+	MaxCompletionTokens *int            `json:"max_completion_tokens"`
+	Stop                json.RawMessage `json:"stop"` // a string or an array of strings
+	// A client's tools are refused (refuseClientTools): kept raw, as only
+	// their presence matters.
+	Tools        json.RawMessage `json:"tools"`
+	ToolChoice   json.RawMessage `json:"tool_choice"`
+	Functions    json.RawMessage `json:"functions"`
+	FunctionCall json.RawMessage `json:"function_call"`
 }
 
 type requestMessage struct {
