@@ -11,12 +11,15 @@ import (
 )
 
 // answerShape is how a chat request's fields shape its answer's content:
+// response_format json_object or json_schema makes it the JSON answer,
 // stop cuts it before the first stop sequence, and max_tokens (or
 // max_completion_tokens) after that many tokens. The zero value leaves
 // the answer as the turn gave it.
 type answerShape struct {
 	maxTokens int // 0: no limit
 	stops     []string
+	json      bool
+	fields    []string // the JSON answer's fields
 }
 
 // shaped is an answer's content as its request shaped it.
@@ -33,6 +36,9 @@ type shaped struct {
 // so a stream's content is the completion's.
 func (a answerShape) apply(res contracts.StructuredResult) shaped {
 	out := shaped{content: res.Answer, finish: "stop"}
+	if a.json {
+		out.content = jsonAnswer(res, a.fields)
+	}
 	if i := firstStop(out.content, a.stops); i >= 0 {
 		out.content = out.content[:i]
 	}
@@ -125,8 +131,8 @@ func cutBytes(text string, end, tokens int) (string, int, bool) {
 // allow, so that what a stream sends is a beginning of what apply gives:
 // text before a stop sequence goes at once, and text that may begin one
 // waits for the piece that shows whether it does. Where a token limit
-// cuts depends on the whole answer: with one, nothing goes before the
-// turn ends, and apply gives the content then.
+// cuts, and the JSON answer, depend on the whole answer: with either,
+// nothing goes before the turn ends, and apply gives the content then.
 type streamCut struct {
 	shape    answerShape
 	seen     string
@@ -135,7 +141,7 @@ type streamCut struct {
 
 func (c *streamCut) take(piece string) string {
 	switch {
-	case c.shape.maxTokens > 0:
+	case c.shape.json || c.shape.maxTokens > 0:
 		return ""
 	case len(c.shape.stops) == 0:
 		return piece

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"regexp"
 	"slices"
 
 	"github.com/sgrgraph/sgrgraph/agent"
@@ -14,11 +15,11 @@ import (
 // field a client sends is one of:
 //
 //   - honoured: model, messages, stream, stream_options.include_usage,
-//     max_tokens, max_completion_tokens, stop;
+//     max_tokens, max_completion_tokens, stop, response_format;
 //   - checked, then left to the turn: n (must be 1), temperature, top_p;
 //   - refused with a 400 naming it: tools, tool_choice, functions,
 //     function_call, as a support turn calls only its own tools;
-//   - ignored: every other field (response_format, user, seed, ...).
+//   - ignored: every other field (user, seed, logprobs, ...).
 //
 // docs/serve.md has the same table for clients; keep the two alike.
 
@@ -80,7 +81,10 @@ func shapeOf(req chatRequest) (answerShape, *apiError) {
 	if a.maxTokens, e = maxTokensOf(req); e != nil {
 		return a, e
 	}
-	a.stops, e = stopsOf(req.Stop)
+	if a.stops, e = stopsOf(req.Stop); e != nil {
+		return a, e
+	}
+	a.json, a.fields, e = responseFormatOf(req.ResponseFormat)
 	return a, e
 }
 
@@ -164,4 +168,45 @@ func stopsOf(raw json.RawMessage) ([]string, *apiError) {
 		return nil, invalid(field, "invalid_value", "%s: must not be an empty string", field)
 	}
 	return stops, nil
+}
+
+// responseFormat is OpenAI's response_format.
+type responseFormat struct {
+	Type       *string `json:"type"`
+	JSONSchema *struct {
+		Name   string          `json:"name"`
+		Schema json.RawMessage `json:"schema"`
+	} `json:"json_schema"`
+}
+
+// schemaName is OpenAI's rule for a json_schema's name.
+var schemaName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
+// responseFormatOf reads response_format: whether the answer is JSON, and
+// which of its fields (answerFields) it holds.
+func responseFormatOf(raw json.RawMessage) (isJSON bool, fields []string, e *apiError) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return false, nil, nil
+	}
+	var f responseFormat
+	if raw[0] != '{' || json.Unmarshal(raw, &f) != nil {
+		return false, nil, invalid("response_format", "invalid_type", `response_format: must be an object such as {"type": "json_object"}`)
+	}
+	switch {
+	case f.Type == nil:
+		return false, nil, invalid("response_format.type", "missing_required_parameter", "response_format.type: required")
+	case *f.Type == "text":
+		return false, nil, nil
+	case *f.Type == "json_object":
+		return true, fieldNames(), nil
+	case *f.Type != "json_schema":
+		return false, nil, invalid("response_format.type", "invalid_value", "response_format.type: %q is not one of text, json_object, json_schema", *f.Type)
+	case f.JSONSchema == nil:
+		return false, nil, invalid("response_format.json_schema", "missing_required_parameter", "response_format.json_schema: required when response_format.type is json_schema")
+	case !schemaName.MatchString(f.JSONSchema.Name):
+		return false, nil, invalid("response_format.json_schema.name", "invalid_value", "response_format.json_schema.name: %q must be 1 to 64 letters, digits, _ or -", f.JSONSchema.Name)
+	}
+	fields, e = schemaFields(f.JSONSchema.Schema)
+	return e == nil, fields, e
 }

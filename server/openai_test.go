@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -408,6 +409,83 @@ func TestOpenAIStop(t *testing.T) {
 		assert.Equal(t, tc.param, param, msg)
 		assert.Equal(t, tc.code, code, msg)
 	}
+}
+
+// jsonAnswerOf is the JSON answer a completion's content holds.
+func jsonAnswerOf(t *testing.T, content string) map[string]any {
+	t.Helper()
+	var v map[string]any
+	require.NoError(t, json.Unmarshal([]byte(content), &v), content)
+	return v
+}
+
+func TestOpenAIResponseFormat(t *testing.T) {
+	ts := serve(t, offline, Options{})
+	c := client(ts.URL, "")
+	whole := complete(t, c, asking(question)).content
+
+	params := asking(question)
+	params.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{OfJSONObject: &shared.ResponseFormatJSONObjectParam{}}
+	got := complete(t, c, params)
+	v := jsonAnswerOf(t, got.content)
+	assert.Equal(t, "normal", v["action"])
+	assert.Equal(t, "PASS", v["verdict"])
+	var sources []string
+	for _, s := range v["sources"].([]any) {
+		sources = append(sources, fmt.Sprint(s))
+	}
+	require.NotEmpty(t, sources)
+	assert.Equal(t, "[1] The safety guard", sources[0])
+	answer, _ := v["answer"].(string)
+	assert.Equal(t, whole, answer+"\n\nSources:\n"+strings.Join(sources, "\n"), "the answer and its sources, apart")
+	assert.Equal(t, got.content, streamed(t, c, params).content, "a stream sends the same JSON")
+
+	t.Run("json_schema gets the fields it names", func(t *testing.T) {
+		params := asking(question)
+		params.ResponseFormat = schemaFormat(map[string]any{"type": "object", "additionalProperties": false, "required": []string{"answer", "verdict"},
+			"properties": map[string]any{"answer": map[string]any{"type": "string", "description": "the reply"}, "verdict": map[string]any{"type": []string{"string", "null"}}}})
+		v := jsonAnswerOf(t, complete(t, c, params).content)
+		assert.Equal(t, map[string]any{"answer": answer, "verdict": "PASS"}, v)
+	})
+
+	t.Run("text", func(t *testing.T) {
+		params := asking(question)
+		params.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{OfText: &shared.ResponseFormatTextParam{}}
+		assert.Equal(t, whole, complete(t, c, params).content)
+	})
+
+	for _, tc := range []struct {
+		name   string
+		format any
+		param  string
+	}{
+		{"another type", map[string]any{"type": "xml"}, "response_format.type"},
+		{"no type", map[string]any{}, "response_format.type"},
+		{"json_schema without its schema object", map[string]any{"type": "json_schema"}, "response_format.json_schema"},
+		{"a name OpenAI refuses", map[string]any{"type": "json_schema", "json_schema": map[string]any{"name": "a b"}}, "response_format.json_schema.name"},
+		{"a field the answer lacks", schemaOf(map[string]any{"properties": map[string]any{"mood": map[string]any{"type": "string"}}}), "response_format.json_schema.schema.properties.mood"},
+		{"a type that does not fit", schemaOf(map[string]any{"properties": map[string]any{"sources": map[string]any{"type": "string"}}}), "response_format.json_schema.schema.properties.sources.type"},
+		{"a constraint the turn cannot meet", schemaOf(map[string]any{"properties": map[string]any{"action": map[string]any{"type": "string", "enum": []string{"normal"}}}}), "response_format.json_schema.schema.properties.action.enum"},
+		{"a required field left out", schemaOf(map[string]any{"properties": map[string]any{"answer": map[string]any{}}, "required": []string{"answer", "action"}}), "response_format.json_schema.schema.required"},
+		{"not an object", schemaOf(map[string]any{"type": "array"}), "response_format.json_schema.schema.type"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b, _ := json.Marshal(map[string]any{"model": "sgrgraph", "response_format": tc.format, "messages": []map[string]string{{"role": "user", "content": "hi"}}})
+			res := post(t, ts.URL+"/v1/chat/completions", "", string(b))
+			assert.Equal(t, http.StatusBadRequest, res.StatusCode)
+			msg, _, param, _ := errorOf(t, res)
+			assert.Equal(t, tc.param, param, msg)
+		})
+	}
+}
+
+func schemaOf(schema map[string]any) map[string]any {
+	return map[string]any{"type": "json_schema", "json_schema": map[string]any{"name": "support_answer", "schema": schema}}
+}
+
+func schemaFormat(schema map[string]any) openai.ChatCompletionNewParamsResponseFormatUnion {
+	return openai.ChatCompletionNewParamsResponseFormatUnion{OfJSONSchema: &shared.ResponseFormatJSONSchemaParam{
+		JSONSchema: shared.ResponseFormatJSONSchemaJSONSchemaParam{Name: "support_answer", Strict: openai.Bool(true), Schema: schema}}}
 }
 
 func TestOpenAIClientToolsRefused(t *testing.T) {

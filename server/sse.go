@@ -24,7 +24,7 @@ type reply struct {
 	model        string
 	includeUsage bool
 	withResult   bool        // the final chunk carries the structured result
-	shape        answerShape // the request's max_tokens and stop
+	shape        answerShape // the request's max_tokens, stop and response_format
 }
 
 func (p reply) chunk(d delta, finish *string) chatChunk {

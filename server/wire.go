@@ -27,7 +27,8 @@ type chatRequest struct {
 	// The answer's content is cut and shaped by these (answerShape).
 	MaxTokens           *int            `json:"max_tokens"`
 	MaxCompletionTokens *int            `json:"max_completion_tokens"`
-	Stop                json.RawMessage `json:"stop"` // a string or an array of strings
+	Stop                json.RawMessage `json:"stop"`            // a string or an array of strings
+	ResponseFormat      json.RawMessage `json:"response_format"` // read by responseFormatOf
 	// A client's tools are refused (refuseClientTools): kept raw, as only
 	// their presence matters.
 	Tools        json.RawMessage `json:"tools"`
