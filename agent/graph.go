@@ -95,7 +95,7 @@ func NewGraph(ctx context.Context, n Nodes, t Tables, opts ...graph.CompileOptio
 			map[string]string{"Continue": inject, "Block": exit}).
 		AddConditionalEdges(inject, graph.ByTable[State](t.Routing, "action"),
 			map[string]string{"normal": react, "clarify": graph.END, "block": graph.END, "guardian_block": graph.END}).
-		AddConditionalEdges(react, graph.ByFunc(nodes.AfterReactAgent), map[string]string{evidence: evidence, exit: exit}).
+		AddEdge(react, evidence).
 		AddEdge(evidence, contract).
 		AddConditionalEdges(contract, graph.ByTable[State](t.Verdicts, "next"), out).
 		AddEdge(retry, react).

@@ -12,6 +12,7 @@ import (
 	"github.com/sgrgraph/sgrgraph/contracts"
 	"github.com/sgrgraph/sgrgraph/events"
 	"github.com/sgrgraph/sgrgraph/graph"
+	"github.com/sgrgraph/sgrgraph/models"
 	"github.com/sgrgraph/sgrgraph/outbound"
 )
 
@@ -47,8 +48,14 @@ func observeAttempt(ctx context.Context, a outbound.Attempt) {
 	r.mu.Lock()
 	r.retries = append(r.retries, rt)
 	r.mu.Unlock()
-	// A live view must know: tokens of a cut stream are followed by the whole reply again.
-	events.Emit(ctx, contracts.Event{Kind: contracts.EventRetry, Error: fmt.Sprintf("%s try %d: %s", a.Service, a.Try, a.Error)})
+	// A live view must know: tokens of a cut stream are followed by the
+	// whole reply again. It is told the status, not the error's text, which
+	// may name a host (the diagnostics keep it).
+	what := "no reply"
+	if a.Status != 0 {
+		what = fmt.Sprintf("HTTP %d", a.Status)
+	}
+	events.Emit(ctx, contracts.Event{Kind: contracts.EventRetry, Error: fmt.Sprintf("%s try %d failed: %s", a.Service, a.Try, what)})
 }
 
 // instrument is the middleware of the default graph: it logs each node with
@@ -92,9 +99,18 @@ func instrument(name string, next graph.NodeFunc[*contracts.ChatState]) graph.No
 			return nil, err
 		}
 		if err != nil {
-			log.Error().Err(err).Dur("took", took).Int("attempt", graph.Attempt(ctx)).Msg("node failed")
+			shown := err.Error()
+			if f, ok := models.FailureOf(err); ok {
+				// Whoever ran the turn reports it once, as a failure; a live
+				// view is told the node failed in words for its reader, with
+				// no address or Go error in them.
+				log.Info().Err(err).Dur("took", took).Msg("node failed: the model did not answer")
+				shown = "the model service did not answer (" + string(f.Cause) + ")"
+			} else {
+				log.Error().Err(err).Dur("took", took).Int("attempt", graph.Attempt(ctx)).Msg("node failed")
+			}
 			if watched {
-				events.Emit(ctx, contracts.Event{Kind: contracts.EventNodeEnd, DurationMS: ms, Error: err.Error()})
+				events.Emit(ctx, contracts.Event{Kind: contracts.EventNodeEnd, DurationMS: ms, Error: shown})
 			}
 			return nil, fmt.Errorf("node %q: %w", name, err)
 		}

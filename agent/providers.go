@@ -64,7 +64,8 @@ func newOpenAI(ctx context.Context, e models.Endpoint, m models.Config) (model.B
 // OpenAIConfig is the provider configuration of one endpoint of the model.
 func OpenAIConfig(e models.Endpoint, m models.Config) openai.Config {
 	c := openai.Config{BaseURL: e.BaseURL, APIKey: e.APIKey, Model: e.Name, MaxTokens: e.MaxTokens,
-		Headers: e.Headers, ForcedToolChoice: e.ForcedToolChoice, Retry: m.Retry}
+		Headers: e.Headers, ForcedToolChoice: e.ForcedToolChoice, Retry: m.Retry,
+		ConnectTimeout: m.ConnectTimeout, IdleTimeout: m.IdleTimeout}
 	if c.BaseURL == "" {
 		c.BaseURL = models.DefaultOpenAIBaseURL
 	}

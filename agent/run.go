@@ -14,6 +14,7 @@ import (
 	"github.com/sgrgraph/sgrgraph/events"
 	"github.com/sgrgraph/sgrgraph/graph"
 	"github.com/sgrgraph/sgrgraph/guards"
+	"github.com/sgrgraph/sgrgraph/models"
 	"github.com/sgrgraph/sgrgraph/nodes"
 	"github.com/sgrgraph/sgrgraph/outbound"
 )
@@ -137,9 +138,17 @@ func eventOf(c graph.Chunk[State]) (contracts.Event, bool) {
 
 // Run runs one turn and returns its structured result with personal data
 // masked (Masked).
+//
+// A turn whose model could not be reached returns, with the error (a
+// *models.CallError), a result of action "error" whose Failure says which
+// node, host and cause: there is no answer, and none is made up.
 func (a *Agent) Run(ctx context.Context, t Turn) (contracts.StructuredResult, error) {
 	s, err := a.RunState(ctx, t)
 	if err != nil {
+		if f, ok := models.FailureOf(err); ok && ctx.Err() == nil {
+			f.Message = guards.MaskSensitiveData(f.Message)
+			return contracts.StructuredResult{SessionID: t.SessionID, Turn: max(t.Number, 1), Action: contracts.ActionError, Failure: &f}, err
+		}
 		return contracts.StructuredResult{}, err
 	}
 	return Masked(a.Result(s), a.cfg.Output), nil
@@ -165,7 +174,7 @@ func Masked(r contracts.StructuredResult, o config.Output) contracts.StructuredR
 func (a *Agent) Result(s *contracts.ChatState) contracts.StructuredResult {
 	r := contracts.StructuredResult{SessionID: s.SessionID, Turn: s.Turn, Action: s.Action, Answer: s.Answer, UI: s.UI,
 		Moderation: s.Moderation, Plan: s.Plan, Verdict: s.Verdict, Review: s.Review, RetryCount: s.RetryCount, Evidence: s.Evidence,
-		QueryTraces: s.QueryTraces, Articles: s.Articles, Diagnostics: s.Diagnostics, Decisions: s.Made, Error: s.Error, Context: s.Messages}
+		QueryTraces: s.QueryTraces, Articles: s.Articles, Diagnostics: s.Diagnostics, Decisions: s.Made, Context: s.Messages}
 	meta := nodes.MetadataChannel(s, a.outputs)
 	if !meta.StructuredData {
 		r.Plan = nil

@@ -98,8 +98,8 @@ func (t Texts) resultCells(rec *Record) []any {
 	if res.Moderation != nil {
 		cells[9] = string(res.Moderation.Level)
 	}
-	if res.Error != "" && rec.Error == "" {
-		cells[10] = res.Error
+	if res.Failure != nil && rec.Error == "" {
+		cells[10] = res.Failure.Message
 	}
 	return cells
 }

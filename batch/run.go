@@ -204,9 +204,9 @@ func work(ctx context.Context, h Handler, jb job) outcome {
 	}
 	if err != nil {
 		rec.Error = err.Error()
-	} else {
-		rec.Result = &res
-		rec.Error = res.Error
+	}
+	if err == nil || res.Failure != nil {
+		rec.Result = &res // a failed turn's result says its node and cause
 	}
 	zerolog.Ctx(ctx).Debug().Str("id", jb.id).Int("line", jb.row.Line).Float64("ms", rec.LatencyMS).Str("error", rec.Error).Msg("row done")
 	return outcome{rec: rec}

@@ -12,7 +12,12 @@ import "slices"
 // model history for the next turn, is not part of the printed result and
 // is kept as it is.
 func (r StructuredResult) MapText(f func(string) string) StructuredResult {
-	r.Answer, r.Error = f(r.Answer), f(r.Error)
+	r.Answer = f(r.Answer)
+	if r.Failure != nil {
+		fl := *r.Failure
+		fl.Message = f(fl.Message)
+		r.Failure = &fl
+	}
 	r.UI = mapSlice(r.UI, func(m UIMessage) UIMessage { m.Content = f(m.Content); return m })
 	if r.Moderation != nil {
 		m := *r.Moderation

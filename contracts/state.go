@@ -25,18 +25,15 @@ type ChatState struct {
 	UI []UIMessage `json:"ui" reduce:"append"`
 
 	// Structured metadata from here on.
-	Moderation  *Moderation   `json:"moderation,omitempty"`
-	Policy      *PolicyResult `json:"policy,omitempty"`
-	Plan        *SGRPlan      `json:"plan,omitempty"`
-	Action      Action        `json:"action,omitempty"`
-	RequestType RequestType   `json:"request_type,omitempty"`
-	Track       Track         `json:"track,omitempty"`
-	Spec        ArchitectSpec `json:"architect_spec"`
-	Draft       string        `json:"draft_answer,omitempty"`
-	Answer      string        `json:"answer,omitempty"`
-	// Error says why the turn could not be answered at all (the model
-	// server stayed down); the answer then says so to the user.
-	Error       string         `json:"error,omitempty"`
+	Moderation  *Moderation    `json:"moderation,omitempty"`
+	Policy      *PolicyResult  `json:"policy,omitempty"`
+	Plan        *SGRPlan       `json:"plan,omitempty"`
+	Action      Action         `json:"action,omitempty"`
+	RequestType RequestType    `json:"request_type,omitempty"`
+	Track       Track          `json:"track,omitempty"`
+	Spec        ArchitectSpec  `json:"architect_spec"`
+	Draft       string         `json:"draft_answer,omitempty"`
+	Answer      string         `json:"answer,omitempty"`
 	Evidence    []EvidenceItem `json:"evidence" reduce:"append"`
 	QueryTraces []QueryTrace   `json:"query_traces" reduce:"append"`
 	Articles    []Article      `json:"articles" reduce:"append"`
@@ -155,7 +152,8 @@ type StructuredResult struct {
 	Diagnostics Diagnostics    `json:"diagnostics"`
 	// Decisions are the decision-table rows that fired, in order.
 	Decisions []tables.Result `json:"decisions"`
-	Error     string          `json:"error,omitempty"`
+	// Failure says why a turn of action "error" has no answer.
+	Failure *Failure `json:"failure,omitempty"`
 	// Context is the model context after the turn: the next turn's
 	// history. It is not part of the printed result.
 	Context []*schema.Message `json:"-"`

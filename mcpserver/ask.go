@@ -15,6 +15,7 @@ import (
 
 	"github.com/sgrgraph/sgrgraph/agent"
 	"github.com/sgrgraph/sgrgraph/contracts"
+	"github.com/sgrgraph/sgrgraph/models"
 )
 
 // AskInput is the input of ask and ask_structured.
@@ -60,9 +61,6 @@ func (h handlers) ask(ctx context.Context, in AskInput) (*mcp.CallToolResult, er
 	if err != nil {
 		return nil, err
 	}
-	if res.Error != "" {
-		return nil, fmt.Errorf("the turn ended without an answer: %s", res.Error)
-	}
 	// The answer ends with the sources its [1], [2] point to (finalize
 	// lists them), as a person reads it.
 	text := strings.TrimSpace(res.Answer)
@@ -76,9 +74,6 @@ func (h handlers) askStructured(ctx context.Context, in AskInput) (*mcp.CallTool
 	res, err := h.turn(ctx, "ask_structured", in)
 	if err != nil {
 		return nil, err
-	}
-	if res.Error != "" {
-		return nil, fmt.Errorf("the turn ended without an answer: %s", res.Error)
 	}
 	return jsonResult(res)
 }
@@ -106,7 +101,9 @@ func (h handlers) turn(ctx context.Context, tool string, in AskInput) (contracts
 	}
 	res, err := h.agent.Run(h.log.WithContext(ctx), t)
 	ev := h.log.Info()
-	if err != nil {
+	if f, ok := models.FailureOf(err); ok {
+		ev = h.log.Error().Str("node", f.Node).Str("host", f.Host).Str("cause", string(f.Cause)).Int("upstream_status", f.Status)
+	} else if err != nil {
 		ev = h.log.Warn().Err(err)
 	}
 	ev.Str("tool", tool).Str("session", t.SessionID).Str("action", string(res.Action)).Dur("took", time.Since(start)).Msg("mcp turn")
@@ -117,6 +114,10 @@ func (h handlers) turn(ctx context.Context, tool string, in AskInput) (contracts
 func turnError(session string, err error) error {
 	if err == nil {
 		return nil
+	}
+	if f, ok := models.FailureOf(err); ok {
+		// The tool's error is the caller's; the host stays in the log.
+		return fmt.Errorf("the turn failed: the assistant's model service did not answer (%s at %s); try again later", f.Cause, f.Node)
 	}
 	if thread, req, held := agent.Paused(err); held {
 		return fmt.Errorf("the answer is held for a person's review (%s) and is not released until a reviewer resumes thread %q", req.Reason, thread)

@@ -17,11 +17,17 @@ type Config struct {
 	// speaks the OpenAI chat-completions protocol).
 	Provider string `yaml:"provider"`
 	// Timeout bounds one model call, its retries included.
-	Timeout  time.Duration `yaml:"timeout"`
-	Endpoint `yaml:",inline"`
-	SGR      Endpoint        `yaml:"sgr"`
-	Agent    Endpoint        `yaml:"agent"`
-	Retry    outbound.Policy `yaml:"retry"`
+	Timeout time.Duration `yaml:"timeout"`
+	// ConnectTimeout bounds one connection to the server: a host that
+	// drops packets is reported in seconds rather than at Timeout.
+	ConnectTimeout time.Duration `yaml:"connect_timeout"`
+	// IdleTimeout bounds the wait for the next bytes of a reply: a stream
+	// that stops part way is cut (and retried) rather than waited out.
+	IdleTimeout time.Duration `yaml:"idle_timeout"`
+	Endpoint    `yaml:",inline"`
+	SGR         Endpoint        `yaml:"sgr"`
+	Agent       Endpoint        `yaml:"agent"`
+	Retry       outbound.Policy `yaml:"retry"`
 }
 
 // Endpoint is one OpenAI-compatible model.
@@ -89,6 +95,12 @@ func (m Config) Validate() error {
 	}
 	if m.Timeout < time.Second || m.Timeout > 10*time.Minute {
 		bad("timeout: %s is outside 1s..10m", m.Timeout)
+	}
+	if m.ConnectTimeout < 100*time.Millisecond || m.ConnectTimeout > time.Minute {
+		bad("connect_timeout: %s is outside 100ms..1m", m.ConnectTimeout)
+	}
+	if m.IdleTimeout < time.Second || m.IdleTimeout > 10*time.Minute {
+		bad("idle_timeout: %s is outside 1s..10m", m.IdleTimeout)
 	}
 	if err := m.Retry.Validate(); err != nil {
 		for _, e := range unjoin(err) {

@@ -81,14 +81,10 @@ func (c AgentModel) Node() Func {
 		s.ReactIters++
 		msg, err := callModel(ctx, s, AgentModelName, c.Model, c.Timeout, in, true, opts...)
 		if err != nil {
-			if ctx.Err() != nil {
-				return nil, err // cancelled: the whole turn stops
-			}
 			// The call was already retried as the provider's policy allows;
-			// another attempt of the loop would only wait longer.
-			noteError(s, AgentModelName, "agent model failed: "+err.Error())
-			s.Error = "model unavailable: " + err.Error()
-			return s, nil
+			// another attempt of the loop would only wait longer. The turn
+			// ends with the failure: there is no answer to judge or show.
+			return nil, err
 		}
 		msg.Role = schema.Assistant
 		if last && len(msg.ToolCalls) > 0 {
@@ -133,15 +129,6 @@ func (c AgentModel) offered(ctx context.Context, s *contracts.ChatState) ([]*sch
 		}
 	}
 	return infos, nil
-}
-
-// AfterReactAgent leaves the loop for the Guardian's checks, or for the
-// safe exit when the model could not be reached: there is nothing to judge.
-func AfterReactAgent(_ context.Context, s *contracts.ChatState) (string, error) {
-	if s.Error != "" {
-		return SafeExitName, nil
-	}
-	return EvidenceCheckName, nil
 }
 
 // AnswerKey is AfterAgentModel's key for a reply that calls no tool: the

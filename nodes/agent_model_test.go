@@ -2,7 +2,6 @@ package nodes
 
 import (
 	"context"
-	"errors"
 	"testing"
 
 	"github.com/cloudwego/eino/components/tool"
@@ -11,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sgrgraph/sgrgraph/contracts"
+	"github.com/sgrgraph/sgrgraph/models"
 	"github.com/sgrgraph/sgrgraph/sgrtest"
 	"github.com/sgrgraph/sgrgraph/tools"
 )
@@ -34,7 +34,6 @@ func TestAgentModel(t *testing.T) {
 		{"no subqueries: not forced", func(s *contracts.ChatState) { s.Plan.Subqueries = nil }, sgrtest.Text("Hello."), "auto", "Hello.", 0, 1},
 		{"clarify turns are not forced", func(s *contracts.ChatState) { s.Action = contracts.ActionClarify }, sgrtest.Text("Hi."), "auto", "Hi.", 0, 1},
 		{"the last step forbids tools", func(s *contracts.ChatState) { s.ReactIters = 3 }, sgrtest.Text("From what I found [1]."), "none", "From what I found [1].", 0, 4},
-		{"a failing model is recorded, not fatal", func(s *contracts.ChatState) {}, sgrtest.Fail(errors.New("timeout")), "required", "", 1, 1},
 		{"tool calls on the last step are dropped", func(s *contracts.ChatState) { s.ReactIters = 3 },
 			sgrtest.ToolCall("search_kb", `{"query":"guard"}`), "none", "", 0, 4},
 		{"streamed text is the draft", func(s *contracts.ChatState) { s.RetryCount = 1 }, sgrtest.Chunks("Use ", "guard.mode ", "[1]."), "auto", "Use guard.mode [1].", 0, 1},
@@ -55,14 +54,6 @@ func TestAgentModel(t *testing.T) {
 			assert.Equal(t, schema.System, req.Messages[0].Role)
 			assert.Equal(t, tc.draft, s.Draft)
 			assert.Len(t, s.Diagnostics.Errors, tc.errors)
-			if tc.errors > 0 {
-				assert.Contains(t, s.Error, "model unavailable: ", "a model that stays down ends the turn")
-				next, err := AfterReactAgent(context.Background(), s)
-				require.NoError(t, err)
-				assert.Equal(t, SafeExitName, next)
-			} else {
-				assert.Empty(t, s.Error)
-			}
 			assert.Equal(t, tc.iters, s.ReactIters)
 			next, err := AfterAgentModel(context.Background(), s)
 			require.NoError(t, err)
@@ -71,6 +62,21 @@ func TestAgentModel(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A model that stays down ends the turn with the failure, classed and
+// named: the loop does not go on, and no answer is made up.
+func TestAgentModelFailureEndsTheTurn(t *testing.T) {
+	f := newFixtures(t)
+	node := AgentModel{Model: sgrtest.NewScriptedModel(sgrtest.Fail(context.DeadlineExceeded)), Binding: f.tables["DT-003"]}.Node()
+	in := newState("How do I set the guard mode?")
+	in.Plan, in.Action, in.SGRCalls = ptr(validPlan()), contracts.ActionNormal, 1
+	_, _, err := sgrtest.RunNode(context.Background(), AgentModelName, node, in)
+	f2, ok := models.FailureOf(err)
+	require.True(t, ok, "a *models.CallError: %v", err)
+	assert.Equal(t, AgentModelName, f2.Node)
+	assert.Equal(t, contracts.CauseTimeout, f2.Cause)
+	assert.Equal(t, "model", f2.Service)
 }
 
 func TestAgentModelStopsOnCancel(t *testing.T) {

@@ -19,7 +19,7 @@ const DefaultModelTimeout = 60 * time.Second
 // callModel makes one model call under a timeout and records it in the
 // diagnostics: node, tools offered, tool choice, duration, tokens, error.
 // stream asks for a streamed reply (so token events flow) and returns it
-// concatenated.
+// concatenated. A failed call's error is a *models.CallError, classed.
 func callModel(ctx context.Context, s *contracts.ChatState, node string, m model.BaseChatModel, timeout time.Duration,
 	in []*schema.Message, stream bool, opts ...model.Option) (*schema.Message, error) {
 	if timeout <= 0 {
@@ -37,6 +37,7 @@ func callModel(ctx context.Context, s *contracts.ChatState, node string, m model
 	rec.DurationMS = float64(time.Since(start).Microseconds()) / 1000
 	if err != nil {
 		rec.Error = err.Error()
+		err = models.Failed(node, m, err)
 	} else if msg.ResponseMeta != nil && msg.ResponseMeta.Usage != nil {
 		rec.PromptTokens = msg.ResponseMeta.Usage.PromptTokens
 		rec.CompletionTokens = msg.ResponseMeta.Usage.CompletionTokens
@@ -50,7 +51,7 @@ func generate(ctx context.Context, m model.BaseChatModel, in []*schema.Message, 
 	if !stream {
 		msg, err := m.Generate(ctx, in, opts...)
 		if err == nil && msg == nil {
-			err = errors.New("model returned no message")
+			err = models.ErrNoReply
 		}
 		return msg, err
 	}
@@ -71,7 +72,7 @@ func generate(ctx context.Context, m model.BaseChatModel, in []*schema.Message, 
 		chunks = append(chunks, c)
 	}
 	if len(chunks) == 0 {
-		return nil, errors.New("model streamed no message")
+		return nil, models.ErrNoReply
 	}
 	return schema.ConcatMessages(chunks)
 }

@@ -41,12 +41,6 @@ func (c SafeExit) Node() Func {
 				return nil, err
 			}
 			answer = r.UserResponse
-		case s.Error != "":
-			r, err := text(c.Texts, lang, "model_unavailable", c.Product)
-			if err != nil {
-				return nil, err
-			}
-			answer = r
 		case s.Policy != nil && s.Policy.Decision == contracts.PolicyDeny:
 			r, err := text(c.Texts, lang, "policy_refusal", c.Product)
 			if err != nil {

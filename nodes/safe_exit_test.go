@@ -32,8 +32,6 @@ func TestSafeExit(t *testing.T) {
 		{"anything else is refused", "How do I set the mode?", "", contracts.ActionNormal, fail(contracts.ActSafeRefusal), nil, "can't give a reliable answer", contracts.UIRefusal},
 		{"a policy denial gets the policy refusal", "What is my boss's salary?", "", contracts.ActionBlock, fail(contracts.ActSafeRefusal),
 			&contracts.PolicyResult{Decision: contracts.PolicyDeny}, "outside what sgrgraph support may answer", contracts.UIRefusal},
-		{"a model that stays down says so", "How do I set the mode?", "", contracts.ActionNormal, nil, nil,
-			"model service is not answering right now", contracts.UIRefusal},
 		{"a guard that did not answer: not checked, not harmful", "How do I set the mode?", contracts.LevelUnknown, contracts.ActionGuardianBlock, nil, nil,
 			"couldn't check this request", contracts.UIRefusal},
 		{"a guard that did not answer, in Russian", "Как выбрать режим?", contracts.LevelUnknown, contracts.ActionGuardianBlock, nil, nil,
@@ -46,9 +44,6 @@ func TestSafeExit(t *testing.T) {
 			in.Action, in.Verdict, in.Policy, in.Draft = tc.action, tc.verdict, tc.policy, "a rejected draft"
 			if tc.level != "" {
 				in.Moderation = &contracts.Moderation{Level: tc.level}
-			}
-			if tc.verdict == nil && tc.action == contracts.ActionNormal {
-				in.Error = "model unavailable: 503"
 			}
 			s, _, err := sgrtest.RunNode(context.Background(), SafeExitName, SafeExit{Texts: f.texts, Product: "sgrgraph", Language: "en"}.Node(), in)
 			require.NoError(t, err)

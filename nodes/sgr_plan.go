@@ -11,6 +11,7 @@ import (
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/sgrgraph/sgrgraph/contracts"
+	"github.com/sgrgraph/sgrgraph/models"
 	"github.com/sgrgraph/sgrgraph/tables"
 	"github.com/sgrgraph/sgrgraph/templates"
 	"github.com/sgrgraph/sgrgraph/tools"
@@ -43,8 +44,10 @@ const DefaultSGRSystemPrompt = "You are the request analyst of a {product} suppo
 // Node makes one model call with analyse_user_request forced by name,
 // decodes the plan leniently and validates it. A plan that fails
 // validation gets one repair call that shows the model the error; if that
-// fails too, or the model fails, the turn goes on without a plan and the
-// diagnostics say why.
+// fails too, or the model's reply is malformed, the turn goes on without a
+// plan and the diagnostics say why. A model that cannot be reached (its
+// retries spent) ends the turn with the *models.CallError: the agent's
+// call would only fail again, and later.
 func (c SGRPlan) Node() Func {
 	// The schema is reflected once per language, not once per turn.
 	infos := map[string]*schema.ToolInfo{}
@@ -65,7 +68,9 @@ func (c SGRPlan) Node() Func {
 		}
 		lang := answerLanguage(s, c.Texts, c.Language)
 		if bind.Get("sgr_tool_available") == "true" {
-			c.plan(ctx, s, infos[lang])
+			if err := c.plan(ctx, s, infos[lang]); err != nil {
+				return nil, err
+			}
 		}
 		if s.Plan != nil && s.Language == "" && slices.Contains(c.Texts.Languages(), s.Plan.AnswerLanguage) {
 			lang = s.Plan.AnswerLanguage
@@ -84,15 +89,18 @@ func (c SGRPlan) Node() Func {
 	}
 }
 
-func (c SGRPlan) plan(ctx context.Context, s *contracts.ChatState, info *schema.ToolInfo) {
+func (c SGRPlan) plan(ctx context.Context, s *contracts.ChatState, info *schema.ToolInfo) error {
 	in := append([]*schema.Message{schema.SystemMessage(c.systemPrompt(s.Moderation))}, s.Messages...)
 	opts := []model.Option{model.WithTools([]*schema.ToolInfo{info}), model.WithToolChoice(schema.ToolChoiceForced, tools.SGRToolName)}
 	for attempt := 1; attempt <= 2; attempt++ {
 		s.SGRCalls++
 		msg, err := callModel(ctx, s, SGRPlanName, c.Model, c.Timeout, in, false, opts...)
 		if err != nil {
+			if f, _ := models.FailureOf(err); f.Cause != contracts.CauseMalformed || ctx.Err() != nil {
+				return err // the model is down or the turn is over: nothing more to ask it
+			}
 			noteError(s, SGRPlanName, "planning call failed, continuing without a plan: "+err.Error())
-			return
+			return nil
 		}
 		d, problem := decodeCall(msg)
 		if problem == "" {
@@ -102,12 +110,13 @@ func (c SGRPlan) plan(ctx context.Context, s *contracts.ChatState, info *schema.
 				note(s, SGRPlanName, "plan decoded leniently: "+n)
 			}
 			s.Plan = &d.Plan
-			return
+			return nil
 		}
 		noteError(s, SGRPlanName, fmt.Sprintf("plan attempt %d rejected: %s", attempt, problem))
 		in = append(in, repairMessages(msg, problem)...)
 	}
 	noteError(s, SGRPlanName, "no valid plan after one repair, continuing without a plan")
+	return nil
 }
 
 // turnState is DT-003's turn state when a turn starts: the session's first

@@ -10,8 +10,22 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sgrgraph/sgrgraph/contracts"
+	"github.com/sgrgraph/sgrgraph/models"
 	"github.com/sgrgraph/sgrgraph/sgrtest"
 )
+
+// A model that cannot be reached ends the turn at planning, its failure
+// classed: the agent's call would only fail again.
+func TestSGRPlanOutageEndsTheTurn(t *testing.T) {
+	f := newFixtures(t)
+	m := sgrtest.NewScriptedModel(sgrtest.Fail(errors.New("503 Service Unavailable")))
+	node := SGRPlan{Model: m, Binding: f.tables["DT-003"], Tracks: f.tables["DT-006"], Texts: f.texts, Product: "sgrgraph", Language: "en"}.Node()
+	_, _, err := sgrtest.RunNode(context.Background(), SGRPlanName, node, newState("How do I set the guard mode?"))
+	fl, ok := models.FailureOf(err)
+	require.True(t, ok, "a *models.CallError: %v", err)
+	assert.Equal(t, SGRPlanName, fl.Node)
+	assert.Len(t, m.Requests(), 1, "no repair call to a model that is down")
+}
 
 func TestSGRPlan(t *testing.T) {
 	f := newFixtures(t)
@@ -38,7 +52,7 @@ func TestSGRPlan(t *testing.T) {
 			sgrtest.ToolCall("analyse_user_request", planArgs(t, good))}, nil, "", true, 2, contracts.TrackQuality, "en", 1},
 		{"two invalid plans: the turn goes on without one", []sgrtest.Reply{sgrtest.ToolCall("analyse_user_request", planArgs(t, broken)),
 			sgrtest.Text("I would rather chat.")}, nil, "", false, 2, contracts.TrackFast, "en", 3},
-		{"a failing model: the turn goes on without a plan", []sgrtest.Reply{sgrtest.Fail(errors.New("connection refused"))}, nil, "", false, 1, contracts.TrackFast, "en", 1},
+		{"a malformed reply: the turn goes on without a plan", []sgrtest.Reply{sgrtest.Fail(models.ErrNoReply)}, nil, "", false, 1, contracts.TrackFast, "en", 1},
 		{"broken JSON is repaired by the model", []sgrtest.Reply{sgrtest.ToolCall("analyse_user_request", `{"spam_score": 0.1,`),
 			sgrtest.ToolCall("analyse_user_request", planArgs(t, good))}, nil, "", true, 2, contracts.TrackQuality, "en", 1},
 	}

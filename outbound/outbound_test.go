@@ -111,7 +111,7 @@ func TestTransport(t *testing.T) {
 				assert.Equal(t, "model", a.Service)
 				assert.NotEmpty(t, a.Error)
 			})
-			c := Client("model", fast, http.Header{"Authorization": {"Bearer k"}}, 0)
+			c := Client("model", fast, http.Header{"Authorization": {"Bearer k"}}, Timeouts{})
 			req, err := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL, strings.NewReader("payload"))
 			require.NoError(t, err)
 			resp, err := c.Do(req)
@@ -131,7 +131,7 @@ func TestTransportRetriesConnectionErrors(t *testing.T) {
 	ln.Close() // nothing listens: connection refused
 	var tries []Attempt
 	ctx := WithObserver(context.Background(), func(_ context.Context, a Attempt) { tries = append(tries, a) })
-	c := Client("guard", Policy{Attempts: 2, BaseDelay: time.Millisecond, MaxDelay: time.Millisecond}, nil, 0)
+	c := Client("guard", Policy{Attempts: 2, BaseDelay: time.Millisecond, MaxDelay: time.Millisecond}, nil, Timeouts{})
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+addr, nil)
 	_, err = c.Do(req)
 	require.Error(t, err)
@@ -146,7 +146,7 @@ func TestTransportDoesNotRetryWhatCannotSucceed(t *testing.T) {
 	defer srv.Close()
 	var tries []Attempt
 	ctx := WithObserver(context.Background(), func(_ context.Context, a Attempt) { tries = append(tries, a) })
-	c := Client("model", Policy{Attempts: 3, BaseDelay: time.Millisecond, MaxDelay: time.Millisecond}, nil, 0)
+	c := Client("model", Policy{Attempts: 3, BaseDelay: time.Millisecond, MaxDelay: time.Millisecond}, nil, Timeouts{})
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL, nil)
 	_, err := c.Do(req)
 	require.Error(t, err)
@@ -162,7 +162,7 @@ func TestTransportWillNotWaitPastLimits(t *testing.T) {
 	defer srv.Close()
 	var last Attempt
 	ctx := WithObserver(context.Background(), func(_ context.Context, a Attempt) { last = a })
-	c := Client("model", Policy{Attempts: 5, BaseDelay: time.Millisecond, MaxDelay: time.Second}, nil, 0)
+	c := Client("model", Policy{Attempts: 5, BaseDelay: time.Millisecond, MaxDelay: time.Second}, nil, Timeouts{})
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL, nil)
 	resp, err := c.Do(req)
 	require.NoError(t, err)
@@ -173,7 +173,7 @@ func TestTransportWillNotWaitPastLimits(t *testing.T) {
 	ctx, cancel := context.WithTimeout(WithObserver(context.Background(), func(_ context.Context, a Attempt) { last = a }), 50*time.Millisecond)
 	defer cancel()
 	srv2, _ := flaky(t, 500, 500, 500)
-	c = Client("model", Policy{Attempts: 5, BaseDelay: time.Second, MaxDelay: time.Second}, http.Header{"Authorization": {"Bearer k"}}, 0)
+	c = Client("model", Policy{Attempts: 5, BaseDelay: time.Second, MaxDelay: time.Second}, http.Header{"Authorization": {"Bearer k"}}, Timeouts{})
 	req, _ = http.NewRequestWithContext(ctx, http.MethodPost, srv2.URL, strings.NewReader("payload"))
 	start := time.Now()
 	_, _ = c.Do(req)

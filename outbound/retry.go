@@ -45,12 +45,11 @@ func (p Policy) Again(ctx context.Context, service string, n int, failure error)
 	return a.Retried && sleep(ctx, wait) == nil
 }
 
-// record logs a failed try and tells ctx's observers of it.
+// record logs a failed try, at info: a call that fails for good is
+// reported once, as a failure, by whoever made it (the turn's result, the
+// server's error line, the command's message), not once per try.
 func record(ctx context.Context, url string, a Attempt) {
-	ev := zerolog.Ctx(ctx).Warn()
-	if !a.Retried {
-		ev = zerolog.Ctx(ctx).Error()
-	}
+	ev := zerolog.Ctx(ctx).Info()
 	if url != "" {
 		ev = ev.Str("url", url)
 	}

@@ -123,13 +123,3 @@ func (t *Transport) prepare(req *http.Request, try int) (*http.Request, error) {
 	}
 	return r, nil
 }
-
-// Client is an http.Client whose calls go through a Transport with p, and
-// whose every call is bounded by timeout (0: by the caller's context only).
-func Client(service string, p Policy, header http.Header, timeout time.Duration) *http.Client {
-	// Its own pool, keeping idle connections for many calls at once to one
-	// server (a batch's workers); the default keeps two and dials again.
-	pool := http.DefaultTransport.(*http.Transport).Clone()
-	pool.MaxIdleConnsPerHost = 64
-	return &http.Client{Transport: &Transport{Base: pool, Policy: p, Service: service, Header: header}, Timeout: timeout}
-}

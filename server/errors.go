@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
 )
 
 // apiError is an error in OpenAI's shape: clients written for OpenAI show
@@ -14,6 +15,8 @@ type apiError struct {
 	Type    string `json:"type"`
 	Param   string `json:"-"` // "" is sent as null
 	Code    string `json:"-"` // "" is sent as null
+	// RetryAfter, in seconds, is sent as Retry-After when above 0.
+	RetryAfter int `json:"-"`
 }
 
 func (e *apiError) Error() string { return e.Message }
@@ -48,6 +51,9 @@ func (e *apiError) body() map[string]any {
 }
 
 func writeError(w http.ResponseWriter, e *apiError) {
+	if e.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfter))
+	}
 	writeJSON(w, e.Status, e.body())
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sgrgraph/sgrgraph/agent"
 	"github.com/sgrgraph/sgrgraph/contracts"
+	"github.com/sgrgraph/sgrgraph/models"
 )
 
 // writeWindow is how long one write to a client may take: a client that
@@ -38,7 +39,7 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request, key str
 		return
 	}
 	t.SessionID = cmp.Or(t.SessionID, recordOf(r).id)
-	release, ok := s.admit(w, key)
+	release, ok := s.admit(w, r, key)
 	if !ok {
 		return
 	}
@@ -85,7 +86,7 @@ func (s *Server) turns(w http.ResponseWriter, r *http.Request, key string) {
 		writeError(w, e)
 		return
 	}
-	release, ok := s.admit(w, key)
+	release, ok := s.admit(w, r, key)
 	if !ok {
 		return
 	}
@@ -147,15 +148,21 @@ func (s *Server) turnOf(req *turnRequest) *apiError {
 	return nil
 }
 
-// admit takes one of the key's turn slots, or answers 429.
-func (s *Server) admit(w http.ResponseWriter, key string) (release func(), ok bool) {
-	if !s.inFlight.acquire(key) {
+// admit takes one of the turn slots of the request's budget (budgetOf),
+// or answers 429.
+func (s *Server) admit(w http.ResponseWriter, r *http.Request, key string) (release func(), ok bool) {
+	budget := budgetOf(r, key)
+	if !s.inFlight.acquire(budget) {
+		whose := "this API key"
+		if key == anonymous {
+			whose = "this client address"
+		}
 		w.Header().Set("Retry-After", "1")
 		writeError(w, &apiError{Status: http.StatusTooManyRequests, Type: typeRateLimit, Code: "rate_limit_exceeded",
-			Message: "too many turns in flight for this API key: the limit is " + strconv.Itoa(s.opts.MaxTurnsPerKey) + "; retry when one has finished"})
+			Message: "too many turns in flight for " + whose + ": the limit is " + strconv.Itoa(s.opts.MaxTurnsPerKey) + "; retry when one has finished"})
 		return nil, false
 	}
-	return func() { s.inFlight.release(key) }, true
+	return func() { s.inFlight.release(budget) }, true
 }
 
 // turnContext bounds the turn by TurnTimeout and ends it when the client
@@ -197,6 +204,11 @@ func (s *Server) turnError(r *http.Request, err error) *apiError {
 		s.opts.Log.Warn().Str("request", rec.id).Str("thread", thread).Msg("turn held for human review")
 		return &apiError{Status: http.StatusConflict, Type: typeServer, Code: "review_pending",
 			Message: "the answer waits for a person's review (guardian.human_review), which this API does not take; ask the operator"}
+	}
+	if f, ok := models.FailureOf(err); ok {
+		e := modelFailure(f)
+		s.logFailure(r, f, e.Status)
+		return e
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		s.opts.Log.Warn().Str("request", rec.id).Err(err).Msg("turn timed out")

@@ -57,9 +57,6 @@ func Transcript(s *contracts.ChatState) string {
 	}
 	fmt.Fprintf(&b, "\naction: %s\nrequest: %s track: %s\nverdict: %s\nretries: %d\nevidence: %d\noverrides: %d\n",
 		s.Action, orDash(string(s.RequestType)), orDash(string(s.Track)), verdict, s.RetryCount, len(s.Evidence), len(s.Diagnostics.Overrides))
-	if s.Error != "" {
-		fmt.Fprintf(&b, "error: %s\n", oneLine(s.Error))
-	}
 	return b.String()
 }
 

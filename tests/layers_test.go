@@ -30,7 +30,7 @@ var layers = map[string]struct {
 	"kb":                                  {[]string{"contracts"}, false},
 	"tools":                               {[]string{"contracts", "kb"}, true},
 	"events":                              {[]string{"contracts"}, true},
-	"models":                              {[]string{"outbound"}, true},
+	"models":                              {[]string{"contracts", "outbound"}, true}, // a failed call's Failure is a contract
 	"graph":                               {[]string{"checkpoint", "contracts", "tables", "events", "outbound"}, true},
 	// Checkpoint stores know nothing of graphs: any program may keep its threads there.
 	"checkpoint":                 {[]string{"checkpoint/internal/rules"}, false},
@@ -64,13 +64,13 @@ var layers = map[string]struct {
 		"models/offline", "models/openai", "nodes", "outbound", "tables", "templates", "tools"}, true},
 	"templates":    {[]string{"contracts"}, false},
 	"batch":        {[]string{"agent", "contracts", "templates"}, false},
-	"runs":         {[]string{"agent", "contracts"}, true},                                                   // turns queued for workers (a Spec holds eino messages)
-	"server":       {[]string{"agent", "checkpoint", "contracts", "graph", "guards", "nodes", "runs"}, true}, // the default turn over HTTP
-	"mcpserver":    {[]string{"agent", "contracts", "guards"}, false},                                        // the default turn over MCP
-	"webui":        {[]string{"templates"}, false},                                                           // the web chat: static files and their labels
-	"eval":         {nil, false},                                                                             // measurement only: sets, metrics, report
-	"eval/runner":  {[]string{"agent", "config", "contracts", "eval", "nodes"}, false},                       // the sets' items through the default turn
-	"cmd/sgrgraph": {[]string{"agent", "batch", "checkpoint", "contracts", "docs", "eval", "eval/runner", "mcpserver", "runs", "server", "tables", "config", "guards", "guards/safety", "kb", "models/openai", "templates", "tools", "webui"}, true},
+	"runs":         {[]string{"agent", "contracts"}, true},                                                             // turns queued for workers (a Spec holds eino messages)
+	"server":       {[]string{"agent", "checkpoint", "contracts", "graph", "guards", "models", "nodes", "runs"}, true}, // the default turn over HTTP
+	"mcpserver":    {[]string{"agent", "contracts", "guards", "models"}, false},                                        // the default turn over MCP
+	"webui":        {[]string{"templates"}, false},                                                                     // the web chat: static files and their labels
+	"eval":         {nil, false},                                                                                       // measurement only: sets, metrics, report
+	"eval/runner":  {[]string{"agent", "config", "contracts", "eval", "nodes"}, false},                                 // the sets' items through the default turn
+	"cmd/sgrgraph": {[]string{"agent", "batch", "checkpoint", "contracts", "docs", "eval", "eval/runner", "mcpserver", "runs", "server", "tables", "config", "guards", "guards/safety", "kb", "models", "models/openai", "templates", "tools", "webui"}, true},
 }
 
 func TestLayers(t *testing.T) {

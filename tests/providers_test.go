@@ -78,7 +78,6 @@ func TestDefaultTurnOverTheOpenAIProtocol(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, tc.action, s.Action)
 			assert.Contains(t, s.Answer, tc.answer)
-			assert.Empty(t, s.Error)
 			reqs := srv.Requests()[before:]
 			if tc.action == contracts.ActionGuardianBlock {
 				assert.Empty(t, reqs, "a blocked message reaches no model server")
@@ -164,7 +163,6 @@ func TestFaultsOverTheOpenAIProtocol(t *testing.T) {
 		s, err := newAgent(t, agent.Options{}, remote(srv)).RunState(context.Background(), agent.Turn{Message: question})
 		require.NoError(t, err)
 		assert.Equal(t, contracts.VerdictPass, s.Verdict.Verdict)
-		assert.Empty(t, s.Error)
 		require.NotEmpty(t, s.Diagnostics.Retries, "every retry is in the diagnostics")
 		assert.Equal(t, 500, s.Diagnostics.Retries[0].Status)
 		assert.Equal(t, "model", s.Diagnostics.Retries[0].Service)
@@ -230,14 +228,16 @@ func TestFaultsOverTheOpenAIProtocol(t *testing.T) {
 		assert.Equal(t, contracts.VerdictPass, s.Verdict.Verdict, "the turn recovers")
 		assert.NotEmpty(t, s.Evidence)
 	})
-	t.Run("a model that stays down ends with a clear error", func(t *testing.T) {
+	t.Run("a model that stays down ends the turn as a failure, at planning", func(t *testing.T) {
 		srv := engineServer(t, openaitest.WithFaults(func(openaitest.Request) openaitest.Fault { return openaitest.Fault{Status: 503} }))
-		s, err := newAgent(t, agent.Options{}, remote(srv)).RunState(context.Background(), agent.Turn{Message: question})
-		require.NoError(t, err)
-		assert.Contains(t, s.Error, "model unavailable")
-		assert.Contains(t, s.Answer, "model service is not answering")
-		assert.Equal(t, "safe_exit", s.Diagnostics.Nodes[len(s.Diagnostics.Nodes)-1].Node)
-		assert.Len(t, srv.Requests(), 6, "three tries of the plan, three of the agent, no more")
+		res, err := newAgent(t, agent.Options{}, remote(srv)).Run(context.Background(), agent.Turn{Message: question})
+		require.Error(t, err)
+		assert.Equal(t, contracts.ActionError, res.Action)
+		assert.Empty(t, res.Answer, "no apology dressed as an answer")
+		require.NotNil(t, res.Failure)
+		assert.Equal(t, contracts.Failure{Node: "sgr_plan", Service: "model", Host: strings.TrimSuffix(strings.TrimPrefix(srv.URL, "http://"), "/v1"),
+			Cause: contracts.CauseUpstream, Status: 503, Message: res.Failure.Message}, *res.Failure)
+		assert.Len(t, srv.Requests(), 3, "three tries of the plan, none of the agent")
 	})
 	t.Run("missing usage is estimated and marked", func(t *testing.T) {
 		srv := engineServer(t, openaitest.WithFaults(func(openaitest.Request) openaitest.Fault { return openaitest.Fault{NoUsage: true} }))

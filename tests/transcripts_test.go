@@ -13,6 +13,7 @@ import (
 
 	"github.com/sgrgraph/sgrgraph/agent"
 	"github.com/sgrgraph/sgrgraph/config"
+	"github.com/sgrgraph/sgrgraph/models"
 	"github.com/sgrgraph/sgrgraph/sgrtest"
 )
 
@@ -201,10 +202,15 @@ func (r *transcriptRunner) turn(c *sgrtest.Case) string {
 		turn.SessionID = s
 	}
 	s, err := a.RunState(ctx, turn)
-	if err != nil {
+	var out string
+	switch f, failed := models.FailureOf(err); {
+	case failed:
+		out = fmt.Sprintf("failure: node=%s service=%s cause=%s\nmessage: %s\n", f.Node, f.Service, f.Cause, f.Message)
+	case err != nil:
 		return "error: " + err.Error()
+	default:
+		out = sgrtest.Transcript(s)
 	}
-	out := sgrtest.Transcript(s)
 	if scripted != nil {
 		out += fmt.Sprintf("script: %d calls, %d replies\n", len(scripted.Requests()), len(r.script))
 	}

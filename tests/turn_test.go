@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
+	"net"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -17,6 +18,7 @@ import (
 	"github.com/sgrgraph/sgrgraph/config"
 	"github.com/sgrgraph/sgrgraph/contracts"
 	"github.com/sgrgraph/sgrgraph/graph"
+	"github.com/sgrgraph/sgrgraph/models"
 	"github.com/sgrgraph/sgrgraph/models/offline"
 	"github.com/sgrgraph/sgrgraph/nodes"
 	"github.com/sgrgraph/sgrgraph/sgrtest"
@@ -234,9 +236,11 @@ func TestUserCannotForgeTheGuardiansReview(t *testing.T) {
 	assert.Equal(t, "input", s.Diagnostics.Notes[0].Node)
 }
 
-func TestPlanningFailureIsNotFatal(t *testing.T) {
+// A planning reply that is not the protocol's costs the plan, not the turn:
+// the model is up, and the agent answers without a plan.
+func TestMalformedPlanningReplyIsNotFatal(t *testing.T) {
 	m := sgrtest.NewScriptedModel(
-		sgrtest.Fail(errors.New("model server down")),
+		sgrtest.Fail(models.ErrNoReply),
 		sgrtest.ToolCall("search_kb", `{"query":"guard mode"}`),
 		sgrtest.Text("Set the mode with guard.mode [1]."),
 	)
@@ -245,7 +249,23 @@ func TestPlanningFailureIsNotFatal(t *testing.T) {
 	assert.Nil(t, s.Plan)
 	assert.Equal(t, contracts.ActionNormal, s.Action)
 	assert.Equal(t, contracts.VerdictPass, s.Verdict.Verdict)
-	assert.Contains(t, s.Diagnostics.Errors[0].Message, "model server down")
+	assert.Contains(t, s.Diagnostics.Errors[0].Message, models.ErrNoReply.Error())
+}
+
+// A model that cannot be reached at planning ends the turn there: one
+// call, not a second that fails again; the result says action "error",
+// the node and the cause, and has no answer.
+func TestPlanningOutageEndsTheTurn(t *testing.T) {
+	refused := &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}
+	m := sgrtest.NewScriptedModel(sgrtest.Fail(refused), sgrtest.Text("never asked"))
+	res, err := newAgent(t, agent.Options{Model: m}).Run(context.Background(), agent.Turn{Message: "How do I set the guard mode?"})
+	require.Error(t, err)
+	assert.Len(t, m.Requests(), 1, "no call after the model is known to be down")
+	assert.Equal(t, contracts.ActionError, res.Action)
+	assert.Empty(t, res.Answer)
+	require.NotNil(t, res.Failure)
+	assert.Equal(t, nodes.SGRPlanName, res.Failure.Node)
+	assert.Equal(t, contracts.CauseConnect, res.Failure.Cause)
 }
 
 func TestRunReportsEvents(t *testing.T) {

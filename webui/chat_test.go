@@ -41,6 +41,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("keyboard only: Enter sends, Shift+Enter starts a line", func(t *testing.T) { keyboard(t, b, url) })
 	t.Run("a 390 px phone screen", func(t *testing.T) { phone(t, b, url) })
 	t.Run("Stop cancels the turn on the page and on the server", func(t *testing.T) { stopped(t, b) })
+	t.Run("a model service that is down: a plain failure, the question kept", func(t *testing.T) { modelDown(t, b) })
 	t.Run("retries and withdrawn drafts show as the CLI shows them", func(t *testing.T) { retried(t, b, url) })
 	t.Run("the Markdown renderer escapes first", func(t *testing.T) { markdown(t, b, url) })
 }

@@ -2,9 +2,14 @@ package webui_test
 
 import (
 	"context"
+	"net"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
+	cdpbrowser "github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/cloudwego/eino/components/model"
@@ -36,6 +41,48 @@ func heldAgent(t *testing.T) (*agent.Agent, <-chan struct{}) {
 	require.NoError(t, err)
 	t.Cleanup(func() { a.Close(); store.Close() })
 	return a, stopped
+}
+
+// modelDown: a model service that refuses connections is a failure on the
+// page: a plain message in the reader's words, the running step marked
+// failed, no address or program error, and the question back in the box.
+func modelDown(t *testing.T, b *browser) {
+	refused := &net.OpError{Op: "dial", Net: "tcp", Addr: &net.TCPAddr{IP: net.IPv4(10, 0, 0, 7), Port: 8000}, Err: syscall.ECONNREFUSED}
+	down := models.New("Down", func(context.Context, []*schema.Message, *model.Options) ([]*schema.Message, error) { return nil, refused })
+	cfg := config.Default()
+	cfg.KB.CacheDir = t.TempDir()
+	store := checkpoint.NewMemory()
+	a, err := agent.New(context.Background(), cfg, agent.Options{Knowledge: agents.enforce.Knowledge(), Model: down, Store: store})
+	require.NoError(t, err)
+	t.Cleanup(func() { a.Close(); store.Close() })
+	url := serveUI(t, a, server.Options{})
+	for _, tc := range []struct{ lang, status string }{
+		{"en-US,en", "The assistant's model service is unavailable right now, so there is no answer."},
+		{"ru-RU,ru;q=0.9,en;q=0.5", "Сервис модели ассистента сейчас недоступен, поэтому ответа нет."},
+	} {
+		t.Run(tc.lang[:2], func(t *testing.T) {
+			tb := b.tab(t, chromedp.ActionFunc(func(ctx context.Context) error {
+				_, _, _, ua, _, err := cdpbrowser.GetVersion().Do(ctx)
+				if err != nil {
+					return err
+				}
+				return emulation.SetUserAgentOverride(ua).WithAcceptLanguage(tc.lang).Do(ctx)
+			}))
+			tb.open(url)
+			tb.run(chromedp.SendKeys("#input", question), enter(0), until(`#messages .bubble.assistant[aria-busy="false"]`), untilTrue(idle))
+			v := tb.turn(1)
+			assert.True(t, strings.HasPrefix(v.Status, tc.status), v.Status)
+			assert.Equal(t, "done", v.Steps["guardian"])
+			assert.Equal(t, "failed", v.Steps["plan"], "the step that failed says so")
+			assert.Empty(t, v.Answer)
+			for _, leak := range []string{"10.0.0.7", "dial tcp", "connection refused", "sgr_plan"} {
+				assert.NotContains(t, v.Text, leak)
+			}
+			var input string
+			tb.eval(`document.getElementById('input').value`, &input)
+			assert.Equal(t, question, input, "nothing the user typed is lost")
+		})
+	}
 }
 
 // stopped: Stop cancels the turn in flight, on the page and on the server.
@@ -83,7 +130,7 @@ func retried(t *testing.T, b *browser, url string) {
 	    {kind: 'node_start', node: 'guardian_verify'}, {kind: 'node_start', node: 'sgr_plan'}, {kind: 'node_start', node: 'agent_model'},
 	    {kind: 'tool_call', node: 'call_tool', tool: 'search_kb', text: '{"query":"guard mode"}'},
 	    {kind: 'tool_call', node: 'call_tool', tool: 'lookup_order', text: '{"id":7}'},
-	    {kind: 'retry', node: 'agent_model', error: 'model try 1: 503 Service Unavailable'},
+	    {kind: 'retry', node: 'agent_model', error: 'model try 1 failed: HTTP 503'},
 	    {kind: 'node_start', node: 'contract_check'},
 	    {kind: 'verdict', node: 'contract_check', verdict: {verdict: 'RETRY', reasons: ['no citations', 'no evidence']}},
 	    {kind: 'node_start', node: 'retry_bump'}, {kind: 'node_start', node: 'agent_model'},
@@ -95,7 +142,7 @@ func retried(t *testing.T, b *browser, url string) {
 		Steps []string `json:"steps"`
 	}
 	tb.run(chromedp.Evaluate(script, &got, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }))
-	assert.Equal(t, []string{"Searching: guard mode", `Calling lookup_order: {"id":7}`, "[model try 1: 503 Service Unavailable]",
+	assert.Equal(t, []string{"Searching: guard mode", `Calling lookup_order: {"id":7}`, "[model try 1 failed: HTTP 503]",
 		"[guardian: RETRY no citations; no evidence] The draft was withdrawn."}, got.Log)
 	require.Len(t, got.Steps, 10)
 	assert.Equal(t, "guardian:done plan:done search:active judge:pending", got.Steps[5], "the search at work")

@@ -166,17 +166,16 @@ func newAskCmd(a *app) *cobra.Command {
 			}
 			res, err = reviewed(cmd.Context(), ag, res, err, input, promptTo(isTerminal(cmd.InOrStdin()), f.asJSON, a.out, a.errOut), a.out, f.asJSON)
 			if err != nil {
-				return err
+				if res.Failure != nil && f.asJSON {
+					_ = writeJSON(a.out, res) // a script reads action "error" and the failure
+				}
+				return modelFailure(err, f.config(a))
 			}
 			if f.asJSON {
-				err = writeJSON(a.out, res)
-			} else {
-				p.finish(res)
+				return writeJSON(a.out, res)
 			}
-			if err == nil && res.Error != "" {
-				err = fmt.Errorf("the turn ended without an answer: %s", res.Error)
-			}
-			return err
+			p.finish(res)
+			return nil
 		},
 	}
 	f.register(cmd)
@@ -235,8 +234,6 @@ func (p *printer) event(ev contracts.Event) {
 			p.answered = true
 		}
 		p.print(ev.UI.Content)
-	case ev.Kind == contracts.EventRetry:
-		fmt.Fprintf(p.out, "[%s]\n\n", ev.Error)
 	case ev.Kind == contracts.EventVerdict && ev.Verdict.Verdict != contracts.VerdictPass:
 		fmt.Fprintf(p.out, "[guardian: %s %s]\n\n", ev.Verdict.Verdict, strings.Join(ev.Verdict.Reasons, "; "))
 	}

@@ -42,9 +42,9 @@ func TestPrinter(t *testing.T) {
 		{"a failed draft says why before the refusal",
 			[]contracts.Event{verdict(contracts.VerdictFail, "sensitive_data_detected=[email]"), refusal},
 			"[guardian: FAIL sensitive_data_detected=[email]]\n\nI can't give a reliable answer.\n\n"},
-		{"a retried call says so",
-			[]contracts.Event{{Kind: contracts.EventRetry, Error: "model try 1: stream cut after 3 chunks: unexpected EOF"}, verdict(contracts.VerdictPass, "ok"), ui(contracts.UIAnswer, "Set the mode.")},
-			"[model try 1: stream cut after 3 chunks: unexpected EOF]\n\nSet the mode.\n\n"},
+		{"a retried call goes to the log, not into the answer",
+			[]contracts.Event{{Kind: contracts.EventRetry, Error: "model try 1 failed: no reply"}, verdict(contracts.VerdictPass, "ok"), ui(contracts.UIAnswer, "Set the mode.")},
+			"Set the mode.\n\n"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

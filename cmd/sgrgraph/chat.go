@@ -37,6 +37,7 @@ func newChatCmd(a *app) *cobra.Command {
 			stdin := cmd.InOrStdin()
 			prompt := promptTo(isTerminal(stdin), f.asJSON, a.out, a.errOut)
 			lines := readLines(ctx, stdin, 4*agent.MaxMessageRunes)
+			failed := 0
 			for turn := 1; ; {
 				fmt.Fprint(prompt, "> ")
 				var in line
@@ -48,6 +49,9 @@ func newChatCmd(a *app) *cobra.Command {
 				}
 				if in.err != nil || in.eof || strings.TrimSpace(in.text) == "" {
 					fmt.Fprintln(prompt)
+					if in.err == nil && failed > 0 {
+						return fmt.Errorf("%d turn(s) failed on the model (see above)", failed)
+					}
 					return in.err
 				}
 				// A bad line costs the user that line, not the conversation.
@@ -71,7 +75,16 @@ func newChatCmd(a *app) *cobra.Command {
 						fmt.Fprintln(prompt)
 						return nil
 					}
-					return err
+					if res.Failure == nil {
+						return err
+					}
+					// The model failed this turn: say so, once, and take the
+					// next line; the conversation is as it was before it, so
+					// the same message can be sent again. The exit status
+					// still says a turn failed.
+					fmt.Fprintln(a.errOut, "sgrgraph:", modelFailure(err, f.config(a)))
+					failed++
+					continue
 				}
 				history, turn = res.Context, turn+1
 				if f.asJSON {

@@ -207,7 +207,6 @@ func (p *pool) observe(ctx context.Context, s eval.Set, j job) (eval.Observation
 
 // observeState reads a finished turn's state.
 func observeState(o *eval.Observation, s *contracts.ChatState) {
-	o.Error = s.Error
 	if m := s.Moderation; m != nil {
 		o.Level, o.Categories, o.Score = string(m.Level), m.Categories, guardScore(m)
 	}

@@ -62,10 +62,10 @@ func (c Config) Validate() error {
 func New(c Config) (Classifier, error) {
 	switch c.Provider {
 	case ProviderMosec:
-		return Mosec{Endpoint: c.URL, Client: outbound.Client("guard", c.Retry, nil, c.Timeout)}, nil
+		return Mosec{Endpoint: c.URL, Client: outbound.Client("guard", c.Retry, nil, outbound.Timeouts{Call: c.Timeout})}, nil
 	case ProviderOpenAI:
 		return OpenAIGuard{BaseURL: c.URL, Model: c.Model, APIKey: c.APIKey,
-			Client: outbound.Client("guard", c.Retry, nil, c.Timeout)}, nil
+			Client: outbound.Client("guard", c.Retry, nil, outbound.Timeouts{Call: c.Timeout})}, nil
 	}
 	if c.Lexicon != "" {
 		r, err := NewRulesFromFile(c.Lexicon)

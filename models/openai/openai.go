@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -48,7 +49,10 @@ type Config struct {
 	MaxTokens   int
 	// Timeout bounds one call, its retries included.
 	Timeout time.Duration
-	Headers map[string]string
+	// ConnectTimeout bounds one connection (0: outbound's default);
+	// IdleTimeout a reply that stops sending (0: none).
+	ConnectTimeout, IdleTimeout time.Duration
+	Headers                     map[string]string
 	// ForcedToolChoice is named, required or none.
 	ForcedToolChoice string
 	Retry            outbound.Policy
@@ -85,7 +89,7 @@ func New(ctx context.Context, c Config) (*Model, error) {
 	for k, v := range c.Headers {
 		header.Set(k, v)
 	}
-	return build(ctx, c, outbound.Client("model", c.Retry, header, 0))
+	return build(ctx, c, outbound.Client("model", c.Retry, header, outbound.Timeouts{Connect: c.ConnectTimeout, Idle: c.IdleTimeout}))
 }
 
 // build makes the model of a checked configuration over client.
@@ -109,7 +113,7 @@ func (m *Model) Generate(ctx context.Context, in []*schema.Message, opts ...mode
 	defer cancel()
 	msg, err := m.inner.Generate(ctx, in, opts...)
 	if err != nil {
-		return nil, err
+		return nil, withStatus(err)
 	}
 	m.estimate(in, msg)
 	return msg, nil
@@ -130,7 +134,7 @@ func (m *Model) Stream(ctx context.Context, in []*schema.Message, opts ...model.
 		}
 		var cut *cutError
 		if !errors.As(err, &cut) {
-			return nil, err // the transport already retried what it could
+			return nil, withStatus(err) // the transport already retried what it could
 		}
 		if !m.cfg.Retry.Again(ctx, "model", try, err) {
 			if cerr := ctx.Err(); cerr != nil {
@@ -155,6 +159,9 @@ func (e *cutError) Error() string {
 }
 
 func (e *cutError) Unwrap() error { return e.err }
+
+// Is makes a cut stream read as models.ErrStreamCut.
+func (e *cutError) Is(target error) bool { return target == models.ErrStreamCut }
 
 // streamOnce reads one try's stream to its end and joins it into the reply.
 func (m *Model) streamOnce(ctx context.Context, in []*schema.Message, opts []model.Option) (*schema.Message, error) {
@@ -215,6 +222,14 @@ func (m *Model) WithTools(tools []*schema.ToolInfo) (model.ToolCallingChatModel,
 	c := *m
 	c.inner = inner
 	return &c, nil
+}
+
+// Host is the server's host and port, for messages that name it.
+func (m *Model) Host() string {
+	if u, err := url.Parse(m.cfg.BaseURL); err == nil && u.Host != "" {
+		return u.Host
+	}
+	return m.cfg.BaseURL
 }
 
 // GetType names the model in callbacks.

@@ -37,7 +37,7 @@ func Probe(ctx context.Context, c Config) []Check {
 	if err := retry.Validate(); err != nil {
 		return []Check{{Name: "retry", Detail: "retry." + err.Error(), Fix: "fix model.retry"}}
 	}
-	client := outbound.Client("model", retry, authHeader(c), 15*time.Second)
+	client := outbound.Client("model", retry, authHeader(c), outbound.Timeouts{Call: 15 * time.Second})
 	base := strings.TrimRight(c.BaseURL, "/")
 	var checks []Check
 	r, err := call(ctx, client, http.MethodGet, base+"/models", nil)

@@ -49,6 +49,14 @@ type Fault struct {
 	BrokenToolJSON bool
 	// NoUsage leaves usage out of the answer.
 	NoUsage bool
+	// BadJSON answers 200 with a body that is not JSON.
+	BadJSON bool
+	// EmptyChoices answers 200 with a reply of no choices.
+	EmptyChoices bool
+	// StallAfter stops a streamed answer after this many chunks and keeps
+	// the connection open, sending nothing more, until the client leaves:
+	// a server that hangs part way.
+	StallAfter int
 }
 
 // Request is one chat-completions request the server got.
@@ -183,6 +191,16 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request) {
 		writeError(w, f.Status, fmt.Sprintf("injected fault: status %d", f.Status))
 		return
 	}
+	switch {
+	case f.BadJSON:
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte("<html>502 Bad Gateway</html>"))
+		return
+	case f.EmptyChoices && !req.Stream:
+		writeJSON(w, http.StatusOK, chatResponse{ID: fmt.Sprintf("chatcmpl-%d", rec.N), Object: "chat.completion",
+			Created: time.Now().Unix(), Model: req.Model, Choices: []choice{}})
+		return
+	}
 	reply, err := s.model.Generate(r.Context(), rec.Messages, opts...)
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, "model: "+err.Error())
@@ -204,7 +222,7 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request) {
 		u.TotalTokens = u.PromptTokens + u.CompletionTokens
 	}
 	if req.Stream {
-		s.stream(w, req, reply, u, f)
+		s.stream(r.Context(), w, req, reply, u, f)
 		return
 	}
 	finish := finishReason(reply)

@@ -1,6 +1,7 @@
 package openaitest
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -56,7 +57,7 @@ func events(model string, reply *schema.Message, u *usage) [][]byte {
 }
 
 // stream sends reply's events and [DONE], or less of them as f asks.
-func (s *Server) stream(w http.ResponseWriter, req chatRequest, reply *schema.Message, u *usage, f Fault) {
+func (s *Server) stream(ctx context.Context, w http.ResponseWriter, req chatRequest, reply *schema.Message, u *usage, f Fault) {
 	if req.StreamOptions == nil || !req.StreamOptions.IncludeUsage {
 		u = nil
 	}
@@ -68,6 +69,10 @@ func (s *Server) stream(w http.ResponseWriter, req chatRequest, reply *schema.Me
 	w.Header().Set("Content-Type", "text/event-stream")
 	flusher, _ := w.(http.Flusher)
 	for i, c := range append(chunks, done) {
+		if f.StallAfter > 0 && i == f.StallAfter {
+			<-ctx.Done() // the client gave up
+			return
+		}
 		if f.DropAfter > 0 && i == f.DropAfter && i < len(chunks) {
 			if hj, ok := w.(http.Hijacker); ok {
 				if conn, _, err := hj.Hijack(); err == nil {

@@ -27,14 +27,32 @@ export async function api(path, init = {}) {
   }
 }
 
-// errorMessage is the message of an error response (OpenAI's error shape).
-export async function errorMessage(res) {
+// APIError is an error answer of the API: its HTTP status (0 for an error
+// event in a stream that had begun) and OpenAI's type and code, which say
+// what kind of failure it was whatever the message's words.
+export class APIError extends Error {
+  constructor(message, status, type, code) {
+    super(message);
+    this.status = status;
+    this.type = type || "";
+    this.code = code || "";
+  }
+}
+
+// errorOf reads an error response (OpenAI's error shape) as an APIError.
+export async function errorOf(res) {
   try {
     const body = await res.json();
-    return body?.error?.message || res.status + " " + res.statusText;
+    const e = body?.error || {};
+    return new APIError(e.message || res.status + " " + res.statusText, res.status, e.type, e.code);
   } catch {
-    return res.status + " " + res.statusText;
+    return new APIError(res.status + " " + res.statusText, res.status);
   }
+}
+
+// errorMessage is the message of an error response.
+export async function errorMessage(res) {
+  return (await errorOf(res)).message;
 }
 
 // streamTurn runs one turn and calls onEvent(name, data) for each
@@ -43,7 +61,7 @@ export async function streamTurn(body, signal, onEvent) {
   const res = await api("/v1/turns", {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), signal,
   });
-  if (!res.ok) throw new Error(await errorMessage(res));
+  if (!res.ok) throw await errorOf(res);
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";
   for (;;) {

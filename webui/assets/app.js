@@ -1,7 +1,7 @@
 // The web chat: wires the page to the API. A conversation is a session
 // (session_id) the server keeps as a thread of the tab's API key.
 
-import { onKeyNeeded, streamTurn } from "./api.js";
+import { APIError, onKeyNeeded, streamTurn } from "./api.js";
 import * as i18n from "./i18n.js";
 import * as threads from "./threads.js";
 import { Turn } from "./turn.js";
@@ -34,15 +34,18 @@ async function send() {
     await streamTurn({ message: text, session_id: page.session, stream: true }, ctl.signal, (name, data) => {
       const near = nearBottom();
       if (name === "result") turn.finish(data);
-      else if (name === "error") turn.fail(data?.error?.message || "error");
+      else if (name === "error") turn.fail(new APIError(data?.error?.message || "error", 0, data?.error?.type, data?.error?.code));
       else turn.event(data);
       scrollDown(near);
     });
-    if (!turn.settled) turn.fail("the stream ended before the result");
+    if (!turn.settled) turn.fail(new APIError("the stream ended before the result", 0, "server_error"));
   } catch (err) {
     if (err.name === "AbortError") turn.stop();
-    else turn.fail(err.message);
+    else turn.fail(err);
   } finally {
+    // A turn that failed gave no answer: what was asked goes back into the
+    // composer, unless something else was typed meanwhile, to send again.
+    if (turn.failed && !$("input").value) $("input").value = text;
     setRunning(null);
     refreshThreads();
     $("input").focus();

@@ -4,6 +4,7 @@
 // retries and withdrawn drafts, the UI messages, the answer token by
 // token; then, from the result, the badges and the panels.
 
+import { APIError } from "./api.js";
 import { badgesFor } from "./badges.js";
 import { el } from "./dom.js";
 import { t } from "./i18n.js";
@@ -20,6 +21,17 @@ const stepOf = {
 };
 
 let counter = 0;
+
+// failureStatus is the status line of a failed turn. A failure of the
+// model service or of the server is said plainly, never in the server's
+// own words, which may name hosts or carry a program's error; a refused
+// request's message names the field at fault, written for the reader.
+function failureStatus(err) {
+  if (err?.code?.startsWith("model_")) return { key: "error_model", vars: {} };
+  if (!(err instanceof APIError)) return { key: "error_network", vars: {} }; // fetch itself failed
+  if (err.status >= 500 || err.type === "server_error") return { key: "error_server", vars: {} };
+  return { key: "error_request", vars: { message: err.message } };
+}
 
 export class Turn {
   // earlier: a turn loaded from the thread, shown without its live parts.
@@ -160,8 +172,12 @@ export class Turn {
     this.settle(null); // draws the result with the labels
   }
 
-  fail(message) {
-    this.settle({ key: "error_request", vars: { message } });
+  // fail ends the turn with what went wrong, in the reader's words. The
+  // step that was running shows as failed.
+  fail(err) {
+    for (const s of steps) if (this.state[s] === "active") this.state[s] = "failed";
+    this.failed = true;
+    this.settle(failureStatus(err));
     this.statusEl.classList.add("error");
   }
 
