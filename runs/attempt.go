@@ -30,7 +30,7 @@ func (w Worker) handle(ctx context.Context, msg redis.XMessage) {
 	keys := []string{q.runKey(id), q.stream(), q.eventKey(id)}
 	cctx, cancel := q.call(ctx)
 	reply, err := q.scripts.start.Run(cctx, q.client, keys, msg.ID, w.Name, time.Now().UnixMilli(),
-		q.opts.MaxAttempts, int(q.opts.Keep.Seconds())).Slice()
+		q.opts.MaxAttempts, int(q.opts.Keep.Seconds()), w.TurnTimeout.Milliseconds(), q.opts.Claim.Milliseconds()).Slice()
 	cancel()
 	if err != nil {
 		log.Warn().Err(err).Msg("could not start the run; it stays queued for another attempt")

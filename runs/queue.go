@@ -29,6 +29,10 @@ type Options struct {
 	// Timeout bounds each call to Redis (default 5 s); go-redis retries a
 	// failed call up to 3 times within it.
 	Timeout time.Duration
+	// QueueWait is how long a run may wait for a worker, queued or with
+	// its worker gone quiet, while no worker takes or finishes any run of
+	// the queue (default 10 minutes). Submit records it in the run.
+	QueueWait time.Duration
 }
 
 func (o Options) withDefaults() Options {
@@ -37,6 +41,7 @@ func (o Options) withDefaults() Options {
 	o.Keep = cmp.Or(o.Keep, 24*time.Hour)
 	o.MaxAttempts = cmp.Or(o.MaxAttempts, 3)
 	o.Timeout = cmp.Or(o.Timeout, 5*time.Second)
+	o.QueueWait = cmp.Or(o.QueueWait, 10*time.Minute)
 	return o
 }
 

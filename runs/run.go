@@ -67,6 +67,21 @@ type Run struct {
 	Created  time.Time                   `json:"created_at"`
 	Started  *time.Time                  `json:"started_at,omitempty"`
 	Finished *time.Time                  `json:"finished_at,omitempty"`
+	// Limits are how long the run may take, as recorded in it.
+	Limits Limits `json:"-"`
+}
+
+// Limits are what a run may take, as its submitter and the worker of its
+// latest attempt recorded them; Wait waits as long as they say. A zero
+// field was not recorded (a run queued before the runs recorded limits,
+// or not started yet): Wait takes its Queue's option, or the Worker's
+// default turn timeout, instead.
+type Limits struct {
+	// QueueWait is the submitter's Options.QueueWait.
+	QueueWait time.Duration
+	// TurnTimeout and Claim are the Worker.TurnTimeout and Options.Claim
+	// of the worker that started the latest attempt.
+	TurnTimeout, Claim time.Duration
 }
 
 // MaxIDBytes bounds a run id; its characters are safe in any key.
@@ -112,7 +127,7 @@ func (q *Queue) Submit(ctx context.Context, owner, id string, spec Spec) (Run, e
 	defer cancel()
 	now := time.Now().UTC()
 	n, err := q.scripts.submit.Run(cctx, q.client, []string{q.runKey(id), q.stream(), q.eventKey(id)},
-		id, owner, data, now.UnixMilli()).Int()
+		id, owner, data, now.UnixMilli(), q.opts.QueueWait.Milliseconds()).Int()
 	if err != nil {
 		return Run{}, fmt.Errorf("runs: submit %s: %w", id, err)
 	}
@@ -120,7 +135,8 @@ func (q *Queue) Submit(ctx context.Context, owner, id string, spec Spec) (Run, e
 		return Run{}, ErrTaken
 	}
 	if n == 1 {
-		return Run{ID: id, Owner: owner, Status: Queued, Spec: spec, Created: now.Truncate(time.Millisecond)}, nil
+		return Run{ID: id, Owner: owner, Status: Queued, Spec: spec, Created: now.Truncate(time.Millisecond),
+			Limits: Limits{QueueWait: q.opts.QueueWait.Truncate(time.Millisecond)}}, nil
 	}
 	return q.Get(ctx, owner, id)
 }
@@ -174,6 +190,19 @@ func runOf(id string, h map[string]string) (Run, error) {
 		return bad("created", err)
 	}
 	r.Created = time.UnixMilli(ms).UTC()
+	for _, l := range []struct {
+		field string
+		to    *time.Duration
+	}{{"queue_wait", &r.Limits.QueueWait}, {"turn_timeout", &r.Limits.TurnTimeout}, {"claim", &r.Limits.Claim}} {
+		if h[l.field] == "" {
+			continue
+		}
+		ms, err := strconv.ParseInt(h[l.field], 10, 64)
+		if err != nil {
+			return bad(l.field, err)
+		}
+		*l.to = time.Duration(ms) * time.Millisecond
+	}
 	if h["result"] != "" {
 		r.Result = new(contracts.StructuredResult)
 		if err := json.Unmarshal([]byte(h["result"]), r.Result); err != nil {

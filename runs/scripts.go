@@ -17,8 +17,8 @@ func newScripts() scripts {
 // submitScript records a run and queues its id, unless the id exists and
 // has not failed: a failed run is queued again, with its events cleared.
 // KEYS: the run's hash, the queue, the run's events. ARGV: id, owner, spec,
-// created (Unix ms). Returns 1 when queued, 0 when the owner's run exists,
-// -1 when another owner's does.
+// created (Unix ms), queue wait (ms). Returns 1 when queued, 0 when the
+// owner's run exists, -1 when another owner's does.
 const submitScript = `
 local h = redis.call('HMGET', KEYS[1], 'owner', 'status')
 if h[1] then
@@ -26,13 +26,15 @@ if h[1] then
 	if h[2] ~= 'failed' then return 0 end
 	redis.call('DEL', KEYS[1], KEYS[3])
 end
-redis.call('HSET', KEYS[1], 'owner', ARGV[2], 'spec', ARGV[3], 'status', 'queued', 'attempts', 0, 'created', ARGV[4])
+redis.call('HSET', KEYS[1], 'owner', ARGV[2], 'spec', ARGV[3], 'status', 'queued', 'attempts', 0, 'created', ARGV[4], 'queue_wait', ARGV[5])
 redis.call('XADD', KEYS[2], '*', 'run', ARGV[1])
 return 1
 `
 
-// startScript hands a delivered run to a worker. ARGV: delivery id,
-// worker, now (Unix ms), most attempts, seconds to keep a finished run.
+// startScript hands a delivered run to a worker, recording the worker's
+// turn timeout and claim (ms) in the run for its clients. ARGV: delivery
+// id, worker, now (Unix ms), most attempts, seconds to keep a finished
+// run, turn timeout (ms), claim (ms).
 // Returns {'run', spec, attempt}; {'finished'} for a run finished by an
 // earlier attempt or expired, whose delivery it acknowledges; {'failed',
 // why} for a run out of attempts, which it finishes as failed.
@@ -56,7 +58,8 @@ if n > tonumber(ARGV[4]) then
 	drop()
 	return {'failed', why}
 end
-redis.call('HSET', KEYS[1], 'status', 'running', 'attempts', n, 'worker', ARGV[2], 'started', ARGV[3])
+redis.call('HSET', KEYS[1], 'status', 'running', 'attempts', n, 'worker', ARGV[2], 'started', ARGV[3],
+	'turn_timeout', ARGV[6], 'claim', ARGV[7])
 redis.call('XADD', KEYS[3], '*', 'kind', 'started', 'data', string.format('{"attempt":%d}', n))
 return {'run', h[2], n}
 `

@@ -23,6 +23,9 @@ type Handler interface {
 	Run(ctx context.Context, t agent.Turn) (contracts.StructuredResult, error)
 }
 
+// DefaultTurnTimeout is a Worker's turn timeout unless it says another.
+const DefaultTurnTimeout = 5 * time.Minute
+
 // Worker runs the queue's runs, Concurrency at a time.
 type Worker struct {
 	Queue   *Queue
@@ -32,8 +35,9 @@ type Worker struct {
 	Name string
 	// Concurrency is how many runs it runs at once (default 4).
 	Concurrency int
-	// TurnTimeout bounds one turn (default 5 minutes); a turn that takes
-	// longer fails.
+	// TurnTimeout bounds one turn (default DefaultTurnTimeout); a turn that
+	// takes longer fails. The worker records it in each run it starts, for
+	// the run's clients to know how long to wait.
 	TurnTimeout time.Duration
 	// Grace is how long the runs in hand may go on once Work's context is
 	// done (default 30 s); a run cut then is left to another worker.
@@ -49,7 +53,7 @@ func (w Worker) withDefaults() Worker {
 		w.Name = fmt.Sprintf("%s-%d-%s", cmp.Or(host, "worker"), os.Getpid(), hex.EncodeToString(b[:]))
 	}
 	w.Concurrency = cmp.Or(w.Concurrency, 4)
-	w.TurnTimeout = cmp.Or(w.TurnTimeout, 5*time.Minute)
+	w.TurnTimeout = cmp.Or(w.TurnTimeout, DefaultTurnTimeout)
 	w.Grace = cmp.Or(w.Grace, 30*time.Second)
 	return w
 }
@@ -63,6 +67,9 @@ func (w Worker) Work(ctx context.Context) error {
 	}
 	if w.Concurrency < 0 {
 		return fmt.Errorf("runs: worker: concurrency %d is below 1", w.Concurrency)
+	}
+	if w.TurnTimeout < 0 {
+		return fmt.Errorf("runs: worker: turn timeout %s is below 0", w.TurnTimeout)
 	}
 	w = w.withDefaults()
 	w.Log = w.Log.With().Str("worker", w.Name).Logger()
