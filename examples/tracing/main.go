@@ -39,7 +39,7 @@ var queues = tables.Table{
 	ID: "QUEUE", Name: "queue", Title: "Which queue a ticket goes to",
 	Inputs:  []tables.Column{{Name: "urgent", Type: tables.TypeBool}},
 	Outputs: []tables.Column{{Name: "queue", Type: tables.TypeString}},
-	Rules: []tables.Rule{{Inputs: []string{"true"}, Outputs: []string{"oncall"}}, {Inputs: []string{"-"}, Outputs: []string{"support"}}},
+	Rules:   []tables.Rule{{Inputs: []string{"true"}, Outputs: []string{"oncall"}}, {Inputs: []string{"-"}, Outputs: []string{"support"}}},
 }
 
 // writer is a chat model of sgrgraph's models package; any eino model that
