@@ -15,5 +15,8 @@
 // Remote is the client side for code that wants a result: it submits a turn
 // under an id derived from the turn and waits for it, so that a caller who
 // restarts and submits the same turn again gets the first run's result.
+// Waiting (Wait) follows the run's events across reconnections and lasts as
+// long as the limits the run records (Limits): its worker's turn timeout
+// and claim, and its submitter's QueueWait.
 // The batch command spreads a table over workers this way.
 package runs

@@ -47,16 +47,22 @@ func (q *Queue) Events(ctx context.Context, owner, id, after string, wait time.D
 	case err != nil:
 		return nil, fmt.Errorf("runs: events %s: %w", id, err)
 	}
+	return q.xread(ctx, id, after, wait)
+}
+
+// xread reads the events of run id that follow position after, waiting up
+// to block (0: not at all) for some.
+func (q *Queue) xread(ctx context.Context, id, after string, block time.Duration) ([]Event, error) {
 	args := &redis.XReadArgs{Streams: []string{q.eventKey(id), after}, Count: 500, Block: -1}
-	if wait > 0 {
-		args.Block = wait
+	if block > 0 {
+		args.Block = block
 	}
-	rctx, cancel := context.WithTimeout(ctx, q.opts.Timeout+wait)
+	rctx, cancel := context.WithTimeout(ctx, q.opts.Timeout+block)
 	defer cancel()
 	streams, err := q.client.XRead(rctx, args).Result()
 	switch {
 	case errors.Is(err, redis.Nil):
-		return nil, nil // nothing new within wait
+		return nil, nil // nothing new within block
 	case err != nil:
 		return nil, fmt.Errorf("runs: events %s after %s: %w", id, after, err)
 	}
@@ -69,33 +75,4 @@ func (q *Queue) Events(ctx context.Context, owner, id, after string, wait time.D
 		}
 	}
 	return out, nil
-}
-
-// Wait returns owner's run id once it has finished, reading its events as
-// they come; ctx bounds the wait.
-func (q *Queue) Wait(ctx context.Context, owner, id string) (Run, error) {
-	after := "0"
-	for {
-		evs, err := q.Events(ctx, owner, id, after, 5*time.Second)
-		if err != nil {
-			return Run{}, err
-		}
-		for _, ev := range evs {
-			after = ev.ID
-			if ev.Last() {
-				return q.Get(ctx, owner, id)
-			}
-		}
-		if len(evs) == 0 {
-			// No event for a while: the run may have ended under another
-			// event stream (it expired and was submitted again); ask.
-			r, err := q.Get(ctx, owner, id)
-			if err != nil || r.Status.Finished() {
-				return r, err
-			}
-		}
-		if err := ctx.Err(); err != nil {
-			return Run{}, err
-		}
-	}
 }

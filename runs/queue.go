@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"time"
 
@@ -27,11 +28,13 @@ type Options struct {
 	// died that many times fails with the reason (default 3).
 	MaxAttempts int
 	// Timeout bounds each call to Redis (default 5 s); go-redis retries a
-	// failed call up to 3 times within it.
+	// failed call up to 3 times within it. Wait blocks on a run's events
+	// for up to Timeout at a time.
 	Timeout time.Duration
 	// QueueWait is how long a run may wait for a worker, queued or with
 	// its worker gone quiet, while no worker takes or finishes any run of
-	// the queue (default 10 minutes). Submit records it in the run.
+	// the queue (default 10 minutes). Submit records it in the run; Wait
+	// gives up on a run only past it (see Wait).
 	QueueWait time.Duration
 }
 
@@ -48,6 +51,12 @@ func (o Options) withDefaults() Options {
 // group is the consumer group of the workers.
 const group = "workers"
 
+// minConns is the fewest connections a Queue keeps to Redis unless its URL
+// says pool_size: each run a client waits on holds one in a blocking read
+// (batch --queue waits on up to 64 at once), and the calls of Submit and
+// Get need more beside them.
+const minConns = 128
+
 // Queue is the runs of one Redis. It is safe for concurrent use.
 type Queue struct {
 	client    *redis.Client
@@ -55,6 +64,10 @@ type Queue struct {
 	scripts   scripts
 	closeOnce sync.Once
 	closeErr  error
+	// reads bounds the blocking reads of Wait to 3/4 of the connections,
+	// so that waiting on many runs never starves the other calls: a
+	// waiter short of one waits its turn rather than failing.
+	reads chan struct{}
 }
 
 // ErrNotFound is returned for a run that does not exist, belongs to
@@ -69,12 +82,19 @@ func Open(ctx context.Context, url string, o Options) (*Queue, error) {
 	if o.Claim < 300*time.Millisecond {
 		return nil, fmt.Errorf("runs: claim: %s is below the lowest, 300ms", o.Claim)
 	}
+	if o.Timeout < 0 || o.QueueWait < 0 {
+		return nil, fmt.Errorf("runs: timeout %s, queue wait %s: neither may be below 0", o.Timeout, o.QueueWait)
+	}
 	opt, err := redis.ParseURL(url)
 	if err != nil {
 		return nil, fmt.Errorf("runs: open: %w", err)
 	}
 	opt.ContextTimeoutEnabled = true // without it go-redis ignores ctx deadlines on the socket
-	q := &Queue{client: redis.NewClient(opt), opts: o, scripts: newScripts()}
+	if opt.PoolSize == 0 {
+		opt.PoolSize = max(10*runtime.GOMAXPROCS(0), minConns)
+	}
+	q := &Queue{client: redis.NewClient(opt), opts: o, scripts: newScripts(),
+		reads: make(chan struct{}, max(1, opt.PoolSize*3/4))}
 	ctx, cancel := q.call(ctx)
 	defer cancel()
 	err = q.client.XGroupCreateMkStream(ctx, q.stream(), group, "0").Err()

@@ -31,7 +31,7 @@ func (r Remote) Run(ctx context.Context, t agent.Turn) (contracts.StructuredResu
 	if err != nil {
 		return contracts.StructuredResult{}, err
 	}
-	if _, err := r.Queue.Submit(ctx, r.Owner, id, SpecOf(t)); err != nil {
+	if err := r.submit(ctx, id, SpecOf(t)); err != nil {
 		return contracts.StructuredResult{}, err
 	}
 	run, err := r.Queue.Wait(ctx, r.Owner, id)
@@ -44,6 +44,23 @@ func (r Remote) Run(ctx context.Context, t agent.Turn) (contracts.StructuredResu
 		return contracts.StructuredResult{}, fmt.Errorf("run %s: finished without a result", id)
 	}
 	return *run.Result, nil
+}
+
+// submit queues the run, trying again after a failure of Redis (Submit
+// of one id queues it once), up to maxFailures times in a row.
+func (r Remote) submit(ctx context.Context, id string, spec Spec) error {
+	for failures := 1; ; failures++ {
+		_, err := r.Queue.Submit(ctx, r.Owner, id, spec)
+		switch {
+		case err == nil:
+			return nil
+		case errors.Is(err, ErrTaken), ctx.Err() != nil:
+			return err
+		case failures >= maxFailures:
+			return fmt.Errorf("runs: queueing run %s failed %d times in a row (the last: %w)", id, failures, err)
+		}
+		sleep(ctx, backoff(failures))
+	}
 }
 
 // ID is the run id of t: the Namespace, then the SHA-256 of the turn.
