@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -26,6 +27,7 @@ func newBatchCmd(a *app) *cobra.Command {
 	var exampleRows int
 	var force bool
 	var queue, lang string
+	var queueWait time.Duration
 	o.Columns = batch.DefaultColumns()
 	cmd := &cobra.Command{
 		Use:   "batch --input FILE",
@@ -52,6 +54,12 @@ func newBatchCmd(a *app) *cobra.Command {
 					return fmt.Errorf("--%s: only with --make-example FILE", name)
 				}
 			}
+			if queue == "" && cmd.Flags().Changed("queue-wait") {
+				return fmt.Errorf("--queue-wait: only with --queue redis://HOST:PORT/DB")
+			}
+			if queueWait <= 0 {
+				return fmt.Errorf("--queue-wait: %s is not above 0", queueWait)
+			}
 			texts, err := batchTexts(f.config(a), lang)
 			if err != nil {
 				return err
@@ -62,7 +70,7 @@ func newBatchCmd(a *app) *cobra.Command {
 				if !cmd.Flags().Changed("concurrency") {
 					o.Concurrency = batch.MaxConcurrency // the workers set the pace
 				}
-				remote, done, err := queueHandler(cmd, queue, o)
+				remote, done, err := queueHandler(cmd, queue, queueWait, o)
 				if err != nil {
 					return err
 				}
@@ -105,6 +113,7 @@ func newBatchCmd(a *app) *cobra.Command {
 	fl.StringVar(&example, "make-example", "", "write an example request table to this file and stop (an existing file only with --force)")
 	fl.IntVar(&exampleRows, "rows", 200, fmt.Sprintf("rows of the example table, 1..%d", batch.MaxExampleRows))
 	fl.StringVar(&queue, "queue", "", "run the rows on the workers of this Redis queue (sgrgraph worker), redis://HOST:PORT/DB; --concurrency is then the rows queued at once (default 64)")
+	fl.DurationVar(&queueWait, "queue-wait", 10*time.Minute, "with --queue: how long a row may wait for a worker while no worker takes or finishes a run; past it, and past the worker's turn timeout for a row that started, the row fails")
 	fl.BoolVar(&force, "force", false, "let --make-example replace an existing file")
 	fl.StringVar(&lang, "lang", "", "the language of the added column names and labels, ru or en (default: the configuration's language)")
 	f.registerKB(cmd)
@@ -181,8 +190,10 @@ func isTerminal(w any) bool {
 // queueHandler runs rows on the queue's workers. The rows' run ids are
 // named after the input and output files, so that running the same command
 // again finds the runs the workers finished, and runs none of them twice.
-func queueHandler(cmd *cobra.Command, url string, o batch.Options) (batch.Handler, func(), error) {
-	q, err := runs.Open(cmd.Context(), url, runs.Options{})
+// A row waits for its run as long as the run's limits say (runs.Queue.Wait),
+// queueWait being the time it may wait for a worker.
+func queueHandler(cmd *cobra.Command, url string, queueWait time.Duration, o batch.Options) (batch.Handler, func(), error) {
+	q, err := runs.Open(cmd.Context(), url, runs.Options{QueueWait: queueWait})
 	if err != nil {
 		return nil, nil, fmt.Errorf("--queue: %w", err)
 	}
