@@ -31,19 +31,37 @@ func (p reply) chunk(d delta, finish *string) chatChunk {
 	return chatChunk{ID: p.id, Object: "chat.completion.chunk", Created: p.created, Model: p.model, Choices: []chunkChoice{{Delta: d, FinishReason: finish}}}
 }
 
-// sse writes server-sent events, each within its own write deadline.
+// sse writes server-sent events, each within its own write deadline. The
+// status line goes out with the first event, not before: a turn that fails
+// before it has anything to send is answered with its own status (a 503 an
+// OpenAI client raises and retries), not a 200 followed by an error event.
 type sse struct {
-	w  http.ResponseWriter
-	rc *http.ResponseController
+	w       http.ResponseWriter
+	rc      *http.ResponseController
+	started bool
+	prelude string // sent just before the first event (a completion's role chunk)
 }
 
 func newSSE(w http.ResponseWriter) *sse {
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	h.Set("X-Accel-Buffering", "no") // nginx would hold the stream back otherwise
-	w.WriteHeader(http.StatusOK)
 	return &sse{w: w, rc: http.NewResponseController(w)}
+}
+
+// startWith holds v to be sent first, once the stream starts.
+func (s *sse) startWith(v any) error {
+	b, err := json.Marshal(v)
+	s.prelude = "data: " + string(b) + "\n\n"
+	return err
+}
+
+// fail reports e: as the response, if the stream has not started, else as
+// an error event, which OpenAI's clients raise as the stream's error.
+func (s *sse) fail(e *apiError) {
+	if !s.started {
+		extendWrite(s.w)
+		writeError(s.w, e)
+		return
+	}
+	_ = s.data(e.body())
 }
 
 func (s *sse) data(v any) error {
@@ -64,6 +82,14 @@ func (s *sse) event(name string, v any) error {
 }
 
 func (s *sse) raw(line string) error {
+	if !s.started {
+		h := s.w.Header()
+		h.Set("Content-Type", "text/event-stream")
+		h.Set("Cache-Control", "no-cache")
+		h.Set("X-Accel-Buffering", "no") // nginx would hold the stream back otherwise
+		s.w.WriteHeader(http.StatusOK)
+		s.started, line = true, s.prelude+line
+	}
 	_ = s.rc.SetWriteDeadline(time.Now().Add(writeWindow))
 	if _, err := s.w.Write([]byte(line)); err != nil {
 		return err
@@ -80,7 +106,7 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, r *http.Requ
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	out := newSSE(w)
-	sendErr := out.data(p.chunk(delta{Role: "assistant"}, nil))
+	sendErr := out.startWith(p.chunk(delta{Role: "assistant"}, nil))
 	events, wait := s.runStream(ctx, t)
 	var sent strings.Builder
 	cut := &streamCut{shape: p.shape}
@@ -142,7 +168,7 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, r *http.Requ
 	}
 	if err != nil {
 		if e := s.turnError(r, err); e != nil {
-			_ = out.data(e.body()) // OpenAI's clients read an error event as the stream's error
+			out.fail(e)
 		}
 		return
 	}

@@ -196,7 +196,12 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte("<html>502 Bad Gateway</html>"))
 		return
-	case f.EmptyChoices && !req.Stream:
+	case f.EmptyChoices && req.Stream:
+		w.Header().Set("Content-Type", "text/event-stream")
+		_, _ = fmt.Fprintf(w, "data: {\"id\":\"chatcmpl-%d\",\"object\":\"chat.completion.chunk\",\"choices\":[]}\n\n", rec.N)
+		_, _ = w.Write(done)
+		return
+	case f.EmptyChoices:
 		writeJSON(w, http.StatusOK, chatResponse{ID: fmt.Sprintf("chatcmpl-%d", rec.N), Object: "chat.completion",
 			Created: time.Now().Unix(), Model: req.Model, Choices: []choice{}})
 		return
