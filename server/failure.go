@@ -41,7 +41,7 @@ func (s *Server) logFailure(r *http.Request, f contracts.Failure, status int) {
 	if len(detail) > most {
 		detail = detail[:most] + "…"
 	}
-	s.opts.Log.Error().Str("request", rec.id).Str("session", rec.session).Str("node", f.Node).Str("service", f.Service).
+	withTraceID(s.opts.Log.Error(), r).Str("request", rec.id).Str("session", rec.session).Str("node", f.Node).Str("service", f.Service).
 		Str("host", f.Host).Str("cause", string(f.Cause)).Int("upstream_status", f.Status).Str("detail", detail).
 		Msg("turn failed: the model could not answer")
 }
