@@ -56,6 +56,10 @@ func (p SGRPlan) MapText(f func(string) string) SGRPlan {
 // a policy matched.
 func (v Verdict) MapText(f func(string) string) Verdict {
 	v.Reasons, v.RequiredActions = mapStrings(v.Reasons, f), slices.Clone(v.RequiredActions)
+	v.SetAside = mapSlice(v.SetAside, func(a SetAside) SetAside {
+		a.Title, a.Query, a.Reason, a.Sentence = f(a.Title), f(a.Query), f(a.Reason), f(a.Sentence)
+		return a
+	})
 	return v
 }
 

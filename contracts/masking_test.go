@@ -107,6 +107,10 @@ func TestMapTextReachesEveryFreeTextField(t *testing.T) {
 		"r.UI[].Type",
 		"r.Verdict.RequiredActions[]",
 		"r.Verdict.RiskLevel",
+		"r.Verdict.SetAside[].KBID",
+		"r.Verdict.SetAside[].Ref",
+		"r.Verdict.SetAside[].Source",
+		"r.Verdict.SetAside[].Tool",
 		"r.Verdict.Verdict",
 	}, kept)
 	assert.Equal(t, "r.Answer", before.Answer, "the original is left as it was")
@@ -148,6 +152,7 @@ func TestEventMapText(t *testing.T) {
 	untouched(reflect.ValueOf(got), "ev", &kept)
 	slices.Sort(kept)
 	assert.Equal(t, []string{"ev.Kind", "ev.Node", "ev.Tool", "ev.UI.Type", "ev.Verdict.RequiredActions[]",
-		"ev.Verdict.RiskLevel", "ev.Verdict.Verdict"}, kept)
+		"ev.Verdict.RiskLevel", "ev.Verdict.SetAside[].KBID", "ev.Verdict.SetAside[].Ref", "ev.Verdict.SetAside[].Source",
+		"ev.Verdict.SetAside[].Tool", "ev.Verdict.Verdict"}, kept)
 	assert.Equal(t, "ev.UI.Content", ev.UI.Content, "the original is left as it was")
 }

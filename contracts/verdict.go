@@ -51,6 +51,10 @@ type Verdict struct {
 	Reasons         []string         `json:"reasons"`
 	RequiredActions []RequiredAction `json:"required_actions"`
 	RiskLevel       RiskLevel        `json:"risk_level"`
+	// SetAside are the retrieved pieces the Guardian kept out of the
+	// evidence it judged, as untrusted (an article that gives the
+	// assistant orders): which, from where, and why.
+	SetAside []SetAside `json:"set_aside,omitempty"`
 }
 
 // CheckResult is what one pure Guardian check returns: ok, a machine-readable

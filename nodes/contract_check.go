@@ -51,7 +51,7 @@ func (c ContractCheck) Node() Func {
 			return nil, err
 		}
 		v := &contracts.Verdict{Verdict: contracts.VerdictKind(out.Get("verdict")), RiskLevel: contracts.RiskLevel(out.Get("risk_level")),
-			Reasons: []string{}, RequiredActions: []contracts.RequiredAction{}}
+			Reasons: []string{}, RequiredActions: []contracts.RequiredAction{}, SetAside: slices.Clone(s.SetAside)}
 		if s.Policy != nil && s.Policy.Decision == contracts.PolicyDeny {
 			v.Reasons = append(v.Reasons, s.Policy.Reasons...)
 		}

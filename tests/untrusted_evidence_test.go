@@ -109,6 +109,8 @@ func TestAnArticleThatGivesOrdersIsSetAside(t *testing.T) {
 
 			require.NotNil(t, s.Verdict)
 			assert.Equal(t, contracts.VerdictPass, s.Verdict.Verdict, "the other article answers: %v", s.Verdict.Reasons)
+			require.Len(t, s.Verdict.SetAside, 1, "the Guardian's verdict says which article it set aside")
+			assert.Equal(t, "tent-prices", s.Verdict.SetAside[0].KBID)
 			assert.Contains(t, s.Answer, "Caring for your tent")
 		})
 	}
