@@ -119,6 +119,10 @@ func turnError(session string, err error) error {
 		// The tool's error is the caller's; the host stays in the log.
 		return fmt.Errorf("the turn failed: the assistant's model service did not answer (%s at %s); try again later", f.Cause, f.Node)
 	}
+	if errors.Is(err, agent.ErrThreadBusy) {
+		// Its holder names a process and host: that stays in the log.
+		return errors.New("session_id: another turn of this conversation is running; call again when it has finished")
+	}
 	if thread, req, held := agent.Paused(err); held {
 		return fmt.Errorf("the answer is held for a person's review (%s) and is not released until a reviewer resumes thread %q", req.Reason, thread)
 	}
