@@ -23,7 +23,9 @@ import (
 // the cause, never a result that reads as an answer, and no address.
 func TestModelFailureIsAToolError(t *testing.T) {
 	refused := &net.OpError{Op: "dial", Net: "tcp", Addr: &net.TCPAddr{IP: net.IPv4(10, 0, 0, 7), Port: 8000}, Err: syscall.ECONNREFUSED}
-	down := models.New("Down", func(context.Context, []*schema.Message, *model.Options) ([]*schema.Message, error) { return nil, refused })
+	down := models.New("Down", func(context.Context, []*schema.Message, *model.Options) ([]*schema.Message, error) {
+		return nil, refused
+	})
 	cfg := config.Default()
 	cfg.KB.CacheDir = t.TempDir()
 	a, err := agent.New(context.Background(), cfg, agent.Options{Knowledge: shared.Knowledge(), Model: down})
