@@ -28,8 +28,8 @@ import (
 type modelFault struct {
 	name   string
 	fault  func(openaitest.Request) openaitest.Fault // nil: no server listens at all
-	status int                                        // serve's status, streamed or not
-	code   string                                     // its error code; "" when the turn answers
+	status int                                       // serve's status, streamed or not
+	code   string                                    // its error code; "" when the turn answers
 }
 
 // modelFaults are the faults of a model server that sgrgraph meets in
