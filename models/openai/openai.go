@@ -109,6 +109,10 @@ func build(ctx context.Context, c Config, client *http.Client) (*Model, error) {
 // Generate answers with one message.
 func (m *Model) Generate(ctx context.Context, in []*schema.Message, opts ...model.Option) (*schema.Message, error) {
 	in, opts = m.adapt(in, opts)
+	opts, err := ownTools(opts)
+	if err != nil {
+		return nil, err
+	}
 	ctx, cancel := m.bound(ctx)
 	defer cancel()
 	msg, err := m.inner.Generate(ctx, in, opts...)
@@ -124,6 +128,10 @@ func (m *Model) Generate(ctx context.Context, in []*schema.Message, opts ...mode
 // cut stream asked again never yields half a reply twice.
 func (m *Model) Stream(ctx context.Context, in []*schema.Message, opts ...model.Option) (*schema.StreamReader[*schema.Message], error) {
 	in, opts = m.adapt(in, opts)
+	opts, err := ownTools(opts)
+	if err != nil {
+		return nil, err
+	}
 	ctx, cancel := m.bound(ctx)
 	defer cancel()
 	for try := 1; ; try++ {
