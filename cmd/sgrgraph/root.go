@@ -30,6 +30,7 @@ func newRootCmd(out, errOut io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "sgrgraph",
 		Short:         "Guarded, schema-guided agent graphs on eino",
+		Version:       currentVersion().String(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
@@ -42,9 +43,12 @@ func newRootCmd(out, errOut io.Writer) *cobra.Command {
 	root.SetOut(out)
 	root.SetErr(errOut)
 	root.SetFlagErrorFunc(flagError)
+	// --version without cobra's -v shorthand, which stays free.
+	root.Flags().Bool("version", false, "print the module version and the commit the binary was built from")
+	root.SetVersionTemplate("sgrgraph {{.Version}}\n")
 	root.PersistentFlags().StringVar(&a.configPath, "config", "", "YAML configuration file laid over the defaults")
 	root.PersistentFlags().StringVar(&a.logLevel, "log-level", "warn", "log level: debug, info, warn, error")
-	root.AddCommand(newTablesCmd(a), newDecideCmd(a), newGuardCmd(a), newIndexCmd(a), newSearchCmd(a), newAskCmd(a), newChatCmd(a), newGraphCmd(a), newDoctorCmd(a), newBatchCmd(a), newThreadsCmd(a), newServeCmd(a), newWorkerCmd(a), newMCPCmd(a), newEvalCmd(a))
+	root.AddCommand(newTablesCmd(a), newDecideCmd(a), newGuardCmd(a), newIndexCmd(a), newSearchCmd(a), newAskCmd(a), newChatCmd(a), newGraphCmd(a), newDoctorCmd(a), newBatchCmd(a), newThreadsCmd(a), newServeCmd(a), newWorkerCmd(a), newMCPCmd(a), newEvalCmd(a), newVersionCmd())
 	return root
 }
 
