@@ -5,6 +5,7 @@ import (
 	"crypto/subtle"
 	"encoding/hex"
 	"net/http"
+	"net/netip"
 	"strings"
 	"sync"
 )
@@ -53,8 +54,36 @@ func (k keyring) identify(r *http.Request) string {
 // first 12 hex digits of its SHA-256.
 func keyID(digest [sha256.Size]byte) string { return hex.EncodeToString(digest[:6]) }
 
-// inFlight bounds the turns each key runs at once, so one client cannot
-// take every model slot of the server.
+// budgetOf names whose turn slots a request takes: its key's, or, on a
+// server without keys, its client's, so that one client cannot hold every
+// slot while others wait. X-Forwarded-For is not read: any client can
+// send it, so a budget named by it would be one the client picks; behind
+// a proxy every keyless client shares the proxy's budget (give keys).
+func budgetOf(r *http.Request, key string) string {
+	if key != anonymous {
+		return key
+	}
+	return "client " + clientOf(r.RemoteAddr)
+}
+
+// clientOf is the client of a remote address: its IPv4 address, or its
+// IPv6 /64, since one host is given a whole /64 and would otherwise have
+// a budget per address it picks.
+func clientOf(remoteAddr string) string {
+	ap, err := netip.ParseAddrPort(remoteAddr)
+	if err != nil { // not IP:port (a unix socket, a test's recorder): taken as it is
+		return remoteAddr
+	}
+	ip := ap.Addr().WithZone("").Unmap()
+	if ip.Is4() {
+		return ip.String()
+	}
+	p, _ := ip.Prefix(64) // cannot fail: 64 bits of an IPv6 address
+	return p.String()
+}
+
+// inFlight bounds the turns each budget (a key, or a client without keys)
+// runs at once, so one client cannot take every model slot of the server.
 type inFlight struct {
 	mu    sync.Mutex
 	limit int
@@ -63,7 +92,7 @@ type inFlight struct {
 
 func newInFlight(limit int) *inFlight { return &inFlight{limit: limit, turns: map[string]int{}} }
 
-// acquire takes a slot for key; release gives it back.
+// acquire takes a slot of a budget; release gives it back.
 func (f *inFlight) acquire(key string) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()

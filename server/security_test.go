@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -274,4 +276,103 @@ func TestBearerSchemeIsCaseInsensitive(t *testing.T) {
 		res.Body.Close()
 		assert.Equal(t, status, res.StatusCode, auth)
 	}
+}
+
+// send makes one request with a Host header of its own ("" keeps the
+// URL's), an optional key and Content-Type, with the given client.
+func send(t *testing.T, client *http.Client, method, url, host, key, contentType, body string) *http.Response {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	require.NoError(t, err)
+	if host != "" {
+		req.Host = host
+	}
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	res, err := client.Do(req)
+	require.NoError(t, err)
+	t.Cleanup(func() { res.Body.Close() })
+	return res
+}
+
+// Without keys a turn's budget is its client's address (an IPv6 client's
+// /64), never what X-Forwarded-For claims.
+func TestClientOf(t *testing.T) {
+	for addr, want := range map[string]string{
+		"192.0.2.7:5555":             "192.0.2.7",
+		"[::ffff:192.0.2.7]:5555":    "192.0.2.7",
+		"[2001:db8:1:2:3:4:5:6]:443": "2001:db8:1:2::/64",
+		"[2001:db8:1:2:ffff::1]:443": "2001:db8:1:2::/64", // the same host's /64
+		"[fe80::1%eth0]:80":          "fe80::/64",
+		"@":                          "@", // a unix socket's peer
+	} {
+		assert.Equal(t, want, clientOf(addr), addr)
+	}
+	r := httptest.NewRequest(http.MethodGet, "/", nil)
+	r.RemoteAddr = "192.0.2.7:5555"
+	r.Header.Set("X-Forwarded-For", "198.51.100.1")
+	assert.Equal(t, "client 192.0.2.7", budgetOf(r, anonymous), "X-Forwarded-For is any client's to send")
+	assert.Equal(t, "k1id", budgetOf(r, "k1id"), "with keys the key is the budget")
+}
+
+// clientFrom is an HTTP client whose connections come from ip, a loopback
+// address of its own (all of 127.0.0.0/8 reaches the server on 127.0.0.1).
+func clientFrom(t *testing.T, ip string) *http.Client {
+	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}}
+	tr := &http.Transport{DialContext: d.DialContext}
+	t.Cleanup(tr.CloseIdleConnections)
+	return &http.Client{Transport: tr}
+}
+
+// Without keys the turn limit is each client's: 64 clients, each from an
+// address of its own, all run a turn at once with a limit of one, and a
+// second turn of one of them is refused.
+func TestTurnsPerClientWithoutKeys(t *testing.T) {
+	const clients = 64
+	held, started := heldAgent(t)
+	s := New(held, Options{MaxTurnsPerKey: 1})
+	ts := serveHandler(t, s)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	answered := make(chan int, clients)
+	for i := range clients {
+		client := clientFrom(t, fmt.Sprintf("127.0.0.%d", i+2))
+		go func() {
+			req, _ := http.NewRequestWithContext(ctx, http.MethodPost, ts.URL+"/v1/chat/completions", strings.NewReader(chatBody("user", question)))
+			req.Header.Set("Content-Type", "application/json")
+			res, err := client.Do(req)
+			if err != nil {
+				answered <- 0
+				return
+			}
+			res.Body.Close()
+			answered <- res.StatusCode
+		}()
+	}
+	for n := 0; n < clients; n++ {
+		select {
+		case <-started:
+		case status := <-answered: // a held turn answers only when cancelled
+			t.Fatalf("%d turns had started when a client was answered %d", n, status)
+		case <-time.After(30 * time.Second):
+			t.Fatalf("%d of %d turns started", n, clients)
+		}
+	}
+	res := send(t, clientFrom(t, "127.0.0.2"), http.MethodPost, ts.URL+"/v1/chat/completions", "", "", "application/json", chatBody("user", question))
+	assert.Equal(t, http.StatusTooManyRequests, res.StatusCode)
+	msg, _, _, _ := errorOf(t, res)
+	assert.Contains(t, msg, "this client address: the limit is 1")
+	cancel()
+	for range clients {
+		<-answered
+	}
+	require.Eventually(t, func() bool {
+		s.inFlight.mu.Lock()
+		defer s.inFlight.mu.Unlock()
+		return len(s.inFlight.turns) == 0
+	}, 10*time.Second, 10*time.Millisecond, "every slot is given back")
 }

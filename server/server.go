@@ -25,7 +25,8 @@ type Options struct {
 	// MaxMessages bounds a chat request's messages (default 200).
 	MaxMessages int
 	// MaxTurnsPerKey bounds the turns one key runs at once (default 8);
-	// without keys every client shares one budget.
+	// without keys, the turns of one client address (an IPv4 address, an
+	// IPv6 /64; X-Forwarded-For is not read).
 	MaxTurnsPerKey int
 	// TurnTimeout bounds one turn (default 5 minutes).
 	TurnTimeout time.Duration
