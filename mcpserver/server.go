@@ -46,14 +46,17 @@ type handlers struct {
 }
 
 // HTTPHandler serves s over Streamable HTTP, one session per client;
-// mount it at /mcp. The SDK's own protections stay on: DNS-rebinding
-// checks for localhost and a bounded request body.
+// mount it at /mcp behind server.Server (server.Options.MCP), whose Host
+// rule (server.Options.AllowedHosts) is the one DNS-rebinding check of
+// /mcp: the SDK's own is turned off, since it refused names the server
+// allows (a proxy's on loopback, say). The SDK still bounds the body.
 //
 // owner names whom a request's conversations belong to (the id of its
 // API key, say): the ask tools' session_id of one owner names a thread no
 // other owner reaches. nil, or "", lets every request share them.
 func HTTPHandler(s *mcp.Server, owner func(*http.Request) string) http.Handler {
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
+		&mcp.StreamableHTTPOptions{DisableLocalhostProtection: true})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		r.Header.Del(ownerHeader) // only owner sets it, never a client
 		if owner != nil {

@@ -376,3 +376,73 @@ func TestTurnsPerClientWithoutKeys(t *testing.T) {
 		return len(s.inFlight.turns) == 0
 	}, 10*time.Second, 10*time.Millisecond, "every slot is given back")
 }
+
+// A server without keys answers only to its own names: a page of another
+// site that has its name resolve to this server (DNS rebinding) sends its
+// own name as Host and is refused, on every route, /mcp included.
+func TestForeignHostRefused(t *testing.T) {
+	mcp := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusOK) })
+	open := serve(t, offline, Options{Sessions: true, MCP: mcp, AllowedHosts: []string{"chat.example.com", "other.example:8443"}})
+	keyed := serve(t, offline, Options{Sessions: true, MCP: mcp, APIKeys: []string{"k"}})
+	tests := []struct {
+		server *httptest.Server
+		path   string
+		host   string
+		key    string
+		status int
+	}{
+		{open, "/v1/threads", "evil.example", "", 403},
+		{open, "/v1/threads", "evil.example:8080", "", 403},
+		{open, "/v1/threads", "localhost.evil.example", "", 403},
+		{open, "/v1/threads", "127.0.0.1.evil.example", "", 403},
+		{open, "/mcp", "evil.example", "", 403},
+		{open, "/healthz", "evil.example", "", 403},
+		{open, "/v1/threads", "other.example:80", "", 403},
+		{open, "/v1/threads", "", "", 200}, // the URL's 127.0.0.1:PORT
+		{open, "/v1/threads", "localhost:1234", "", 200},
+		{open, "/v1/threads", "LocalHost", "", 200},
+		{open, "/v1/threads", "127.5.6.7", "", 200},
+		{open, "/v1/threads", "[::1]:8080", "", 200},
+		{open, "/v1/threads", "chat.example.com", "", 200},
+		{open, "/v1/threads", "Chat.Example.com:9999", "", 200},
+		{open, "/v1/threads", "other.example:8443", "", 200},
+		{open, "/mcp", "localhost", "", 200},
+		// With keys the Host is not checked: a foreign page holds no key.
+		{keyed, "/v1/threads", "evil.example", "k", 200},
+		{keyed, "/v1/threads", "evil.example", "", 401},
+	}
+	for _, tc := range tests {
+		t.Run(tc.host+tc.path, func(t *testing.T) {
+			res := send(t, http.DefaultClient, http.MethodGet, tc.server.URL+tc.path, tc.host, tc.key, "", "")
+			require.Equal(t, tc.status, res.StatusCode)
+			if tc.status != 403 {
+				return
+			}
+			msg, typ, param, code := errorOf(t, res)
+			assert.Equal(t, "invalid_request_error", typ)
+			assert.Equal(t, "Host", param)
+			assert.Equal(t, "host_not_allowed", code)
+			assert.Contains(t, msg, `"`+tc.host+`"`)
+			assert.Contains(t, msg, "--allowed-hosts")
+		})
+	}
+}
+
+// The address a client connected to is a name of the server: a server on
+// 0.0.0.0 answers http://192.0.2.7:8080/ without an entry of its own.
+func TestHostRule(t *testing.T) {
+	rule := newHostRule([]string{" chat.example.com ", "other.example:8443", "", "[2001:db8::1]"})
+	local := &net.TCPAddr{IP: net.ParseIP("192.0.2.7"), Port: 8080}
+	for host, want := range map[string]bool{
+		"192.0.2.7:8080": true, "192.0.2.7": true, "192.0.2.8:8080": false,
+		"[::ffff:127.0.0.1]:80": true, "localhost.": true, "": false, ":8080": false,
+		"chat.example.com.": true, "other.example": false, "[2001:db8::1]:443": true, "evil.example": false,
+	} {
+		assert.Equal(t, want, rule.allows(host, local), host)
+	}
+	assert.False(t, rule.allows("192.0.2.7", nil), "without a local address only names and loopback")
+	for entry, ok := range map[string]bool{"chat.example.com": true, "192.0.2.7:8080": true, "[::1]": true,
+		"http://chat.example.com": false, "chat.example.com/": false, "": false, "a b": false} {
+		assert.Equal(t, ok, CheckAllowedHost(entry) == nil, entry)
+	}
+}

@@ -28,6 +28,12 @@ type Options struct {
 	// without keys, the turns of one client address (an IPv4 address, an
 	// IPv6 /64; X-Forwarded-For is not read).
 	MaxTurnsPerKey int
+	// AllowedHosts are the Host names (with a port, or any port without
+	// one) a server without APIKeys answers to, besides localhost, the
+	// loopback addresses and the address a client connected to: any other
+	// Host is refused with 403, which defeats DNS rebinding. With keys the
+	// Host is not checked. See CheckAllowedHost for an entry's form.
+	AllowedHosts []string
 	// TurnTimeout bounds one turn (default 5 minutes).
 	TurnTimeout time.Duration
 	// Sessions says the agent keeps threads (it was built with
@@ -68,6 +74,7 @@ type Server struct {
 	agent    *agent.Agent
 	opts     Options
 	keys     keyring
+	hosts    hostRule
 	inFlight *inFlight
 	draining atomic.Bool
 	metrics  *metrics
@@ -78,7 +85,7 @@ type Server struct {
 // after the server has stopped.
 func New(a *agent.Agent, o Options) *Server {
 	o = o.withDefaults()
-	s := &Server{agent: a, opts: o, keys: newKeyring(o.APIKeys), inFlight: newInFlight(o.MaxTurnsPerKey),
+	s := &Server{agent: a, opts: o, keys: newKeyring(o.APIKeys), hosts: newHostRule(o.AllowedHosts), inFlight: newInFlight(o.MaxTurnsPerKey),
 		metrics: newMetrics()}
 	mux := http.NewServeMux()
 	// Probes answer without a key: a load balancer holds none.
@@ -110,7 +117,7 @@ func New(a *agent.Agent, o Options) *Server {
 		writeError(w, &apiError{Status: http.StatusNotFound, Type: typeInvalidRequest, Code: "unknown_url",
 			Message: "unknown URL: " + r.Method + " " + r.URL.Path})
 	})
-	s.handler = s.traced(s.accessLog(s.recovered(mux)))
+	s.handler = s.traced(s.accessLog(s.recovered(s.hostChecked(mux))))
 	return s
 }
 
