@@ -42,6 +42,7 @@ func TestClientCutsStream(t *testing.T) {
 			body := `{"model":"sgrgraph","stream":true,"messages":[{"role":"user","content":"` + question + `"}]}`
 			req, err := http.NewRequestWithContext(ctx, http.MethodPost, ts.URL+"/v1/chat/completions", strings.NewReader(body))
 			require.NoError(t, err)
+			req.Header.Set("Content-Type", "application/json")
 			res, err := (&http.Client{Transport: transport}).Do(req)
 			require.NoError(t, err)
 			sc := bufio.NewScanner(res.Body)
@@ -146,6 +147,7 @@ func cutStream(client *http.Client, url, body, session, at string) error {
 		return err
 	}
 	req.Header.Set(sessionHeader, session)
+	req.Header.Set("Content-Type", "application/json")
 	res, err := client.Do(req)
 	if err != nil {
 		return err

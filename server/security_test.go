@@ -1,13 +1,16 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"mime/multipart"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sgrgraph/sgrgraph/agent"
+	"github.com/sgrgraph/sgrgraph/mcpserver"
 )
 
 // errorOf reads an error response and checks its OpenAI shape.
@@ -159,6 +163,7 @@ func TestTurnsPerKeyBounded(t *testing.T) {
 		go func() {
 			req, _ := http.NewRequestWithContext(ctx, http.MethodPost, ts.URL+"/v1/chat/completions", strings.NewReader(chatBody("user", question)))
 			req.Header.Set("Authorization", "Bearer k1")
+			req.Header.Set("Content-Type", "application/json")
 			res, err := http.DefaultClient.Do(req)
 			if err == nil {
 				res.Body.Close()
@@ -185,6 +190,7 @@ func TestTurnsPerKeyBounded(t *testing.T) {
 	go func() {
 		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, ts.URL+"/v1/turns", strings.NewReader(`{"message":"hi"}`))
 		req.Header.Set("Authorization", "Bearer k2")
+		req.Header.Set("Content-Type", "application/json")
 		if res, err := http.DefaultClient.Do(req); err == nil {
 			res.Body.Close()
 		}
@@ -445,4 +451,46 @@ func TestHostRule(t *testing.T) {
 		"http://chat.example.com": false, "chat.example.com/": false, "": false, "a b": false} {
 		assert.Equal(t, ok, CheckAllowedHost(entry) == nil, entry)
 	}
+}
+
+// Every POST wants a JSON body: the bodies a page of another origin may
+// send without a CORS preflight (text/plain, a form, multipart, none
+// declared) are refused before anything runs, on every route that takes
+// one, /mcp included.
+func TestPostsMustBeJSON(t *testing.T) {
+	ts := serve(t, offline, Options{MCP: mcpserver.HTTPHandler(mcpserver.New(offline, mcpserver.Options{}), KeyOf)})
+	var form bytes.Buffer
+	mw := multipart.NewWriter(&form)
+	require.NoError(t, mw.WriteField("message", "hi"))
+	require.NoError(t, mw.Close())
+	bodies := []struct{ contentType, body string }{
+		{"text/plain", `{"message":"hi"}`},
+		{"text/plain;charset=UTF-8", `{"message":"hi"}`},
+		{"application/x-www-form-urlencoded", "message=hi"},
+		{mw.FormDataContentType(), form.String()},
+		{"", `{"message":"hi"}`},
+		{"application/jsonp", `{"message":"hi"}`},
+	}
+	for _, path := range []string{"/v1/chat/completions", "/v1/turns", "/v1/runs", "/mcp"} {
+		for _, b := range bodies {
+			t.Run(path+" "+b.contentType, func(t *testing.T) {
+				res := send(t, http.DefaultClient, http.MethodPost, ts.URL+path, "", "", b.contentType, b.body)
+				require.Equal(t, http.StatusUnsupportedMediaType, res.StatusCode)
+				msg, _, param, code := errorOf(t, res)
+				assert.Equal(t, "Content-Type", param)
+				assert.Equal(t, "unsupported_media_type", code)
+				assert.Contains(t, msg, "application/json")
+			})
+		}
+	}
+	t.Run("a form from a real client", func(t *testing.T) {
+		res, err := http.PostForm(ts.URL+"/v1/turns", url.Values{"message": {"hi"}})
+		require.NoError(t, err)
+		defer res.Body.Close()
+		assert.Equal(t, http.StatusUnsupportedMediaType, res.StatusCode)
+	})
+	t.Run("JSON with parameters is JSON", func(t *testing.T) {
+		res := send(t, http.DefaultClient, http.MethodPost, ts.URL+"/v1/turns", "", "", "Application/JSON; charset=utf-8", `{"message":"`+question+`"}`)
+		assert.Equal(t, http.StatusOK, res.StatusCode)
+	})
 }

@@ -98,15 +98,17 @@ func New(a *agent.Agent, o Options) *Server {
 	mux.Handle("/metrics", only(http.MethodGet, s.metrics.handler()))
 	mux.Handle("/v1/models", only(http.MethodGet, s.authorized(s.models)))
 	mux.Handle("/v1/models/{id}", only(http.MethodGet, s.authorized(s.model)))
-	mux.Handle("/v1/chat/completions", only(http.MethodPost, s.authorized(s.chatCompletions)))
-	mux.Handle("/v1/turns", only(http.MethodPost, s.authorized(s.turns)))
+	// Every POST changes something (runs a turn, queues a run, calls an
+	// MCP tool): jsonPosts refuses the bodies a foreign page sends freely.
+	mux.Handle("/v1/chat/completions", only(http.MethodPost, jsonPosts(s.authorized(s.chatCompletions))))
+	mux.Handle("/v1/turns", only(http.MethodPost, jsonPosts(s.authorized(s.turns))))
 	mux.Handle("/v1/threads", only(http.MethodGet, s.authorized(s.threads)))
 	mux.Handle("/v1/threads/{id}", only(http.MethodGet, s.authorized(s.thread)))
-	mux.Handle("/v1/runs", only(http.MethodPost, s.authorized(s.queued(s.submitRun))))
+	mux.Handle("/v1/runs", only(http.MethodPost, jsonPosts(s.authorized(s.queued(s.submitRun)))))
 	mux.Handle("/v1/runs/{id}", only(http.MethodGet, s.authorized(s.queued(s.getRun))))
 	mux.Handle("/v1/runs/{id}/events", only(http.MethodGet, s.authorized(s.queued(s.runEvents))))
 	if o.MCP != nil {
-		mux.Handle("/mcp", s.authorized(func(w http.ResponseWriter, r *http.Request, _ string) { o.MCP.ServeHTTP(w, r) }))
+		mux.Handle("/mcp", jsonPosts(s.authorized(func(w http.ResponseWriter, r *http.Request, _ string) { o.MCP.ServeHTTP(w, r) })))
 	}
 	if o.UI != nil {
 		// GET only: any other method on these paths is the API's 404 below.

@@ -71,6 +71,7 @@ func TestServeStartsAndStops(t *testing.T) {
 	req, _ := http.NewRequest(http.MethodPost, url+"/v1/chat/completions",
 		strings.NewReader(`{"model":"sgrgraph","messages":[{"role":"user","content":"How do I configure the safety guard?"}]}`))
 	req.Header.Set("Authorization", "Bearer k1")
+	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("X-Session-Id", "s1") // serve always keeps threads
 	res, err := http.DefaultClient.Do(req)
 	require.NoError(t, err)
@@ -158,6 +159,7 @@ func TestServeFinishesTurnsInFlight(t *testing.T) {
 		req, _ := http.NewRequest(http.MethodPost, url+"/v1/chat/completions",
 			strings.NewReader(`{"model":"sgrgraph","messages":[{"role":"user","content":"How do I configure the safety guard?"}]}`))
 		req.Header.Set("X-Sgrgraph-Result", "full")
+		req.Header.Set("Content-Type", "application/json")
 		res, err := http.DefaultClient.Do(req)
 		if err != nil {
 			answered <- reply{err: err}
