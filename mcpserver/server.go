@@ -51,20 +51,24 @@ type handlers struct {
 // /mcp: the SDK's own is turned off, since it refused names the server
 // allows (a proxy's on loopback, say). The SDK still bounds the body.
 //
-// owner names whom a request's conversations belong to (the id of its
-// API key, say): the ask tools' session_id of one owner names a thread no
-// other owner reaches. nil, or "", lets every request share them.
+// owner names whom a request belongs to (the id of its API key, say): an
+// MCP session answers only its opener's owner, any other gets the 404 of
+// an unknown session, and the ask tools' session_id of one owner names a
+// thread no other owner reaches. nil, or "", lets every request share them.
 func HTTPHandler(s *mcp.Server, owner func(*http.Request) string) http.Handler {
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
 		&mcp.StreamableHTTPOptions{DisableLocalhostProtection: true})
+	o := &owners{of: map[string]string{}}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		r.Header.Del(ownerHeader) // only owner sets it, never a client
+		who := ""
 		if owner != nil {
-			if o := owner(r); o != "" {
-				r.Header.Set(ownerHeader, o)
-			}
+			who = owner(r)
 		}
-		h.ServeHTTP(w, r)
+		if who != "" {
+			r.Header.Set(ownerHeader, who)
+		}
+		o.serve(h, w, r, who)
 	})
 }
 

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -493,4 +494,50 @@ func TestPostsMustBeJSON(t *testing.T) {
 		res := send(t, http.DefaultClient, http.MethodPost, ts.URL+"/v1/turns", "", "", "Application/JSON; charset=utf-8", `{"message":"`+question+`"}`)
 		assert.Equal(t, http.StatusOK, res.StatusCode)
 	})
+}
+
+// bearer is a client transport that sends one API key.
+type bearer string
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+string(b))
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// An MCP session is its opener's key's: another key naming it, to call a
+// tool or to end it, gets the 404 of a session that does not exist, and
+// the session goes on for its key.
+func TestMCPSessionBelongsToItsKey(t *testing.T) {
+	ts := serve(t, offline, Options{APIKeys: []string{"k1", "k2"},
+		MCP: mcpserver.HTTPHandler(mcpserver.New(offline, mcpserver.Options{}), KeyOf)})
+	ctx := context.Background()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "1"}, nil).Connect(ctx,
+		&mcp.StreamableClientTransport{Endpoint: ts.URL + "/mcp", DisableStandaloneSSE: true, HTTPClient: &http.Client{Transport: bearer("k1")}}, nil)
+	require.NoError(t, err)
+	defer cs.Close()
+	require.NotEmpty(t, cs.ID())
+	callTool := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"search_kb","arguments":{"query":"safety guard"}}}`
+	as := func(key, method, body string) int {
+		req, err := http.NewRequest(method, ts.URL+"/mcp", strings.NewReader(body))
+		require.NoError(t, err)
+		req.Header.Set("Authorization", "Bearer "+key)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Session-Id", cs.ID())
+		req.Header.Set("Mcp-Protocol-Version", cs.InitializeResult().ProtocolVersion)
+		res, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		_, _ = io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		return res.StatusCode
+	}
+	assert.Equal(t, http.StatusNotFound, as("k2", http.MethodPost, callTool), "another key's call")
+	assert.Equal(t, http.StatusNotFound, as("k2", http.MethodDelete, ""), "another key's DELETE")
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "search_kb", Arguments: map[string]any{"query": "safety guard"}})
+	require.NoError(t, err, "the session is still its key's")
+	assert.False(t, res.IsError)
+	assert.Equal(t, http.StatusOK, as("k1", http.MethodPost, callTool))
+	assert.Equal(t, http.StatusNoContent, as("k1", http.MethodDelete, ""))
+	assert.Equal(t, http.StatusNotFound, as("k1", http.MethodPost, callTool), "an ended session is gone")
 }
