@@ -18,6 +18,7 @@ func TestAFlagValueErrorNamesTheFlagInPlainWords(t *testing.T) {
 		{[]string{"ask", "--nosuch", "hi"}, `unknown flag: --nosuch`},
 		{[]string{"serve", "--max-turns-per-key", "-1"}, `--max-turns-per-key: -1 is not above 0`},
 		{[]string{"serve", "--turn-timeout", "-5s"}, `--turn-timeout: -5s is not above 0`},
+		{[]string{"serve", "--allowed-hosts", "chat.lan,http://chat.example.com"}, `--allowed-hosts: "http://chat.example.com" is not a host: give a name or address, with a port or without (chat.example.com, 192.0.2.7:8080)`},
 	} {
 		_, _, err := run(t, tc.args...)
 		assert.EqualError(t, err, tc.want, "%q", tc.args)

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -28,6 +29,7 @@ type serveFlags struct {
 	turnFlags
 	addr            string
 	apiKeys         []string
+	allowedHosts    []string
 	maxTurnsPerKey  int
 	turnTimeout     time.Duration
 	trustClientRole bool
@@ -48,7 +50,11 @@ GET /healthz and GET /readyz. With --queue, POST /v1/runs queues a turn for the 
 Threads are always kept: serve opens the store of --store, threads.store, or else
 threads.db in the user cache directory, so that a client's X-Session-Id continues its
 conversation. API keys come from --api-key and $SGRGRAPH_API_KEYS (comma-separated);
-without keys every request is let in, which is meant for a loopback address.`,
+without keys every request is let in (meant for a loopback address) whose Host is localhost,
+a loopback address, the address the client connected to, the name in --addr or one of
+--allowed-hosts, which keeps out pages of other sites that have their name resolve here;
+--max-turns-per-key then counts the turns of each client address. Every POST must be
+Content-Type: application/json.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			// Checked here: the server takes 0 for its default, and a
@@ -59,6 +65,11 @@ without keys every request is let in, which is meant for a loopback address.`,
 			if f.turnTimeout <= 0 {
 				return fmt.Errorf("--turn-timeout: %s is not above 0", f.turnTimeout)
 			}
+			for _, h := range f.allowedHosts {
+				if err := server.CheckAllowedHost(h); err != nil {
+					return fmt.Errorf("--allowed-hosts: %w", err)
+				}
+			}
 			return f.serve(cmd, a)
 		},
 	}
@@ -67,7 +78,8 @@ without keys every request is let in, which is meant for a loopback address.`,
 	cmd.Flags().StringVar(&f.store, "store", "", "where threads are kept: postgres://..., redis://... or a SQLite file (default: threads.store, else threads.db in the user cache dir)")
 	cmd.Flags().StringVar(&f.addr, "addr", "127.0.0.1:8080", "address to listen on; port 0 picks a free one")
 	cmd.Flags().StringArrayVar(&f.apiKeys, "api-key", nil, "an API key clients must send as a bearer token (repeatable; also $SGRGRAPH_API_KEYS, comma-separated)")
-	cmd.Flags().IntVar(&f.maxTurnsPerKey, "max-turns-per-key", 8, "turns one API key may run at once")
+	cmd.Flags().StringSliceVar(&f.allowedHosts, "allowed-hosts", nil, "without API keys, a Host name (NAME or NAME:PORT) clients may use besides loopback and the address they connect to (repeatable, comma-separated)")
+	cmd.Flags().IntVar(&f.maxTurnsPerKey, "max-turns-per-key", 8, "turns one API key (without keys, one client address) may run at once")
 	cmd.Flags().DurationVar(&f.turnTimeout, "turn-timeout", 5*time.Minute, "longest a turn may take")
 	cmd.Flags().StringVar(&f.queue, "queue", "", "the Redis of queued runs (POST /v1/runs), redis://HOST:PORT/DB; workers take them (sgrgraph worker)")
 	cmd.Flags().BoolVar(&f.trustClientRole, "trust-client-role", false, "let /v1/turns requests choose the query policy's role (only behind a gateway that sets it)")
@@ -107,7 +119,10 @@ func (f *serveFlags) serve(cmd *cobra.Command, a *app) error {
 	if len(keys) == 0 && !loopback(ln.Addr()) {
 		a.log.Warn().Str("addr", ln.Addr().String()).Msg("listening beyond loopback without API keys: anyone who reaches this address can run turns; give --api-key")
 	}
-	h := server.New(ag, server.Options{APIKeys: keys, MaxTurnsPerKey: f.maxTurnsPerKey, TurnTimeout: f.turnTimeout,
+	if len(keys) > 0 && len(f.allowedHosts) > 0 {
+		a.log.Info().Msg("--allowed-hosts has no effect with API keys: the Host is checked only on a server without keys")
+	}
+	h := server.New(ag, server.Options{APIKeys: keys, AllowedHosts: f.hosts(), MaxTurnsPerKey: f.maxTurnsPerKey, TurnTimeout: f.turnTimeout,
 		Sessions: true, TrustClientRole: f.trustClientRole, Log: a.log, Runs: queue, UI: ui, Tracing: a.serverTracing(),
 		MCP: mcpserver.HTTPHandler(mcpserver.New(ag, mcpserver.Options{Log: a.log}), server.KeyOf)})
 	srv := &http.Server{
@@ -141,6 +156,18 @@ func (f *serveFlags) serve(cmd *cobra.Command, a *app) error {
 		return err
 	}
 	return nil
+}
+
+// hosts are the Host names the server answers to without keys, besides
+// loopback and the address a client connected to: --allowed-hosts, and the
+// name --addr listens on, which its clients use (an address in --addr is
+// the connection's own and needs no entry).
+func (f *serveFlags) hosts() []string {
+	hosts := slices.Clone(f.allowedHosts)
+	if name, _, err := net.SplitHostPort(f.addr); err == nil && name != "" && net.ParseIP(name) == nil {
+		hosts = append(hosts, name)
+	}
+	return hosts
 }
 
 // loopback says whether addr is reachable from this machine only.

@@ -104,6 +104,23 @@ func TestLoopback(t *testing.T) {
 	assert.False(t, loopback(mustTCP(t, "192.0.2.1:80")))
 }
 
+// TestServeHosts: without keys the server answers to --allowed-hosts and
+// to the name --addr listens on; an address in --addr needs no entry, as
+// the server allows the address a client connected to.
+func TestServeHosts(t *testing.T) {
+	for addr, want := range map[string][]string{
+		"chat.lan:8080": {"a.example", "b.example:8443", "chat.lan"},
+		"0.0.0.0:8080":  {"a.example", "b.example:8443"},
+		"127.0.0.1:0":   {"a.example", "b.example:8443"},
+		"[::]:8080":     {"a.example", "b.example:8443"},
+		":8080":         {"a.example", "b.example:8443"},
+	} {
+		f := serveFlags{addr: addr, allowedHosts: []string{"a.example", "b.example:8443"}}
+		assert.Equal(t, want, f.hosts(), addr)
+		assert.Len(t, f.allowedHosts, 2, "the flag's values stay as given")
+	}
+}
+
 func mustTCP(t *testing.T, addr string) *net.TCPAddr {
 	t.Helper()
 	a, err := net.ResolveTCPAddr("tcp", addr)
