@@ -9,9 +9,9 @@ import (
 )
 
 // version and commit, when set by the linker, take the place of what the
-// build recorded, for builds that record none: a release script, or a build
-// under GOFLAGS=-buildvcs=false (as .ci/run does) or from a tree without its
-// .git directory:
+// build recorded, for builds that record none: a release script, go run, a
+// build under GOFLAGS=-buildvcs=false (as .ci/run does) or from a tree
+// without its .git directory:
 //
 //	go build -ldflags "-X main.version=v0.3.0 -X main.commit=$(git rev-parse HEAD)" ./cmd/sgrgraph
 var (
@@ -35,9 +35,9 @@ type versionInfo struct {
 
 // readVersion takes the module's version and commit from the linker's
 // values when set and from the build info otherwise. The go command stamps
-// the VCS revision (vcs.revision, vcs.modified) only when it builds the
-// main package inside a checkout with -buildvcs on (its default); without
-// it the commit is "unknown". Main.Version is a tag or pseudo-version when
+// the VCS revision (vcs.revision, vcs.modified) only when go build or go
+// install builds the main package inside a checkout with -buildvcs on (its
+// default); go run and go test stamp none, and the commit is "unknown". Main.Version is a tag or pseudo-version when
 // the go command could derive one (go install ...@v1.2.3, or a build in a
 // checkout) and (devel) otherwise.
 func readVersion(info *debug.BuildInfo, ok bool, ldVersion, ldCommit string) versionInfo {
