@@ -19,13 +19,20 @@ type Checkpoint struct {
 	// Next lists the nodes to run next; empty: the run ended.
 	Next []string `json:"next,omitempty"`
 	// Interrupts are the pending interrupts: the run paused here.
-	Interrupts []Interrupt     `json:"interrupts,omitempty"`
-	Metadata   Metadata        `json:"metadata"`
-	State      json.RawMessage `json:"state"` // the encoded state (see Codec)
+	Interrupts []Interrupt `json:"interrupts,omitempty"`
+	// Branches is the parallel work a run paused in parallel branches left:
+	// what the branches started from, those that finished and the inputs
+	// of those that paused, so that resuming runs only what did not finish.
+	Branches []Branch        `json:"branches,omitempty"`
+	Metadata Metadata        `json:"metadata"`
+	State    json.RawMessage `json:"state"` // the encoded state (see Codec)
 }
 
 // Interrupt is one pending request of a node for outside input.
 type Interrupt struct {
+	// ID names the interrupt among those pending at once (one per
+	// parallel branch), for a resume to answer each by its ID.
+	ID      string          `json:"id,omitempty"`
 	Node    string          `json:"node"`
 	Index   int             `json:"index"` // the n-th Interrupt call of that node run, from 0
 	Payload json.RawMessage `json:"payload"`
@@ -33,6 +40,27 @@ type Interrupt struct {
 	// node that asks again keeps its answered questions in the checkpoint.
 	Value json.RawMessage `json:"value,omitempty"`
 }
+
+// Branch is one piece of the parallel work of a run that paused in
+// parallel branches. Its State is encoded as the checkpoint's State is,
+// with the same Metadata.Version.
+type Branch struct {
+	// Kind is BranchBase, BranchArrived or BranchPaused.
+	Kind string `json:"kind"`
+	// Node is the node's path: the fork of a base, the last node of an
+	// arrived branch, the node a paused branch runs again.
+	Node string `json:"node"`
+	// Join is the path of the node an arrived branch waits at.
+	Join  string          `json:"join,omitempty"`
+	State json.RawMessage `json:"state"`
+}
+
+// The kinds of Branch.
+const (
+	BranchBase    = "base"    // the state a fork's branches started from
+	BranchArrived = "arrived" // a branch that finished and waits at its join
+	BranchPaused  = "paused"  // the input of a node that paused, to run again
+)
 
 // Metadata describes how a checkpoint came to be.
 type Metadata struct {

@@ -64,6 +64,11 @@ func (m *memory) Put(_ context.Context, cp Checkpoint) (Checkpoint, error) {
 			return Checkpoint{}, memErr("put", err)
 		}
 	}
+	for i, b := range cp.Branches {
+		if err := rules.Branch(i, b.State); err != nil {
+			return Checkpoint{}, memErr("put", err)
+		}
+	}
 	if cp.Metadata.Time.IsZero() {
 		cp.Metadata.Time = time.Now()
 	}

@@ -49,6 +49,10 @@ func clone(cp Checkpoint) Checkpoint {
 		cp.Interrupts[i].Payload = cloneOrNil(cp.Interrupts[i].Payload)
 		cp.Interrupts[i].Value = cloneOrNil(cp.Interrupts[i].Value)
 	}
+	cp.Branches = cloneOrNil(cp.Branches)
+	for i := range cp.Branches {
+		cp.Branches[i].State = slices.Clone(cp.Branches[i].State)
+	}
 	cp.State = cloneOrNil(cp.State)
 	return cp
 }

@@ -19,8 +19,13 @@ func testRoundTrip(t *testing.T, s checkpoint.Store) {
 		Parent: first.ID,
 		Next:   []string{"tools", "judge"},
 		Interrupts: []checkpoint.Interrupt{
-			{Node: "tools", Index: 0, Payload: json.RawMessage(`{"question":"Proceed?","options":["yes","no"]}`)},
-			{Node: "tools", Index: 1, Payload: json.RawMessage(`"second"`)},
+			{ID: "a1", Node: "tools", Index: 0, Payload: json.RawMessage(`{"question":"Proceed?","options":["yes","no"]}`)},
+			{ID: "b2", Node: "tools", Index: 1, Payload: json.RawMessage(`"second"`)},
+		},
+		Branches: []checkpoint.Branch{ // a run paused in parallel branches keeps their work
+			{Kind: checkpoint.BranchBase, Node: "plan", State: json.RawMessage(`{"count":1}`)},
+			{Kind: checkpoint.BranchArrived, Node: "judge", Join: "merge", State: json.RawMessage(`{"count":2}`)},
+			{Kind: checkpoint.BranchPaused, Node: "tools", State: json.RawMessage(`{"count":1}`)},
 		},
 		Metadata: checkpoint.Metadata{Step: 1, Node: "plan", Source: "loop", Version: 3},
 		State:    json.RawMessage(`{"messages":["hello","world"],"count":2}`),
@@ -36,9 +41,13 @@ func testRoundTrip(t *testing.T, s checkpoint.Store) {
 		"Put sets Metadata.Time to now: %s not in [%s, %s]", out.Metadata.Time, before, after)
 	want := in
 	want.ID, want.Metadata.Time, want.State = out.ID, out.Metadata.Time, slices.Clone(in.State)
+	want.Interrupts, want.Branches = slices.Clone(in.Interrupts), slices.Clone(in.Branches)
+	want.Branches[0].State = slices.Clone(in.Branches[0].State)
 	requireSame(t, want, out)
 
 	in.State[2] = 'X' // the store must have kept its own copy
+	in.Branches[0].State[2] = 'X'
+	in.Interrupts[0].ID = "changed"
 	got, err := s.Get(ctx(t), "t1", out.ID)
 	require.NoError(t, err)
 	requireSame(t, want, got)

@@ -49,6 +49,9 @@ func testValidation(t *testing.T, s checkpoint.Store) {
 		{"put value not JSON", "put", putErr(edit(func(cp *checkpoint.Checkpoint) {
 			cp.Interrupts = []checkpoint.Interrupt{{Node: "n", Payload: json.RawMessage("1")}, {Node: "n", Index: 1, Value: json.RawMessage("no")}}
 		})), []string{"interrupts[1].value", "JSON"}},
+		{"put branch state not JSON", "put", putErr(edit(func(cp *checkpoint.Checkpoint) {
+			cp.Branches = []checkpoint.Branch{{Kind: checkpoint.BranchPaused, Node: "n", State: json.RawMessage("{oops")}}
+		})), []string{"branches[0].state", "JSON"}},
 		{"get empty thread", "get", func() error { _, err := s.Get(ctx(t), "", "x"); return err }, []string{"thread is empty"}},
 		{"get empty id", "get", func() error { _, err := s.Get(ctx(t), "t1", ""); return err }, []string{"id is empty"}},
 		{"get long id", "get", func() error { _, err := s.Get(ctx(t), "t1", long); return err }, []string{"id is 257 bytes"}},

@@ -16,11 +16,13 @@ type header struct {
 	Parent     string              `json:"parent,omitempty"`
 	Next       []string            `json:"next,omitempty"`
 	Interrupts []interrupt         `json:"interrupts,omitempty"`
+	Branches   []checkpoint.Branch `json:"branches,omitempty"`
 	Metadata   checkpoint.Metadata `json:"metadata"`
 }
 
 // interrupt omits an empty payload so that it reads back empty, not "null".
 type interrupt struct {
+	ID      string          `json:"id,omitempty"`
 	Node    string          `json:"node"`
 	Index   int             `json:"index"`
 	Payload json.RawMessage `json:"payload,omitempty"`
@@ -57,6 +59,11 @@ func Prepare(cp checkpoint.Checkpoint, now time.Time) (checkpoint.Checkpoint, er
 			return cp, err
 		}
 	}
+	for i, b := range cp.Branches {
+		if err := rules.Branch(i, b.State); err != nil {
+			return cp, err
+		}
+	}
 	if cp.Metadata.Time.IsZero() {
 		cp.Metadata.Time = now
 	}
@@ -66,7 +73,7 @@ func Prepare(cp checkpoint.Checkpoint, now time.Time) (checkpoint.Checkpoint, er
 
 // Header encodes everything of cp but its thread, ID and state.
 func Header(cp checkpoint.Checkpoint) ([]byte, error) {
-	h := header{Parent: cp.Parent, Next: cp.Next, Metadata: cp.Metadata}
+	h := header{Parent: cp.Parent, Next: cp.Next, Branches: cp.Branches, Metadata: cp.Metadata}
 	for _, in := range cp.Interrupts {
 		h.Interrupts = append(h.Interrupts, interrupt(in))
 	}
@@ -84,7 +91,7 @@ func Decode(thread, id string, hdr, state []byte) (checkpoint.Checkpoint, error)
 	if err := json.Unmarshal(hdr, &h); err != nil {
 		return checkpoint.Checkpoint{}, fmt.Errorf("thread %q checkpoint %q: corrupt header: %w", thread, id, err)
 	}
-	cp := checkpoint.Checkpoint{Thread: thread, ID: id, Parent: h.Parent, Next: h.Next, Metadata: h.Metadata}
+	cp := checkpoint.Checkpoint{Thread: thread, ID: id, Parent: h.Parent, Next: h.Next, Branches: h.Branches, Metadata: h.Metadata}
 	for _, in := range h.Interrupts {
 		cp.Interrupts = append(cp.Interrupts, checkpoint.Interrupt(in))
 	}

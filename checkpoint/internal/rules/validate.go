@@ -105,3 +105,12 @@ func Interrupt(i int, payload, value []byte) error {
 	}
 	return nil
 }
+
+// Branch checks the state of the i-th branch of a paused run: the stores
+// keep it inside the JSON header too.
+func Branch(i int, state []byte) error {
+	if !json.Valid(state) {
+		return fmt.Errorf("branches[%d].state is not valid JSON", i)
+	}
+	return nil
+}
