@@ -30,11 +30,15 @@ func attempts[S any](name string, fn NodeFunc[S], o nodeOptions) NodeFunc[S] {
 	if o.retry != nil {
 		p = o.retry.withDefaults()
 	}
+	// Each attempt works on a copy of its own: a failed attempt leaves no
+	// half-made changes for the next, and one a timeout left behind goes on
+	// writing to its copy, not to the run's state.
+	fresh := p.MaxAttempts > 1 || o.timeout > 0
 	return func(ctx context.Context, s S) (S, error) {
 		for n := 1; ; n++ {
 			in := s
-			if c, ok := any(s).(Cloner[S]); ok && p.MaxAttempts > 1 {
-				in = c.Clone() // a failed attempt leaves no half-made changes behind
+			if fresh {
+				in = copyState(s)
 			}
 			actx := context.WithValue(ctx, attemptKey{}, n)
 			emitDebug(actx, name, DebugStart, n, 0, nil)

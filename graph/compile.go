@@ -19,8 +19,9 @@ const DefaultMaxSteps = 100
 // ErrMaxSteps is returned (wrapped) when a run reaches the step limit.
 var ErrMaxSteps = compose.ErrExceedMaxSteps
 
-// Cloner is a state that copies itself. A state that runs in parallel
-// branches must be one: each branch works on its own copy.
+// Cloner is a state that copies itself. Each parallel branch, Send and
+// retried attempt works on its own copy: made by Clone when the state has
+// it, else by the framework's deep copy (see Runnable.StateCopy).
 type Cloner[S any] interface {
 	Clone() S
 }

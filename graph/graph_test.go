@@ -135,18 +135,6 @@ func TestParallelWritesWithoutReducerConflict(t *testing.T) {
 	}
 }
 
-type plain struct{ N int }
-
-func TestFanOutNeedsClone(t *testing.T) {
-	id := func(_ context.Context, s *plain) (*plain, error) { return s, nil }
-	_, err := New[*plain]("noclone").AddNode("a", id).AddNode("b", id).AddNode("c", id).
-		AddEdge(START, "a").AddEdge("a", "b").AddEdge("a", "c").AddEdge("b", END).
-		Compile(context.Background())
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "*graph.plain")
-	assert.Contains(t, err.Error(), "Clone")
-}
-
 func TestSendMapReduce(t *testing.T) {
 	split := func(_ context.Context, s *state) ([]Send[*state], error) {
 		var sends []Send[*state]

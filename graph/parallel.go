@@ -113,7 +113,7 @@ func (r *Runnable[S]) fanOut(ctx context.Context, name string, call NodeFunc[S],
 	outs := make([]S, len(ins))
 	errs := make([]error, len(ins))
 	run := func(i int) {
-		outs[i], errs[i] = observe(ctx, name, call, any(ins[i]).(Cloner[S]).Clone(), false, policy)
+		outs[i], errs[i] = observe(ctx, name, call, copyState(ins[i]), false, policy) // a router may Send one state twice
 	}
 	var wg sync.WaitGroup
 	for i := range ins[1:] {

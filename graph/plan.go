@@ -74,11 +74,6 @@ func planOf[S any](g *StateGraph[S]) (*plan, error) {
 		p.forkOf[j] = fork
 		markBranches(succ, fork, j, p.inBranch)
 	}
-	if p.parallel() {
-		if _, ok := any(*new(S)).(Cloner[S]); !ok {
-			return nil, fmt.Errorf("state type %T runs in parallel branches but has no Clone() %T method", *new(S), *new(S))
-		}
-	}
 	return p, nil
 }
 

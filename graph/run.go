@@ -175,7 +175,7 @@ func (r *Runnable[S]) lambda(name string) func(context.Context, S) (S, error) {
 			}
 		}
 		if clone {
-			s = any(s).(Cloner[S]).Clone()
+			s = copyState(s) // by Clone, or a deep copy when S has none
 		}
 		var tr *threadRun[S]
 		if durable {

@@ -199,22 +199,10 @@ func emitValues[S any](ctx context.Context, s S) {
 	}
 }
 
-// snapshot copies a state for a reader while the run goes on changing it:
-// by its Clone method, or through JSON when it has none.
-func snapshot[S any](s S) S {
-	if c, ok := any(s).(Cloner[S]); ok {
-		return c.Clone()
-	}
-	data, err := json.Marshal(s)
-	if err != nil {
-		return s
-	}
-	var cp S
-	if json.Unmarshal(data, &cp) != nil {
-		return s
-	}
-	return cp
-}
+// snapshot copies a state for a reader while the run goes on changing it,
+// as a branch's copy is made (JSON, used before, dropped the fields it
+// does not encode).
+func snapshot[S any](s S) S { return copyState(s) }
 
 // observe runs a node, reporting it to the stream if the run streams: the
 // debug start and end (unless the policy reports each attempt), the fields
