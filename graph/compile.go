@@ -30,9 +30,14 @@ type Cloner[S any] interface {
 // given the node's name and the next function in the chain.
 type Middleware[S any] func(node string, next NodeFunc[S]) NodeFunc[S]
 
-// MergeFunc combines the states of parallel branches, given in declaration
-// order (edge order for a join, Send order for BySend).
-type MergeFunc[S any] func(ctx context.Context, branches []S) (S, error)
+// MergeFunc combines the states of parallel branches. base is the state
+// before the fan-out (the fork's output for a join, the state the BySend
+// router was given for Sends), a copy the function may change and return;
+// branches are what the branches returned, in declaration order (edge
+// order for a join, Send order for BySend). A join's branch holds base and
+// its own changes, so a merge that adds up lists takes from each only what
+// it added to base; a Send's run holds the state Sent and its changes.
+type MergeFunc[S any] func(ctx context.Context, base S, branches []S) (S, error)
 
 // CompileOption tunes Compile.
 type CompileOption func(*compileOptions)
@@ -51,10 +56,10 @@ type compileOptions struct {
 // WithMaxSteps sets the superstep limit of a run.
 func WithMaxSteps(n int) CompileOption { return func(o *compileOptions) { o.maxSteps = n } }
 
-// WithMerge sets how parallel branches combine. Without it, a struct state
-// is merged field by field with the reducers its `reduce` tags name (see
-// Reduce).
-func WithMerge[S any](fn func(ctx context.Context, branches []S) (S, error)) CompileOption {
+// WithMerge sets how parallel branches combine (see MergeFunc). Without
+// it, a struct state is merged field by field with the reducers its
+// `reduce` tags name (see [ReduceAppend] and the other reducer names).
+func WithMerge[S any](fn func(ctx context.Context, base S, branches []S) (S, error)) CompileOption {
 	return func(o *compileOptions) { o.merge = MergeFunc[S](fn) }
 }
 

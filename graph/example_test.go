@@ -141,6 +141,40 @@ func ExampleRunnable_Stream() {
 	// end 3
 }
 
+// WithMerge combines parallel branches by a function of your own. It gets
+// the state from before the fan-out as well as the branches, each of which
+// holds that state and its own changes, so it adds only what each branch
+// added.
+func ExampleWithMerge() {
+	merge := func(_ context.Context, base *Order, branches []*Order) (*Order, error) {
+		n, total := len(base.Items), base.Total
+		for _, b := range branches {
+			base.Items = append(base.Items, b.Items[n:]...) // what the branch added
+			base.Total += b.Total - total
+		}
+		return base, nil
+	}
+	r, err := graph.New[*Order]("order").
+		AddNode("basket", add("basket", 1)).
+		AddNode("tea", add("tea", 3)).
+		AddNode("cake", add("cake", 5)).
+		AddNode("pay", add("receipt", 0)).
+		AddEdge(graph.START, "basket").
+		AddEdge("basket", "tea").AddEdge("basket", "cake").
+		AddEdge("tea", "pay").AddEdge("cake", "pay").
+		AddEdge("pay", graph.END).
+		Compile(context.Background(), graph.WithMerge(merge))
+	if err != nil {
+		panic(err)
+	}
+	o, err := r.Invoke(context.Background(), &Order{})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(o.Items, o.Total)
+	// Output: [basket tea cake receipt] 9
+}
+
 // A server that runs a graph for many clients at once runs each request
 // under Yielding, so that turns share the processors with each other and
 // with the requests being read and written.

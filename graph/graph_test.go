@@ -161,7 +161,7 @@ func TestSendMapReduce(t *testing.T) {
 
 func TestWithMergeGetsBranchesInOrder(t *testing.T) {
 	var got []string
-	merge := func(_ context.Context, branches []*state) (*state, error) {
+	merge := func(_ context.Context, _ *state, branches []*state) (*state, error) {
 		for _, b := range branches {
 			got = append(got, strings.Join(b.Path, ""))
 		}

@@ -147,10 +147,13 @@ func same[S any](a, b S) bool {
 }
 
 // mergeBranches combines branch results: with WithMerge's function, or
-// with the state's field reducers over what each branch changed.
+// with the state's field reducers over what each branch changed. The
+// function gets a copy of base: the base stays the fork's for every join
+// that starts from it, and a merge that adds to its base and returns it is
+// the natural one to write.
 func (r *Runnable[S]) mergeBranches(ctx context.Context, base S, ins, outs []S, names []string) (S, error) {
 	if r.merge != nil {
-		return r.merge(ctx, outs)
+		return r.merge(ctx, copyState(base), outs)
 	}
 	return r.reduce(base, ins, outs, names)
 }
