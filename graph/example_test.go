@@ -116,11 +116,13 @@ func ExampleBySend() {
 }
 
 // Stream yields a run's events in the modes asked for, and ends with the
-// final state.
+// final state. An update holds what the node changed: of a list tagged
+// `reduce:"append"`, only the items it appended.
 func ExampleRunnable_Stream() {
 	r, err := graph.New[*Order]("stream").
 		AddNode("tea", add("tea", 3)).
-		AddEdge(graph.START, "tea").AddEdge("tea", graph.END).
+		AddNode("cake", add("cake", 5)).
+		AddEdge(graph.START, "tea").AddEdge("tea", "cake").AddEdge("cake", graph.END).
 		Compile(context.Background())
 	if err != nil {
 		panic(err)
@@ -138,7 +140,8 @@ func ExampleRunnable_Stream() {
 	}
 	// Output:
 	// tea ["tea"] 3
-	// end 3
+	// cake ["cake"] 8
+	// end 8
 }
 
 // WithMerge combines parallel branches by a function of your own. It gets

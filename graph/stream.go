@@ -5,6 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"iter"
+	"reflect"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -15,7 +18,7 @@ type StreamMode string
 // The stream modes, and the mode of the stream's last event.
 const (
 	StreamValues   StreamMode = "values"   // the state after each step
-	StreamUpdates  StreamMode = "updates"  // a node's name and the fields it changed
+	StreamUpdates  StreamMode = "updates"  // a node's name and what it changed: new items of append fields, other fields that changed
 	StreamMessages StreamMode = "messages" // model output, as a node writes it with EmitMessage
 	StreamCustom   StreamMode = "custom"   // anything a node writes with Emit
 	StreamDebug    StreamMode = "debug"    // node start and end, with timing, attempt and error
@@ -39,14 +42,26 @@ const (
 // Chunk is one event of a stream. Path names the node that produced it,
 // subgraphs included ("react_agent/agent_model"); only the fields of its
 // mode are set.
+//
+// Update holds what the node changed, by the state's JSON names, as
+// LangGraph's updates hold what a node returned: a field tagged
+// `reduce:"append"` holds only the items the node appended, a nested
+// struct (one the reducers merge field by field) only its changed fields,
+// any other field its new value (null when it is gone). So each event
+// stays as small as the step, however long the lists grow. A node that
+// did more to an append field than append (it dropped or changed items)
+// sends the field whole, and Overwrite names it (a dotted path for a
+// nested field: "diagnostics.nodes"), so a reader that applies updates
+// knows to replace the list rather than extend it.
 type Chunk[S any] struct {
-	Mode    StreamMode                 `json:"mode"`
-	Path    string                     `json:"path,omitempty"`
-	State   S                          `json:"state,omitzero"`   // values, end
-	Update  map[string]json.RawMessage `json:"update,omitempty"` // updates
-	Message any                        `json:"message,omitempty"`
-	Custom  any                        `json:"custom,omitempty"`
-	Debug   *Debug                     `json:"debug,omitempty"`
+	Mode      StreamMode                 `json:"mode"`
+	Path      string                     `json:"path,omitempty"`
+	State     S                          `json:"state,omitzero"`      // values, end
+	Update    map[string]json.RawMessage `json:"update,omitempty"`    // updates
+	Overwrite []string                   `json:"overwrite,omitempty"` // updates: append fields sent whole
+	Message   any                        `json:"message,omitempty"`
+	Custom    any                        `json:"custom,omitempty"`
+	Debug     *Debug                     `json:"debug,omitempty"`
 }
 
 // WithStreamModes chooses the modes Stream yields (values when none are
@@ -232,7 +247,8 @@ func observe[S any](ctx context.Context, name string, call NodeFunc[S], s S, who
 	}
 	if st.modes[StreamUpdates] {
 		after, _ := json.Marshal(out)
-		st.send(Chunk[S]{Mode: StreamUpdates, Path: st.path, Update: changedFields(before, after)})
+		update, overwrite := shapeFor[S]().changes(before, after)
+		st.send(Chunk[S]{Mode: StreamUpdates, Path: st.path, Update: update, Overwrite: overwrite})
 	}
 	if whole {
 		emitValues(context.WithValue(ctx, streamKey{}, parent), out)
@@ -247,22 +263,158 @@ func joinPath(parent, name string) string {
 	return parent + "/" + name
 }
 
-// changedFields are the top-level JSON fields that differ.
-func changedFields(before, after []byte) map[string]json.RawMessage {
+// updateShape is what the updates stream knows of a JSON object of the
+// state: the fields that hold append-reduced lists, and those that hold
+// nested structs the reducers merge field by field, by their JSON names.
+type updateShape struct {
+	append bool
+	fields map[string]*updateShape // a struct's fields; nil for any other value
+}
+
+var shapes sync.Map // reflect.Type → *updateShape
+
+// shapeFor is the shape of S, worked out once per type.
+func shapeFor[S any]() *updateShape {
+	t := reflect.TypeFor[S]()
+	if sh, ok := shapes.Load(t); ok {
+		return sh.(*updateShape)
+	}
+	sh := &updateShape{}
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() == reflect.Struct {
+		sh.fields = map[string]*updateShape{}
+		shapeFields(t, sh.fields, map[string]int{}, 0)
+	}
+	shapes.Store(reflect.TypeFor[S](), sh)
+	return sh
+}
+
+var jsonMarshaler = reflect.TypeFor[json.Marshaler]()
+
+// shapeFields adds the JSON fields of struct t to into, by encoding/json's
+// rules: `json:"-"` and unexported fields are left out, a tag renames, an
+// untagged embedded struct lends its fields, and of two fields of one name
+// the shallower wins. depth holds the depth each name was found at.
+func shapeFields(t reflect.Type, into map[string]*updateShape, depth map[string]int, level int) {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, _, _ := strings.Cut(tag, ",")
+		ft := f.Type
+		if f.Anonymous && name == "" {
+			if ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			if ft.Kind() == reflect.Struct {
+				shapeFields(ft, into, depth, level+1)
+				continue
+			}
+		}
+		if !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		if d, ok := depth[name]; ok && d <= level {
+			continue
+		}
+		sh := &updateShape{append: f.Tag.Get("reduce") == ReduceAppend}
+		if f.Tag.Get("reduce") == "" && ft.Kind() == reflect.Struct && allExported(ft) &&
+			!ft.Implements(jsonMarshaler) && !reflect.PointerTo(ft).Implements(jsonMarshaler) {
+			sh.fields = map[string]*updateShape{}
+			shapeFields(ft, sh.fields, map[string]int{}, 0)
+		}
+		into[name], depth[name] = sh, level
+	}
+}
+
+// changes is what a node changed, from the state's JSON before and after
+// it, and the append fields it did more to than append (see Chunk). A
+// state that is not a JSON object is sent whole under "".
+func (sh *updateShape) changes(before, after []byte) (map[string]json.RawMessage, []string) {
+	var overwrite []string
+	out, ok := sh.changed(before, after, "", &overwrite)
+	if !ok {
+		return map[string]json.RawMessage{"": after}, nil
+	}
+	slices.Sort(overwrite)
+	return out, overwrite
+}
+
+func (sh *updateShape) changed(before, after []byte, prefix string, overwrite *[]string) (map[string]json.RawMessage, bool) {
 	var b, a map[string]json.RawMessage
-	if json.Unmarshal(before, &b) != nil || json.Unmarshal(after, &a) != nil {
-		return map[string]json.RawMessage{"": after}
+	if json.Unmarshal(before, &b) != nil || json.Unmarshal(after, &a) != nil || a == nil {
+		return nil, false
 	}
 	out := map[string]json.RawMessage{}
 	for k, v := range a {
-		if !bytes.Equal(b[k], v) {
-			out[k] = v
+		old, had := b[k]
+		if had && bytes.Equal(old, v) {
+			continue
 		}
+		f := sh.fields[k]
+		switch {
+		case f != nil && f.append:
+			tail, ok := appended(old, v)
+			if !ok {
+				*overwrite = append(*overwrite, prefix+k)
+				break
+			}
+			if tail != nil { // nil became empty: nothing was appended
+				out[k] = tail
+			}
+			continue
+		case f != nil && f.fields != nil && had:
+			if sub, ok := f.changed(old, v, prefix+k+".", overwrite); ok {
+				if len(sub) == 0 { // a nested list went from nil to empty
+					continue
+				}
+				if data, err := json.Marshal(sub); err == nil {
+					out[k] = data
+					continue
+				}
+			}
+		}
+		out[k] = v
 	}
 	for k := range b {
 		if _, ok := a[k]; !ok {
 			out[k] = json.RawMessage("null")
 		}
 	}
-	return out
+	return out, true
+}
+
+// appended is the JSON array of the items after holds beyond before, when
+// after only added to before; nil when it added none.
+func appended(before, after json.RawMessage) (json.RawMessage, bool) {
+	var b, a []json.RawMessage
+	if len(before) > 0 && json.Unmarshal(before, &b) != nil {
+		return nil, false
+	}
+	if json.Unmarshal(after, &a) != nil || a == nil || len(a) < len(b) {
+		return nil, false
+	}
+	for i := range b {
+		if !bytes.Equal(b[i], a[i]) {
+			return nil, false
+		}
+	}
+	if len(a) == len(b) {
+		return nil, true
+	}
+	tail := json.RawMessage("[")
+	for i, item := range a[len(b):] {
+		if i > 0 {
+			tail = append(tail, ',')
+		}
+		tail = append(tail, item...)
+	}
+	return append(tail, ']'), true
 }

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -104,4 +105,87 @@ func TestStreamStopsEarly(t *testing.T) {
 	for range r.Stream(context.Background(), &state{}, WithStreamModes(StreamDebug)) {
 		break // the run is cancelled and its goroutine ends; -race and the test's end would show a leak
 	}
+}
+
+// logged is a nested struct the reducers merge field by field.
+type logged struct {
+	Lines []string `json:"lines" reduce:"append"`
+	Level string   `json:"level"`
+}
+
+// updated is a state with a field of each kind the updates stream tells
+// apart.
+type updated struct {
+	Items []string `json:"items" reduce:"append"`
+	Tags  []string `json:"tags"`
+	Note  string   `json:"note,omitempty"`
+	Log   logged   `json:"log"`
+}
+
+// TestUpdatesCarryOnlyWhatChanged: an update holds the items a node
+// appended, not the whole list again (before, every event repeated every
+// append field in full), and other fields only when they changed.
+func TestUpdatesCarryOnlyWhatChanged(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		node      func(s *updated)
+		update    string
+		overwrite []string
+		start     func(s *updated) // changes the state the run starts with
+	}{
+		{"appended items only", func(s *updated) { s.Items = append(s.Items, "c", "d") }, `{"items":["c","d"]}`, nil, nil},
+		{"nothing changed", func(*updated) {}, `{}`, nil, nil},
+		{"nil to empty appends nothing", func(s *updated) { s.Log.Lines = []string{} }, `{}`, nil, func(s *updated) { s.Log.Lines = nil }},
+		{"another list whole", func(s *updated) { s.Tags = append(s.Tags, "y") }, `{"tags":["x","y"]}`, nil, nil},
+		{"a changed value", func(s *updated) { s.Note = "m" }, `{"note":"m"}`, nil, nil},
+		{"a field gone", func(s *updated) { s.Note = "" }, `{"note":null}`, nil, nil},
+		{"appended to a nested list", func(s *updated) { s.Log.Lines = append(s.Log.Lines, "l2") }, `{"log":{"lines":["l2"]}}`, nil, nil},
+		{"a nested value", func(s *updated) { s.Log.Level = "debug" }, `{"log":{"level":"debug"}}`, nil, nil},
+		{"an append field rewritten", func(s *updated) { s.Items = []string{"z"} }, `{"items":["z"]}`, []string{"items"}, nil},
+		{"a nested append field emptied", func(s *updated) { s.Log.Lines = nil }, `{"log":{"lines":null}}`, []string{"log.lines"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			node := func(_ context.Context, s *updated) (*updated, error) { tc.node(s); return s, nil }
+			r, err := New[*updated]("u").AddNode("n", node).AddEdge(START, "n").AddEdge("n", END).Compile(context.Background())
+			require.NoError(t, err)
+			in := &updated{Items: []string{"a", "b"}, Tags: []string{"x"}, Note: "n", Log: logged{Lines: []string{"l1"}, Level: "info"}}
+			if tc.start != nil {
+				tc.start(in)
+			}
+			var updates []Chunk[*updated]
+			for c, err := range r.Stream(context.Background(), in, WithStreamModes(StreamUpdates)) {
+				require.NoError(t, err)
+				if c.Mode == StreamUpdates {
+					updates = append(updates, c)
+				}
+			}
+			require.Len(t, updates, 1)
+			got, err := json.Marshal(updates[0].Update)
+			require.NoError(t, err)
+			assert.JSONEq(t, tc.update, string(got))
+			assert.Equal(t, tc.overwrite, updates[0].Overwrite)
+		})
+	}
+}
+
+// TestUpdatesFollowJSONNames: the shape of the updates follows
+// encoding/json: renamed, skipped and embedded fields.
+func TestUpdatesFollowJSONNames(t *testing.T) {
+	type Embedded struct {
+		Seen []int `json:"seen" reduce:"append"`
+	}
+	type shaped struct {
+		Embedded
+		Renamed []int `json:"r" reduce:"append"`
+		Skipped []int `json:"-" reduce:"append"`
+		Plain   []int `reduce:"append"`
+	}
+	sh := shapeFor[*shaped]()
+	before := []byte(`{"seen":[1],"r":[1],"Plain":[1]}`)
+	after := []byte(`{"seen":[1,2],"r":[1,2],"Plain":[1,2]}`)
+	update, overwrite := sh.changes(before, after)
+	got, err := json.Marshal(update)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"seen":[2],"r":[2],"Plain":[2]}`, string(got))
+	assert.Empty(t, overwrite)
 }
