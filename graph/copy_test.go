@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/big"
 	"testing"
 	"time"
@@ -290,6 +291,11 @@ func TestDeepCopyOfOtherStates(t *testing.T) {
 	assert.Equal(t, o.n, co.n)
 }
 
+type withLogger struct {
+	Log   *slog.Logger
+	Lines []string
+}
+
 func stateCopyOf[S any]() StateCopy { return (&Runnable[S]{}).StateCopy() }
 
 func TestStateCopySaysHow(t *testing.T) {
@@ -302,6 +308,7 @@ func TestStateCopySaysHow(t *testing.T) {
 		{"plain data", stateCopyOf[*bare](), "deep copy"},
 		{"a value", stateCopyOf[bare](), "deep copy"},
 		{"handles and hidden fields", stateCopyOf[*deep](), "deep copy; shared: hidden ([]int), Fn (func() int), Ch (chan int), Big (*big.Int)"},
+		{"a logger", stateCopyOf[*withLogger](), "deep copy; shared: Log (*slog.Logger)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			assert.Equal(t, tc.want, tc.got.String())

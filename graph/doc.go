@@ -8,9 +8,10 @@
 //     func(ctx, S) (S, error); WithRetry and WithTimeout give it a policy. A
 //     compiled graph becomes a node of another through Subgraph.
 //   - AddEdge(from, to): a fixed edge. Several edges out of one node run
-//     their targets in parallel, each on its own copy of the state (S must
-//     have a Clone() S method); a node with several edges in from parallel
-//     branches waits for all of them and starts on their merged state.
+//     their targets in parallel, each on its own copy of the state (by its
+//     Clone() S method, or a deep copy: Runnable.StateCopy says which); a
+//     node with several edges in from parallel branches waits for all of
+//     them and starts on their merged state.
 //   - AddConditionalEdges(from, router, targets): the router picks the keys
 //     of targets: ByFunc (one key), ByKeys (several, in parallel), BySend
 //     (one node several times with its own state each: map-reduce) or
@@ -20,7 +21,8 @@
 //     Runnable; Invoke runs it, Stream yields its events in LangGraph's
 //     stream modes (values, updates, messages, custom, debug).
 //
-// Parallel branches are merged by WithMerge, or, for a struct state, field
+// Parallel branches are merged by WithMerge (given the state from before
+// the fan-out and the branches), or, for a struct state, field
 // by field with the reducers its `reduce` tags name (append, union, sum,
 // max, min, last); two branches that write different values to a field
 // without a reducer fail the run with an InvalidUpdateError naming the field

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/sgrgraph/sgrgraph/graph"
 )
@@ -176,6 +177,41 @@ func ExampleWithMerge() {
 	}
 	fmt.Println(o.Items, o.Total)
 	// Output: [basket tea cake receipt] 9
+}
+
+// Draft has no Clone method: the graph copies it for each attempt.
+type Draft struct {
+	Lines []string
+}
+
+// A state without a Clone method is copied by the framework: each attempt
+// of a retried node, each parallel branch and each Send starts on a deep
+// copy of its own, so a failed attempt leaves nothing behind.
+// Runnable.StateCopy says which copy a graph makes.
+func ExampleRunnable_StateCopy() {
+	write := func(ctx context.Context, d *Draft) (*Draft, error) {
+		d.Lines = append(d.Lines, fmt.Sprintf("attempt %d", graph.Attempt(ctx)))
+		if graph.Attempt(ctx) < 3 {
+			return d, errors.New("the model timed out")
+		}
+		return d, nil
+	}
+	r, err := graph.New[*Draft]("draft").
+		AddNode("write", write, graph.WithRetry(graph.RetryPolicy{MaxAttempts: 3, InitialInterval: time.Millisecond})).
+		AddEdge(graph.START, "write").AddEdge("write", graph.END).
+		Compile(context.Background())
+	if err != nil {
+		panic(err)
+	}
+	d, err := r.Invoke(context.Background(), &Draft{})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(r.StateCopy())
+	fmt.Println(d.Lines)
+	// Output:
+	// deep copy
+	// [attempt 3]
 }
 
 // A server that runs a graph for many clients at once runs each request
