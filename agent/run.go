@@ -110,7 +110,12 @@ func (a *Agent) continued(ctx context.Context, t *Turn) (_ context.Context, _ []
 	if t.SessionID == "" {
 		t.SessionID = t.Thread
 	}
-	return ctx, []graph.RunOption{graph.WithThread(t.Thread)}, release, nil
+	// The turn's state is whole: built from the last turn that ended (not
+	// the latest checkpoint, which may be a cut turn's), so it replaces the
+	// thread's state rather than merging into it; and a new message drops
+	// a draft still held for review, as it did before threads refused
+	// input while they wait.
+	return ctx, []graph.RunOption{graph.WithThread(t.Thread), graph.ReplaceState(), graph.ReplacePending()}, release, nil
 }
 
 // retain applies the configured retention to a thread after its turn; a

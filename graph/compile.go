@@ -168,6 +168,8 @@ func (r *Runnable[S]) build() (*compose.Graph[S, S], error) {
 		}
 		if slices.Contains(p.joins[e.to], e.from) {
 			err = cg.AddBranch(e.from, compose.NewGraphMultiBranch(r.arrive(e.from, e.to), map[string]bool{e.to: true}))
+		} else if r.store != nil && p.inBranch[e.from] { // a branch node that paused leads nowhere (branches.go)
+			err = cg.AddBranch(e.from, r.pauseGate(e.from, e.to))
 		} else {
 			err = cg.AddEdge(e.from, e.to)
 		}
@@ -189,8 +191,8 @@ func (r *Runnable[S]) build() (*compose.Graph[S, S], error) {
 	}
 	ends := map[string]bool{}
 	for _, name := range g.order {
-		if !p.inBranch[name] && p.sends[name] == "" {
-			ends[name] = true // a resumed run may enter here
+		if p.sends[name] == "" {
+			ends[name] = true // a resumed run may enter here, a branch node that paused too
 		}
 	}
 	for _, to := range entries {
@@ -211,10 +213,8 @@ func (r *Runnable[S]) entry(entries []string) func(context.Context, S) (map[stri
 		all[to] = true
 	}
 	return func(ctx context.Context, _ S) (map[string]bool, error) {
-		if tr := threadOf[S](ctx); tr != nil {
-			if to := tr.startTarget(); to != "" {
-				return map[string]bool{to: true}, nil
-			}
+		if to := resumeEntry[S](ctx); to != nil {
+			return to, nil
 		}
 		return all, nil
 	}
@@ -229,9 +229,12 @@ func (r *Runnable[S]) condition(b *branch[S]) func(context.Context, S) (map[stri
 	}
 	return func(ctx context.Context, s S) (map[string]bool, error) {
 		if b.from == START && r.store != nil {
-			if tr := threadOf[S](ctx); tr != nil && tr.startTarget() != "" {
-				return map[string]bool{}, nil // the resumed run enters at its node
+			if resumeEntry[S](ctx) != nil {
+				return map[string]bool{}, nil // the resumed run enters at its node(s)
 			}
+		}
+		if r.store != nil && haltedAt[S](ctx, b.from) {
+			return map[string]bool{}, nil // the node paused in a parallel branch
 		}
 		rt, err := b.router.route(ctx, s)
 		if err != nil {
@@ -267,6 +270,9 @@ func (r *Runnable[S]) condition(b *branch[S]) func(context.Context, S) (map[stri
 // once every one of its predecessors has arrived.
 func (r *Runnable[S]) arrive(from, join string) func(context.Context, S) (map[string]bool, error) {
 	return func(ctx context.Context, s S) (map[string]bool, error) {
+		if r.store != nil && haltedAt[S](ctx, from) {
+			return map[string]bool{}, nil // the branch paused: it has not arrived
+		}
 		if invocationOf[S](ctx).arrive(join, from, s, len(r.plan.joins[join])) {
 			return map[string]bool{join: true}, nil
 		}

@@ -36,6 +36,7 @@ type runOptions struct {
 	stopBefore    string
 	thread, from  string
 	before, after []string
+	threadOptions // what a run on a thread starts from (resume.go)
 }
 
 // StopBefore ends the run, without error, when it reaches the named node
@@ -56,9 +57,17 @@ type stopped[S any] struct{ s S }
 
 func (stopped[S]) Error() string { return "stopped before node" }
 
-// Invoke runs the graph on s and returns the state it ends with. With
-// WithThread the run continues the thread: its checkpoints follow the
-// thread's latest, and a pause for input returns an *InterruptError.
+// Invoke runs the graph on s and returns the state it ends with.
+//
+// With WithThread the run is recorded in the thread. On a thread that has
+// a state, the input is merged into the latest state by the state's
+// reducers (fields without one take the input's non-zero values; see
+// ReplaceState) and the run starts from START; a thread that waits for
+// input refuses a new input (*PendingError) unless ReplacePending. The
+// zero input (nil for a pointer state) continues the thread where it
+// stands: after a cut run, an UpdateState, or a pause (a node that asked
+// asks again; Resume answers). A pause for input returns an
+// *InterruptError.
 func (r *Runnable[S]) Invoke(ctx context.Context, s S, opts ...RunOption) (S, error) {
 	var o runOptions
 	for _, opt := range opts {
@@ -68,21 +77,18 @@ func (r *Runnable[S]) Invoke(ctx context.Context, s S, opts ...RunOption) (S, er
 }
 
 func (r *Runnable[S]) invoke(ctx context.Context, s S, o runOptions) (S, error) {
+	var zero S
 	if o.thread == "" {
+		if o.resuming || o.from != "" || o.hasAsNode {
+			return zero, r.threaded(o.thread)
+		}
 		return r.run(ctx, s, o, nil)
 	}
-	var zero S
-	if err := r.threaded(o.thread); err != nil {
+	s, tr, err := r.threadStart(ctx, s, o) // resume.go
+	if err != nil {
 		return zero, err
 	}
-	if o.from != "" {
-		return zero, fmt.Errorf("graph %s: FromCheckpoint is an option of Resume", r.g.name)
-	}
-	latest, err := r.load(ctx, o.thread, "")
-	if err != nil && !errors.Is(err, checkpoint.ErrNotFound) {
-		return zero, err
-	}
-	return r.run(ctx, s, o, r.newThreadRun(o.thread, latest, o))
+	return r.run(ctx, s, o, tr)
 }
 
 // run runs the eino graph; tr, when not nil, records the run in a thread.
@@ -98,6 +104,10 @@ func (r *Runnable[S]) run(ctx context.Context, s S, o runOptions, tr *threadRun[
 	if tr != nil {
 		ctx = context.WithValue(ctx, threadKey{}, tr)
 	}
+	var br *branchRun[S]
+	if r.store != nil {
+		ctx, br = r.branchesOf(ctx) // branches that pause, or go on after a pause (branches.go)
+	}
 	var eo []compose.Option
 	if len(o.callbacks) > 0 {
 		eo = append(eo, compose.WithCallbacks(o.callbacks...))
@@ -108,6 +118,7 @@ func (r *Runnable[S]) run(ctx context.Context, s S, o runOptions, tr *threadRun[
 		defer func() { r.tracing.end(span, err) }()
 	}
 	out, err = r.eino.Invoke(ctx, s, eo...)
+	err = br.settle(ctx, err)
 	var stop stopped[S]
 	if errors.As(err, &stop) && o.stopBefore != "" {
 		return stop.s, nil
@@ -189,10 +200,17 @@ func (r *Runnable[S]) lambda(name string) func(context.Context, S) (S, error) {
 				return s, err
 			}
 		}
+		var bt *branchTask[S]
+		if branch && r.store != nil {
+			ctx, s, bt = branchStart(ctx, name, s) // it may pause (branches.go)
+		}
 		yieldIfAsked(ctx)
 		out, err := observe(ctx, name, call, s, !branch, policy)
 		if tr != nil {
 			err = tr.left(ctx, path, err)
+		}
+		if bt != nil {
+			out, err = bt.end(s, out, err)
 		}
 		if err == nil && fork {
 			inv.setBase(name, out)

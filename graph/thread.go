@@ -33,12 +33,16 @@ func WithStateVersion(version int, migrate func(from int, data json.RawMessage) 
 }
 
 // WithThread records the run in a thread of the checkpointer: its
-// checkpoints continue the thread's latest one.
+// checkpoints continue the thread's latest one. A run given an input on a
+// thread that has a state starts from START on that state with the input
+// merged into it (see Invoke); a run given the zero input continues the
+// thread where it stands.
 func WithThread(id string) RunOption { return func(o *runOptions) { o.thread = id } }
 
-// FromCheckpoint makes Resume continue from an earlier checkpoint of the
-// thread instead of its latest: the run forks the thread there (time
-// travel), and the checkpoints after it stay as they were.
+// FromCheckpoint makes a run (Invoke, Stream, Resume) or UpdateState start
+// from an earlier checkpoint of the thread instead of its latest: the
+// thread forks there (time travel). The new checkpoints continue that one,
+// which their Parent names, and the checkpoints after it stay as they were.
 func FromCheckpoint(id string) RunOption { return func(o *runOptions) { o.from = id } }
 
 // WithInterruptBefore pauses the run before the named nodes (static
@@ -57,24 +61,54 @@ func WithInterruptAfter(nodes ...string) RunOption {
 // storeTimeout bounds one call to the checkpointer.
 const storeTimeout = 30 * time.Second
 
-// Snapshot is a checkpoint of a thread with its state decoded.
+// Snapshot is a checkpoint of a thread with its state decoded. Its Parent
+// is the checkpoint it continues: after a fork (FromCheckpoint) or an
+// UpdateState of an earlier checkpoint, one that is not the checkpoint
+// before it in History.
 type Snapshot[S any] struct {
 	checkpoint.Checkpoint
 	State S
+	// Namespace is "" for the graph's own snapshot, and a subgraph's path
+	// ("react_agent") for a snapshot in Subgraphs.
+	Namespace string
+	// Subgraphs, with WithSubgraphs, are the snapshots of the subgraphs the
+	// run stands in, each with its own state and its Next relative to it.
+	Subgraphs []Snapshot[S]
 }
 
-// State is the thread's latest checkpoint.
-func (r *Runnable[S]) State(ctx context.Context, thread string) (Snapshot[S], error) {
+// StateOption tunes State.
+type StateOption func(*stateOptions)
+
+type stateOptions struct{ subgraphs bool }
+
+// WithSubgraphs makes State split a thread that stands inside subgraphs
+// by graph: the graph's own snapshot holds the state its subgraph node
+// started on and that node in Next, and Subgraphs hold each subgraph's
+// snapshot with its namespace (see Snapshot).
+func WithSubgraphs() StateOption { return func(o *stateOptions) { o.subgraphs = true } }
+
+// State is the thread's latest checkpoint. Its Next names a node inside a
+// subgraph by its path ("react_agent/agent_tools"); WithSubgraphs gives the
+// subgraphs' own snapshots.
+func (r *Runnable[S]) State(ctx context.Context, thread string, opts ...StateOption) (Snapshot[S], error) {
+	var o stateOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
 	if err := r.threaded(thread); err != nil {
 		return Snapshot[S]{}, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
+	sctx, cancel := context.WithTimeout(ctx, storeTimeout)
 	defer cancel()
-	cp, err := r.store.Latest(ctx, thread)
+	cp, err := r.store.Latest(sctx, thread)
 	if err != nil {
 		return Snapshot[S]{}, fmt.Errorf("graph %s: thread %q: %w", r.g.name, thread, err)
 	}
-	return r.snapshot(cp)
+	snap, err := r.snapshot(cp)
+	if err != nil || !o.subgraphs {
+		return snap, err
+	}
+	return r.withSubgraphs(ctx, snap)
 }
 
 // HistoryOption narrows what History lists.
@@ -119,6 +153,7 @@ func (r *Runnable[S]) snapshot(cp checkpoint.Checkpoint) (Snapshot[S], error) {
 		return Snapshot[S]{}, err
 	}
 	cp.State = nil // decoded into State
+	cp.Interrupts = withIDs(cp.Interrupts)
 	return Snapshot[S]{Checkpoint: cp, State: s}, nil
 }
 
@@ -135,34 +170,18 @@ func (r *Runnable[S]) threaded(thread string) error {
 // Resume continues the thread's latest checkpoint (or FromCheckpoint's): a
 // run that was interrupted, stopped at a breakpoint, or cut off by a crash
 // or an error. value answers the pending Interrupt; the node that asked
-// runs again from its start, and its Interrupt call returns value.
+// runs again from its start, and its Interrupt call returns value. When
+// several parallel branches wait, value is a map[string]any from interrupt
+// ID (InterruptError.Waiting) to answer; a branch left unanswered asks
+// again. Stream resumes with WithResume.
 func (r *Runnable[S]) Resume(ctx context.Context, thread string, value any, opts ...RunOption) (S, error) {
-	var zero S
-	o := runOptions{thread: thread}
+	var o runOptions
 	for _, opt := range opts {
 		opt(&o)
 	}
-	if err := r.threaded(thread); err != nil {
-		return zero, err
-	}
-	cp, err := r.load(ctx, thread, o.from)
-	if err != nil {
-		return zero, err
-	}
-	if len(cp.Next) == 0 {
-		return zero, fmt.Errorf("graph %s: thread %q checkpoint %s: the run ended; nothing to resume (Invoke starts a new one)", r.g.name, thread, cp.ID)
-	}
-	s, err := r.codec.Decode(cp)
-	if err != nil {
-		return zero, err
-	}
-	answers, err := answered(cp.Interrupts, value)
-	if err != nil {
-		return zero, fmt.Errorf("graph %s: thread %q: %w", r.g.name, thread, err)
-	}
-	tr := r.newThreadRun(thread, cp, o)
-	tr.resume, tr.answered, tr.input = strings.Split(cp.Next[0], "/"), answers, cp.State
-	return r.run(ctx, s, o, tr)
+	o.thread, o.resuming, o.resumeValue = thread, true, value
+	var zero S
+	return r.invoke(ctx, zero, o)
 }
 
 func (r *Runnable[S]) load(ctx context.Context, thread, id string) (checkpoint.Checkpoint, error) {
@@ -181,27 +200,6 @@ func (r *Runnable[S]) load(ctx context.Context, thread, id string) (checkpoint.C
 	return cp, nil
 }
 
-// answered are the resumed node's questions with their answers: those
-// given before, and value for the one pending. A breakpoint asks nothing,
-// so it takes no value.
-func answered(pending []checkpoint.Interrupt, value any) ([]checkpoint.Interrupt, error) {
-	var out []checkpoint.Interrupt
-	for _, in := range pending {
-		if in.Index < 0 { // a breakpoint
-			continue
-		}
-		if in.Value == nil {
-			data, err := json.Marshal(value)
-			if err != nil {
-				return nil, fmt.Errorf("resume value: %w", err)
-			}
-			in.Value = data
-		}
-		out = append(out, in)
-	}
-	return out, nil
-}
-
 type threadKey struct{}
 
 // threadRun is one run's writing of a thread, shared with its subgraphs.
@@ -218,6 +216,8 @@ type threadRun[S any] struct {
 	resume        []string               // the path still to descend to the resumed node
 	answered      []checkpoint.Interrupt // the resumed node's questions and their answers
 	pauseNext     string                 // a node with a breakpoint after it just completed
+	fresh         bool                   // the run starts on a new input: its first checkpoint is the input's
+	branches      *branchWork[S]         // the parallel branches a resumed run goes on with, until its graph takes them
 }
 
 func (r *Runnable[S]) newThreadRun(thread string, from checkpoint.Checkpoint, o runOptions) *threadRun[S] {
@@ -272,9 +272,11 @@ func (tr *threadRun[S]) enter(ctx context.Context, path, name string, s S) (cont
 	}
 	cp := checkpoint.Checkpoint{Next: []string{path}, State: data,
 		Metadata: checkpoint.Metadata{Node: tr.last, Source: "loop", Version: version}}
-	if tr.step == 0 && tr.last == "" {
-		cp.Metadata.Source = "input"
+	tr.mu.Lock()
+	if tr.fresh {
+		cp.Metadata.Source, tr.fresh = "input", false
 	}
+	tr.mu.Unlock()
 	switch {
 	case pause != "":
 		cp.Interrupts = []checkpoint.Interrupt{breakpoint("after", pause)}
@@ -316,7 +318,7 @@ func (tr *threadRun[S]) left(ctx context.Context, path string, err error) error 
 	tr.mu.Lock()
 	input := tr.input
 	tr.mu.Unlock()
-	pending := append(slices.Clone(ask.answered), checkpoint.Interrupt{Node: path, Index: ask.index, Payload: ask.payload})
+	pending := withIDs(append(slices.Clone(ask.answered), checkpoint.Interrupt{Node: path, Index: ask.index, Payload: ask.payload}))
 	version := tr.codec.Version
 	saved, perr := tr.put(ctx, checkpoint.Checkpoint{Next: []string{path}, State: input, Interrupts: pending,
 		Metadata: checkpoint.Metadata{Node: tr.last, Source: "interrupt", Version: version}})
@@ -354,7 +356,7 @@ func (tr *threadRun[S]) put(ctx context.Context, cp checkpoint.Checkpoint) (chec
 
 func breakpoint(when, node string) checkpoint.Interrupt {
 	payload, _ := json.Marshal(map[string]string{when: node})
-	return checkpoint.Interrupt{Node: node, Index: -1, Payload: payload}
+	return checkpoint.Interrupt{ID: interruptID(node, -1), Node: node, Index: -1, Payload: payload}
 }
 
 func lastSegment(path string) string { return path[strings.LastIndex(path, "/")+1:] }

@@ -66,7 +66,7 @@ func TestThreadRecordsEveryStep(t *testing.T) {
 
 	again, err := r.Invoke(ctx, &state{}, WithThread("t1"))
 	require.NoError(t, err)
-	assert.Equal(t, []string{"a", "b", "c"}, again.Path)
+	assert.Equal(t, []string{"a", "b", "c", "a", "b", "c"}, again.Path, "a second run starts on the thread's state")
 	more, err := r.History(ctx, "t1")
 	require.NoError(t, err)
 	assert.Len(t, more, 8, "a second run continues the thread")
