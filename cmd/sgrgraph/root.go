@@ -60,7 +60,9 @@ func (a *app) setup() error {
 	default:
 		return fmt.Errorf("--log-level: %q is not one of debug, info, warn, error", a.logLevel)
 	}
-	a.log = zerolog.New(zerolog.ConsoleWriter{Out: a.errOut, NoColor: true}).Level(level).With().Timestamp().Logger()
+	// Parallel branches of a turn log at once: one line is written whole
+	// before the next (the console writer formats into the writer in pieces).
+	a.log = zerolog.New(zerolog.SyncWriter(zerolog.ConsoleWriter{Out: a.errOut, NoColor: true})).Level(level).With().Timestamp().Logger()
 	logRedisTo(a.log)
 	cfg, err := config.Load(a.configPath, os.LookupEnv)
 	if err != nil {
