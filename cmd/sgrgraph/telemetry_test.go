@@ -1,11 +1,16 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sgrgraph/sgrgraph/sgrtest/servers"
 	"github.com/sgrgraph/sgrgraph/telemetry/otlptest"
 )
 
@@ -53,4 +58,59 @@ func TestBadOTELSettingsStopTheCommand(t *testing.T) {
 	t.Setenv("OTEL_EXPORTER_OTLP_PROTOCOL", "http/json")
 	_, _, err := run(t, "tables")
 	assert.ErrorContains(t, err, "OTEL_EXPORTER_OTLP_PROTOCOL")
+}
+
+// turnsOf are the root turn spans among spans, each with its nodes below.
+func turnsOf(t *testing.T, spans []otlptest.Span) []otlptest.Span {
+	t.Helper()
+	var turns []otlptest.Span
+	for _, sp := range spans {
+		if sp.Name == "turn" {
+			turns = append(turns, sp)
+		}
+	}
+	for _, turn := range turns {
+		n := 0
+		for _, sp := range spans {
+			if sp.ParentID == turn.SpanID && sp.TraceID == turn.TraceID {
+				n++
+			}
+		}
+		assert.Positive(t, n, "turn %s has node spans", turn.SpanID)
+	}
+	return turns
+}
+
+func TestBatchExportsEachTurnWhenOTELIsSet(t *testing.T) {
+	r := otelEnv(t)
+	in := filepath.Join(t.TempDir(), "t.csv")
+	_, _, err := run(t, "batch", "--make-example", in, "--rows", "4")
+	require.NoError(t, err)
+	_, _, _ = run(t, "batch", "--input", in, "--cache-dir", t.TempDir()) // the example's empty rows fail: that is the example
+	turns := turnsOf(t, r.Spans())
+	assert.GreaterOrEqual(t, len(turns), 3, "a turn a row answered, each its own trace")
+}
+
+// worker: the turns it takes from the queue are traced and exported, and
+// flushed when it stops.
+func TestWorkerExportsItsTurnsWhenOTELIsSet(t *testing.T) {
+	r := otelEnv(t)
+	url := servers.Redis(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	var out, errOut bytes.Buffer
+	cmd := newRootCmd(&out, &errOut)
+	cmd.SetArgs([]string{"worker", "--queue", url, "--cache-dir", t.TempDir(), "--store", filepath.Join(t.TempDir(), "threads.db")})
+	done := make(chan error, 1)
+	go func() { done <- cmd.ExecuteContext(ctx) }()
+	in := filepath.Join(t.TempDir(), "t.csv")
+	_, _, err := run(t, "batch", "--make-example", in, "--rows", "3")
+	require.NoError(t, err)
+	_, _, _ = run(t, "batch", "--queue", url, "--input", in)
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the worker did not stop")
+	}
+	assert.NotEmpty(t, turnsOf(t, r.Spans()), "the worker's turns reached the receiver: %s", errOut.String())
 }
