@@ -51,6 +51,7 @@ type compileOptions struct {
 	version    int
 	migrate    func(from int, data json.RawMessage) (json.RawMessage, error)
 	tracing    *tracing
+	cacheStore CacheStore
 }
 
 // WithMaxSteps sets the superstep limit of a run.
@@ -106,6 +107,9 @@ func (g *StateGraph[S]) compile(ctx context.Context, o compileOptions) (*Runnabl
 	if err := r.setOptions(o); err != nil {
 		return nil, err
 	}
+	if err := r.compileVerbs(o); err != nil {
+		return nil, err
+	}
 	cg, err := r.build()
 	if err != nil {
 		return nil, err
@@ -153,9 +157,10 @@ func (r *Runnable[S]) setOptions(o compileOptions) error {
 // build turns the recorded graph into an eino graph.
 func (r *Runnable[S]) build() (*compose.Graph[S, S], error) {
 	g, p := r.g, r.plan
-	cg := compose.NewGraph[S, S]()
+	cg := compose.NewGraph[S, S](compose.WithGenLocalState(localState)) // the run's state, for the step count
 	for _, name := range g.order {
-		if err := cg.AddLambdaNode(name, compose.InvokableLambda(r.lambda(name)), compose.WithNodeName(name)); err != nil {
+		if err := cg.AddLambdaNode(name, compose.InvokableLambda(r.lambda(name)), compose.WithNodeName(name),
+			compose.WithStatePreHandler(r.countTask(r.verbs.node(name).deferred))); err != nil {
 			return nil, fmt.Errorf("node %q: %w", name, err)
 		}
 	}
@@ -166,11 +171,18 @@ func (r *Runnable[S]) build() (*compose.Graph[S, S], error) {
 			entries = append(entries, e.to)
 			continue
 		}
-		if slices.Contains(p.joins[e.to], e.from) {
+		switch {
+		case r.needsGate(e.from, e.to): // a fallback, a deferred node: decided at run time
+			cond := always[S](e.to)
+			if slices.Contains(p.joins[e.to], e.from) && !r.verbs.node(e.to).deferred {
+				cond = r.arrive(e.from, e.to)
+			}
+			err = cg.AddBranch(e.from, compose.NewGraphMultiBranch(r.gate(e.from, cond), map[string]bool{e.to: true}))
+		case slices.Contains(p.joins[e.to], e.from):
 			err = cg.AddBranch(e.from, compose.NewGraphMultiBranch(r.arrive(e.from, e.to), map[string]bool{e.to: true}))
-		} else if r.store != nil && p.inBranch[e.from] { // a branch node that paused leads nowhere (branches.go)
+		case r.store != nil && p.inBranch[e.from]: // a branch node that paused leads nowhere (branches.go)
 			err = cg.AddBranch(e.from, r.pauseGate(e.from, e.to))
-		} else {
+		default:
 			err = cg.AddEdge(e.from, e.to)
 		}
 		if err != nil {
@@ -182,9 +194,12 @@ func (r *Runnable[S]) build() (*compose.Graph[S, S], error) {
 		for _, to := range b.targets {
 			ends[to] = true
 		}
-		if err := cg.AddBranch(b.from, compose.NewGraphMultiBranch(r.condition(b), ends)); err != nil {
+		if err := cg.AddBranch(b.from, compose.NewGraphMultiBranch(r.gate(b.from, r.routeOf(b)), ends)); err != nil {
 			return nil, fmt.Errorf("conditional edges from %q: %w", b.from, err)
 		}
+	}
+	if err := r.addHiddenEdges(cg); err != nil {
+		return nil, err
 	}
 	if r.store == nil {
 		return cg, nil

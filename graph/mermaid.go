@@ -54,4 +54,5 @@ func (g *StateGraph[S]) writeMermaid(b *strings.Builder, prefix, indent string, 
 			fmt.Fprintf(b, "%s%s -. %q .-> %s\n", indent, id(br.from), br.router.label(k), id(br.targets[k]))
 		}
 	}
+	g.writeFallbacks(b, indent, id)
 }

@@ -13,6 +13,11 @@ type NodeOption func(*nodeOptions)
 type nodeOptions struct {
 	retry   *RetryPolicy
 	timeout time.Duration
+	// The node verbs (goto.go, fallback.go, defer.go, cache.go).
+	dests    []string
+	fallback string
+	deferred bool
+	cache    any // CachePolicy[S]
 }
 
 // RetryPolicy runs a failed node again, as LangGraph's RetryPolicy does.

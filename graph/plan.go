@@ -45,6 +45,11 @@ func planOf[S any](g *StateGraph[S]) (*plan, error) {
 			continue
 		}
 		p.forks[b.from] = true
+		for _, to := range out[b.from] {
+			if to != END {
+				p.clones[to] = true // a fixed edge runs beside the router's targets
+			}
+		}
 		for _, to := range b.targets {
 			if _, ok := b.router.(sendRouter[S]); ok {
 				p.sends[to] = b.from

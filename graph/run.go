@@ -24,7 +24,8 @@ type Runnable[S any] struct {
 	reduce     reducer[S]   // the field reducers when there is no WithMerge
 	store      checkpoint.Store
 	codec      checkpoint.Codec[S]
-	tracing    *tracing // WithTracing, or nil
+	tracing    *tracing  // WithTracing, or nil
+	verbs      *verbs[S] // Goto, fallbacks, deferred nodes, caches
 }
 
 // RunOption tunes one run.
@@ -36,7 +37,8 @@ type runOptions struct {
 	stopBefore    string
 	thread, from  string
 	before, after []string
-	threadOptions // what a run on a thread starts from (resume.go)
+	threadOptions     // what a run on a thread starts from (resume.go)
+	context       any // WithContext
 }
 
 // StopBefore ends the run, without error, when it reaches the named node
@@ -93,6 +95,7 @@ func (r *Runnable[S]) invoke(ctx context.Context, s S, o runOptions) (S, error) 
 
 // run runs the eino graph; tr, when not nil, records the run in a thread.
 func (r *Runnable[S]) run(ctx context.Context, s S, o runOptions, tr *threadRun[S]) (out S, err error) {
+	ctx = r.begin(ctx, o)
 	if r.plan.parallel() {
 		inv := newInvocation[S]()
 		inv.setBase(START, s)
@@ -119,6 +122,7 @@ func (r *Runnable[S]) run(ctx context.Context, s S, o runOptions, tr *threadRun[
 	}
 	out, err = r.eino.Invoke(ctx, s, eo...)
 	err = br.settle(ctx, err)
+	out, err = r.settle(ctx, out, err)
 	var stop stopped[S]
 	if errors.As(err, &stop) && o.stopBefore != "" {
 		return stop.s, nil
@@ -155,14 +159,14 @@ func (r *Runnable[S]) lambda(name string) func(context.Context, S) (S, error) {
 	for _, o := range r.g.nodes[name].opts.list() {
 		o(&opts)
 	}
-	call := attempts(name, fn, opts)
+	call := r.cached(name, r.markFailure(name, attempts(name, perAttempt(fn, opts), opts)))
 	policy := opts.retry != nil || opts.timeout != 0
 	p := r.plan
 	clone, fork, join := p.clones[name], p.forks[name], p.joins[name] != nil
 	sendFork, sends := p.sends[name]
 	branch := p.inBranch[name]
 	durable := r.store != nil && !branch && !sends // a node a thread can be resumed at
-	return func(ctx context.Context, s S) (S, error) {
+	return r.around(name, func(ctx context.Context, s S) (S, error) {
 		if stop, _ := ctx.Value(stopKey{}).(string); stop == name {
 			return s, stopped[S]{s}
 		}
@@ -216,7 +220,7 @@ func (r *Runnable[S]) lambda(name string) func(context.Context, S) (S, error) {
 			inv.setBase(name, out)
 		}
 		return out, err
-	}
+	})
 }
 
 type nodePathKey struct{}

@@ -80,6 +80,7 @@ func (g *StateGraph[S]) AddNode(name string, fn NodeFunc[S], opts ...NodeOption)
 	}
 	g.nodes[name] = spec
 	g.order = append(g.order, name)
+	g.addDestinations(name, spec.opts.dests)
 	return g
 }
 
@@ -133,6 +134,10 @@ func (g *StateGraph[S]) validate() error {
 		}
 		for _, k := range sortedKeys(b.targets) {
 			if to := b.targets[k]; to != END && !known(to) {
+				if gr, ok := b.router.(gotoRouter[S]); ok {
+					errs = append(errs, gr.unknownTarget(b.from, to))
+					continue
+				}
 				errs = append(errs, fmt.Errorf("conditional edge %s -[%s]-> %s: unknown node %q", b.from, k, to, to))
 			}
 		}

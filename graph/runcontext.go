@@ -1,0 +1,274 @@
+package graph
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+	"sync/atomic"
+)
+
+// runState is one run of one graph (a subgraph's run has its own): the
+// step it is at, and what its nodes left for the edges that follow them to
+// read (Goto targets, failures for a fallback, arrivals at a deferred
+// node). It travels in the context; nothing of a run is kept in the
+// Runnable, which many runs share.
+type runState struct {
+	maxSteps int
+
+	// step and busy are written by eino's pre-handlers, which run one after
+	// another before a step's tasks start (see countTask), and read by the
+	// nodes of that step and the branches after it.
+	step atomic.Int64 // the superstep, from 1
+	busy atomic.Int64 // tasks of this step that are not deferred nodes
+	ran  atomic.Bool  // a node started since the last pre-handler: the next one opens a step
+
+	mu       sync.Mutex
+	gotos    map[string]stamped[[]string] // node → the targets it named
+	failures map[string]stamped[error]    // node → its final error, for its fallback
+	handed   map[string]error             // fallback node → the error it takes over
+	deferred map[string]*deferral         // deferred node → its arrivals
+}
+
+// stamped is a value a node left in a step: only the branches of that step
+// read it, so a value from an earlier pass of a loop is never taken for a
+// new one.
+type stamped[T any] struct {
+	step int64
+	v    T
+}
+
+type runKey struct{}
+
+func runOf(ctx context.Context) *runState {
+	rs, _ := ctx.Value(runKey{}).(*runState)
+	return rs
+}
+
+// begin opens a run's state; the run's context value (WithContext), when
+// given, is visible to every node, subgraphs included.
+func (r *Runnable[S]) begin(ctx context.Context, o runOptions) context.Context {
+	rs := &runState{maxSteps: r.verbs.maxSteps}
+	rs.ran.Store(true)
+	ctx = context.WithValue(ctx, runKey{}, rs)
+	if o.context != nil {
+		ctx = context.WithValue(ctx, userContextKey{}, o.context)
+	}
+	return ctx
+}
+
+// settle finishes a run: a GotoParent ends it with the state of the node
+// that called it, and a deferred node that never ran fails it.
+func (r *Runnable[S]) settle(ctx context.Context, out S, err error) (S, error) {
+	var lv leaving[S]
+	if errors.As(err, &lv) {
+		return lv.s, nil
+	}
+	if err != nil {
+		return out, err
+	}
+	if node := runOf(ctx).stranded(); node != "" {
+		return out, fmt.Errorf("graph %s: deferred node %q had not run when the run reached END: a branch went to END while it waited", r.g.name, node)
+	}
+	return out, nil
+}
+
+// countTask is eino's pre-handler of every node. eino calls the
+// pre-handlers of a step one by one before any of its tasks starts, and
+// starts no pre-handler of the next step before they all end: the first
+// pre-handler after a node ran opens a new step.
+func (r *Runnable[S]) countTask(deferred bool) func(context.Context, S, *runState) (S, error) {
+	return func(_ context.Context, s S, rs *runState) (S, error) {
+		if rs.ran.Swap(false) {
+			rs.step.Add(1)
+			rs.busy.Store(0)
+		}
+		if !deferred {
+			rs.busy.Add(1)
+		}
+		return s, nil
+	}
+}
+
+// localState gives eino the run's state as its local state, which its
+// pre-handlers need.
+func localState(ctx context.Context) *runState {
+	if rs := runOf(ctx); rs != nil {
+		return rs
+	}
+	return &runState{} // not through Runnable.run, which always opens one
+}
+
+type userContextKey struct{}
+
+// WithContext gives the run a value every node can read with ContextOf
+// (LangGraph's runtime context): the user, a database handle, a feature
+// flag. Nodes share the value, so treat it as read-only. A subgraph sees
+// its parent run's value.
+func WithContext(c any) RunOption { return func(o *runOptions) { o.context = c } }
+
+// ContextOf is the run's context value (WithContext) as a C; false when
+// the run has none or it is not a C.
+func ContextOf[C any](ctx context.Context) (C, bool) {
+	c, ok := ctx.Value(userContextKey{}).(C)
+	return c, ok
+}
+
+// RemainingSteps is how many steps the run of the node's graph may still
+// take, this one included, as LangGraph counts it: 1 in the last step the
+// step limit (WithMaxSteps) allows, when a node that routes on gets the run
+// stopped with ErrMaxSteps. A subgraph counts its own steps against its own
+// limit. Outside a run it is -1.
+func RemainingSteps(ctx context.Context) int {
+	rs := runOf(ctx)
+	if rs == nil {
+		return -1
+	}
+	return rs.maxSteps - int(rs.step.Load()) + 1
+}
+
+// nodeRun is one run of a node in a run of its graph: where its Gotos go
+// and the error a fallback node takes over.
+type nodeRun struct {
+	name   string
+	v      *nodeVerbs
+	rs     *runState
+	outer  *sink // the sink of the node running this graph as a subgraph, or nil
+	handed error // ErrorOf
+	root   sink
+
+	mu     sync.Mutex
+	bad    error // the first Goto to a node it does not declare
+	failed bool  // the node's own function failed, after its retries
+}
+
+func (nr *nodeRun) misuse(err error) {
+	nr.mu.Lock()
+	if nr.bad == nil {
+		nr.bad = err
+	}
+	nr.mu.Unlock()
+}
+
+// around is the outermost part of a node's eino function: it opens the
+// node's run for Goto and ErrorOf, holds a deferred node back while other
+// work is pending, turns a final failure into a step to the fallback, and
+// hands the Goto targets to the edges.
+func (r *Runnable[S]) around(name string, body func(context.Context, S) (S, error)) func(context.Context, S) (S, error) {
+	v := r.verbs.node(name)
+	return func(ctx context.Context, s S) (S, error) {
+		rs := runOf(ctx)
+		rs.ran.Store(true)
+		if v.deferred {
+			in, wait, err := r.deferredInput(ctx, rs, name, s)
+			if wait || err != nil {
+				return s, err
+			}
+			s = in
+		}
+		nr := &nodeRun{name: name, v: v, rs: rs, outer: sinkOf(ctx), handed: rs.takeHanded(name)}
+		nr.root.nr = nr
+		var kept S
+		if v.fallback != "" {
+			kept = copyState(s) // the failed node may change its input before it fails
+		}
+		out, err := body(context.WithValue(ctx, sinkKey{}, &nr.root), s)
+		nr.mu.Lock()
+		bad, failed := nr.bad, nr.failed
+		nr.mu.Unlock()
+		switch {
+		case err == nil && bad != nil:
+			return out, bad
+		case err != nil && failed && v.fallback != "" && ctx.Err() == nil && !IsInterrupt(err):
+			rs.setFailure(name, err)
+			return kept, nil
+		case err != nil:
+			return out, err
+		}
+		to, up := nr.root.targets()
+		if len(to) > 0 {
+			rs.setGotos(name, to)
+		}
+		if len(up) > 0 {
+			nr.outer.add(up, nil)
+			return out, leaving[S]{out}
+		}
+		return out, nil
+	}
+}
+
+func (rs *runState) setGotos(node string, to []string) {
+	rs.mu.Lock()
+	if rs.gotos == nil {
+		rs.gotos = map[string]stamped[[]string]{}
+	}
+	rs.gotos[node] = stamped[[]string]{rs.step.Load(), to}
+	rs.mu.Unlock()
+}
+
+// gotosOf are the targets node named in the step that just ended.
+func (rs *runState) gotosOf(node string) []string {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	g, ok := rs.gotos[node]
+	if !ok || g.step != rs.step.Load() {
+		return nil
+	}
+	return g.v
+}
+
+func (rs *runState) setFailure(node string, err error) {
+	rs.mu.Lock()
+	if rs.failures == nil {
+		rs.failures = map[string]stamped[error]{}
+	}
+	rs.failures[node] = stamped[error]{rs.step.Load(), err}
+	rs.mu.Unlock()
+}
+
+// failure is the error node failed with in the step that just ended.
+func (rs *runState) failure(node string) error {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	f, ok := rs.failures[node]
+	if !ok || f.step != rs.step.Load() {
+		return nil
+	}
+	return f.v
+}
+
+func (rs *runState) hand(fallback string, err error) {
+	rs.mu.Lock()
+	if rs.handed == nil {
+		rs.handed = map[string]error{}
+	}
+	rs.handed[fallback] = errors.Join(rs.handed[fallback], err)
+	rs.mu.Unlock()
+}
+
+func (rs *runState) takeHanded(node string) error {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	err := rs.handed[node]
+	delete(rs.handed, node)
+	return err
+}
+
+// stranded names a deferred node that was waiting or about to run when
+// the run ended.
+func (rs *runState) stranded() string {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	var names []string
+	for name, d := range rs.deferred {
+		if d.armed || len(d.arrivals) > 0 {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	if len(names) == 0 {
+		return ""
+	}
+	return names[0]
+}
