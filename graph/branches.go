@@ -9,8 +9,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/cloudwego/eino/compose"
-
 	"github.com/sgrgraph/sgrgraph/checkpoint"
 )
 
@@ -19,9 +17,9 @@ import (
 // eino runs a graph's steps as its own supersteps and fails the whole run
 // at a node's error, so a branch node's Interrupt cannot be an error there
 // without losing the other branches' work. Instead the node's run is
-// recorded as paused and it returns normally; every edge out of a branch
-// node asks whether the node paused (gate, and the checks in arrive and
-// condition), and a paused node's edges lead nowhere. The other branches
+// recorded as paused and it returns normally; every exit of a branch node
+// asks whether the node paused (unlessPaused, and the check in arrive), and
+// a paused node's exits lead nowhere. The other branches
 // run on until they wait at their join, which cannot run, and eino ends
 // with no task left: settle then writes one checkpoint with an interrupt
 // per paused node, the paused nodes' inputs, the branches that arrived at
@@ -141,16 +139,18 @@ func haltedAt[S any](ctx context.Context, node string) bool {
 	return ok
 }
 
-// pauseGate is a fixed edge out of a branch node: it leads nowhere when the
-// node paused.
-func (r *Runnable[S]) pauseGate(from, to string) *compose.GraphBranch {
-	next := map[string]bool{to: true}
-	return compose.NewGraphMultiBranch(func(ctx context.Context, _ S) (map[string]bool, error) {
+// unlessPaused is an exit of a node (a fixed edge, its router, its Goto):
+// it leads nowhere when the node paused in a parallel branch.
+func (r *Runnable[S]) unlessPaused(from string, cond condition[S]) condition[S] {
+	if r.store == nil || !r.plan.inBranch[from] {
+		return cond
+	}
+	return func(ctx context.Context, s S) (map[string]bool, error) {
 		if haltedAt[S](ctx, from) {
 			return map[string]bool{}, nil
 		}
-		return next, nil
-	}, map[string]bool{to: true})
+		return cond(ctx, s)
+	}
 }
 
 // branchTask is one branch node's run in a thread.

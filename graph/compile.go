@@ -173,7 +173,7 @@ func (r *Runnable[S]) build() (*compose.Graph[S, S], error) {
 		}
 		switch {
 		case r.needsGate(e.from, e.to): // a fallback, a deferred node: decided at run time
-			cond := always[S](e.to)
+			cond := r.unlessPaused(e.from, always[S](e.to))
 			if slices.Contains(p.joins[e.to], e.from) && !r.verbs.node(e.to).deferred {
 				cond = r.arrive(e.from, e.to)
 			}
@@ -181,7 +181,7 @@ func (r *Runnable[S]) build() (*compose.Graph[S, S], error) {
 		case slices.Contains(p.joins[e.to], e.from):
 			err = cg.AddBranch(e.from, compose.NewGraphMultiBranch(r.arrive(e.from, e.to), map[string]bool{e.to: true}))
 		case r.store != nil && p.inBranch[e.from]: // a branch node that paused leads nowhere (branches.go)
-			err = cg.AddBranch(e.from, r.pauseGate(e.from, e.to))
+			err = cg.AddBranch(e.from, compose.NewGraphMultiBranch(r.unlessPaused(e.from, always[S](e.to)), map[string]bool{e.to: true}))
 		default:
 			err = cg.AddEdge(e.from, e.to)
 		}
@@ -194,7 +194,7 @@ func (r *Runnable[S]) build() (*compose.Graph[S, S], error) {
 		for _, to := range b.targets {
 			ends[to] = true
 		}
-		if err := cg.AddBranch(b.from, compose.NewGraphMultiBranch(r.gate(b.from, r.routeOf(b)), ends)); err != nil {
+		if err := cg.AddBranch(b.from, compose.NewGraphMultiBranch(r.gate(b.from, r.unlessPaused(b.from, r.routeOf(b))), ends)); err != nil {
 			return nil, fmt.Errorf("conditional edges from %q: %w", b.from, err)
 		}
 	}
@@ -247,9 +247,6 @@ func (r *Runnable[S]) condition(b *branch[S]) func(context.Context, S) (map[stri
 			if resumeEntry[S](ctx) != nil {
 				return map[string]bool{}, nil // the resumed run enters at its node(s)
 			}
-		}
-		if r.store != nil && haltedAt[S](ctx, b.from) {
-			return map[string]bool{}, nil // the node paused in a parallel branch
 		}
 		rt, err := b.router.route(ctx, s)
 		if err != nil {

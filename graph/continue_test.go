@@ -461,3 +461,35 @@ func TestResumeAndUpdateStateStream(t *testing.T) {
 		assert.ErrorContains(t, err, "thread: empty")
 	})
 }
+
+func TestAPausedBranchNodeTakesNoExit(t *testing.T) {
+	ctx := context.Background()
+	next := func(context.Context, *state) (string, error) { return "on", nil }
+	for _, tc := range []struct {
+		name string
+		exit func(g *StateGraph[*state]) *StateGraph[*state]
+	}{
+		{"fixed edge", func(g *StateGraph[*state]) *StateGraph[*state] { return g.AddEdge("b1", "b1x") }},
+		{"router", func(g *StateGraph[*state]) *StateGraph[*state] {
+			return g.AddConditionalEdges("b1", ByFunc(next), map[string]string{"on": "b1x"})
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			forEachStore(t, func(t *testing.T, store checkpoint.Store) {
+				var asked atomic.Int32
+				runs := map[string]*atomic.Int32{}
+				g := New[*state]("exits").AddNode("a", counted("a", runs)).AddNode("b1", asker("b1", &asked)).
+					AddNode("b1x", counted("b1x", runs)).AddNode("b2", counted("b2", runs)).AddNode("join", counted("join", runs)).
+					AddEdge(START, "a").AddEdge("a", "b1").AddEdge("a", "b2").AddEdge("b1x", "join").AddEdge("b2", "join").AddEdge("join", END)
+				r, err := tc.exit(g).Compile(ctx, WithCheckpointer(store))
+				require.NoError(t, err)
+				_, err = r.Invoke(ctx, &state{}, WithThread("t"))
+				require.True(t, IsInterrupt(err), "%v", err)
+				assert.EqualValues(t, 0, runs["b1x"].Load(), "the paused node's exit led nowhere")
+				out, err := r.Resume(ctx, "t", "ann")
+				require.NoError(t, err)
+				assert.Equal(t, []string{"a", "b1", "b1x", "b2", "join"}, out.Path)
+			})
+		})
+	}
+}
