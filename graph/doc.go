@@ -29,5 +29,12 @@
 // and the branches. Branches merge in declaration order, so a run is
 // deterministic.
 //
+// Inside a node, Goto names the next nodes (declared by WithDestinations),
+// GotoParent does so for the graph that runs this one as a subgraph,
+// RemainingSteps says how many steps the run has left and ContextOf reads
+// the run's value (WithContext). A node may be cached (WithCache), wait for
+// every other branch (WithDefer) or hand its failure to another node
+// (WithFallback, ErrorOf).
+//
 // Logging, timing and counting are Middleware, installed at Compile.
 package graph
