@@ -105,3 +105,29 @@ func TestMemoryCacheBound(t *testing.T) {
 	assert.True(t, ok)
 	assert.Equal(t, "1", string(v))
 }
+
+func TestCacheOnSends(t *testing.T) {
+	// the Sends of a cached node run at once, each through the cache, and
+	// the Gotos of those runs, cached or not, add up.
+	sends := func(_ context.Context, s *state) ([]Send[*state], error) {
+		return []Send[*state]{{Key: "w", State: &state{Item: 1}}, {Key: "w", State: &state{Item: 2}}, {Key: "w", State: &state{Item: 1}}}, nil
+	}
+	work := func(ctx context.Context, s *state) (*state, error) {
+		s.Count = s.Item
+		Goto(ctx, fmt.Sprint("n", s.Item))
+		return s, nil
+	}
+	r, err := New[*state]("g").AddNode("f", visit("f")).
+		AddNode("w", work, WithCache(CachePolicy[*state]{Key: func(s *state) string { return fmt.Sprint(s.Item) }}), WithDestinations("n1", "n2")).
+		AddNode("n1", visit("n1")).AddNode("n2", visit("n2")).AddNode("j", visit("j")).
+		AddEdge(START, "f").AddConditionalEdges("f", BySend(sends), map[string]string{"w": "w"}).
+		AddEdge("n1", "j").AddEdge("n2", "j").AddEdge("j", END).
+		Compile(context.Background())
+	require.NoError(t, err)
+	for range 2 {
+		out, err := r.Invoke(context.Background(), &state{})
+		require.NoError(t, err)
+		assert.Equal(t, "f n1 n2 j", strings.Join(out.Path, " "))
+		assert.Equal(t, 4, out.Count)
+	}
+}

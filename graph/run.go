@@ -177,7 +177,11 @@ func (r *Runnable[S]) lambda(name string) func(context.Context, S) (S, error) {
 		switch {
 		case sends:
 			if queued := inv.take(name); len(queued) > 0 {
-				return r.fanOut(ctx, name, call, policy, inv.base(sendFork), queued)
+				out, err := r.fanOut(ctx, name, call, policy, inv.base(sendFork), queued)
+				if err == nil && fork { // a Send's node that fans out again: its merge is the base
+					inv.setBase(name, out)
+				}
+				return out, err
 			}
 		case join:
 			merged, ok, err := r.join(ctx, name, inv)
