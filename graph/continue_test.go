@@ -493,3 +493,49 @@ func TestAPausedBranchNodeTakesNoExit(t *testing.T) {
 		})
 	}
 }
+
+func TestASubgraphInABranchAsksAsOneTask(t *testing.T) {
+	ctx := context.Background()
+	forEachStore(t, func(t *testing.T, store checkpoint.Store) {
+		var asked atomic.Int32
+		runs := map[string]*atomic.Int32{}
+		sub, err := New[*state]("sub").AddNode("x", counted("x", runs)).AddNode("ask", asker("ask", &asked)).
+			AddEdge(START, "x").AddEdge("x", "ask").AddEdge("ask", END).Compile(ctx, WithCheckpointer(store))
+		require.NoError(t, err)
+		r := fanIn(t, store, runs, Subgraph(sub))
+		_, err = r.Invoke(ctx, &state{}, WithThread("t"))
+		var paused *InterruptError
+		require.ErrorAs(t, err, &paused)
+		assert.Equal(t, "b1", paused.Pending().Node, "the branch's node asks, for the subgraph it runs")
+		history, err := r.History(ctx, "t")
+		require.NoError(t, err)
+		for _, h := range history {
+			for _, n := range h.Next {
+				assert.NotContains(t, n, "/", "the subgraph wrote no checkpoint of its own from inside the branch")
+			}
+		}
+		out, err := r.Resume(ctx, "t", "ann")
+		require.NoError(t, err)
+		assert.Equal(t, []string{"a", "x", "ask", "b2", "b2x", "join"}, out.Path)
+		assert.EqualValues(t, 2, runs["x"].Load(), "the subgraph ran again from its start")
+		assert.EqualValues(t, 1, runs["b2x"].Load())
+	})
+}
+
+func TestInterruptInASendRunFails(t *testing.T) {
+	ctx := context.Background()
+	ask := func(ctx context.Context, s *state) (*state, error) {
+		_, err := Interrupt[string](ctx, "?")
+		return s, err
+	}
+	sends := func(_ context.Context, s *state) ([]Send[*state], error) {
+		return []Send[*state]{{Key: "ask", State: &state{Item: 1}}, {Key: "ask", State: &state{Item: 2}}}, nil
+	}
+	r, err := New[*state]("send").AddNode("a", visit("a")).AddNode("ask", ask).AddNode("b", visit("b")).
+		AddEdge(START, "a").AddConditionalEdges("a", BySend(sends), map[string]string{"ask": "ask"}).
+		AddEdge("ask", "b").AddEdge("b", END).Compile(ctx, WithCheckpointer(checkpoint.NewMemory()))
+	require.NoError(t, err)
+	_, err = r.Invoke(ctx, &state{}, WithThread("t"))
+	assert.ErrorContains(t, err, "in a Send's run", "a Send's runs are not checkpointed: the run fails, saying why")
+	assert.False(t, IsInterrupt(err))
+}
