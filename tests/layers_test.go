@@ -65,6 +65,8 @@ var layers = map[string]struct {
 	"outbound":                          {nil, false},
 	"models/openai":                     {[]string{"models", "outbound"}, true},
 	"sgrtest/openaitest":                {nil, true},
+	"mcptools":                          {[]string{"guards/safety", "outbound"}, true}, // tools of MCP servers as eino tools
+	"mcptools/mcptest":                  {nil, false},                                  // real MCP servers for tests: npm's, and sgrgraph built
 	"agent": {[]string{"checkpoint", "checkpoint/postgres", "checkpoint/redis", "checkpoint/sqlite", "config", "contracts", "docs", "events", "graph", "guards", "guards/safety", "kb", "models",
 		"models/offline", "models/openai", "nodes", "outbound", "tables", "templates", "tools"}, true},
 	"templates":    {[]string{"contracts"}, false},
