@@ -43,6 +43,9 @@ type Config struct {
 	Output   Output            `yaml:"output"`
 	// Telemetry says what the traces carry (docs/observability.md).
 	Telemetry Telemetry `yaml:"telemetry"`
+	// Tools are what the agent may call besides search_kb: tools.mcp's
+	// servers (tools.go).
+	Tools Tools `yaml:"tools"`
 }
 
 // Output says what the printed results carry. Personal data (e-mail
@@ -91,6 +94,9 @@ func Load(path string, lookup func(string) (string, bool)) (Config, error) {
 	}
 	if lookup != nil {
 		if err := applyEnv(&c, lookup); err != nil {
+			return Config{}, err
+		}
+		if err := c.Tools.expand(lookup); err != nil {
 			return Config{}, err
 		}
 	}
@@ -189,6 +195,7 @@ func (c Config) Validate() error {
 	section("guardian", c.Guardian.Validate())
 	section("kb", c.KB.Validate())
 	section("threads", c.Threads.Validate())
+	section("tools", c.Tools.Validate())
 	if c.Language != "ru" && c.Language != "en" {
 		bad("language: %q is not ru or en", c.Language)
 	}
