@@ -68,6 +68,7 @@ func (e *Engine) agentStep(in []*schema.Message, o *model.Options) *schema.Messa
 		calls = append(calls, schema.ToolCall{ID: callID(len(in)*10 + i), Type: "function",
 			Function: schema.FunctionCall{Name: searchTool, Arguments: string(raw)}})
 	}
+	calls = append(calls, evidenceCalls(o, queries, len(in))...)
 	return schema.AssistantMessage("", calls)
 }
 
