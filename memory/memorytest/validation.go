@@ -46,6 +46,7 @@ func testValidation(t *testing.T, s memory.Store) {
 		{"put big value", "put", putErr(ns, "k", `{"a":"`+long(memory.MaxValueBytes)+`"}`, 0), []string{"value is 65544 bytes", "64 KiB"}},
 		{"put NUL escape", "put", putErr(ns, "k", `{"a":"\u0000"}`, 0), []string{`\u0000`, "Postgres"}},
 		{"put lone surrogate", "put", putErr(ns, "k", `{"a":"\ud800"}`, 0), []string{"surrogate", "Postgres"}},
+		{"put number out of range", "put", putErr(ns, "k", `{"a":1e-16384}`, 0), []string{"1e-16384", "exponent must be from -300 to 300"}},
 		{"put negative ttl", "put", putErr(ns, "k", `{}`, -time.Second), []string{"ttl is -1s", "0 (never expires)"}},
 		{"put long ttl", "put", putErr(ns, "k", `{}`, memory.MaxTTL+1), []string{"ttl is", "876000h0m0s"}},
 		{"get empty key", "get", func() error { _, err := s.Get(ctx(t), ns, ""); return err }, []string{"key is empty"}},
