@@ -57,6 +57,7 @@ var layers = map[string]struct {
 	"memory/internal/text":              {nil, false}, // the knowledge base's analyzers, from bleve itself
 	"memory/memorytest":                 {[]string{"memory"}, false},
 	"memory/sqlite":                     {[]string{"memory", "memory/internal/rules"}, false},
+	"memory/postgres":                   {[]string{"memory", "memory/internal/rules"}, false},
 	"sgrtest":                           {[]string{"contracts", "events", "graph", "models"}, true},
 	"models/offline":                    {[]string{"contracts", "models", "templates", "models/offline/internal/textmodel"}, true},
 	"models/offline/internal/textmodel": {nil, false},                                           // the trained spam model
