@@ -58,6 +58,7 @@ var layers = map[string]struct {
 	"memory/memorytest":                 {[]string{"memory"}, false},
 	"memory/sqlite":                     {[]string{"memory", "memory/internal/rules"}, false},
 	"memory/postgres":                   {[]string{"memory", "memory/internal/rules"}, false},
+	"memory/redis":                      {[]string{"memory", "memory/internal/rules"}, false},
 	"sgrtest":                           {[]string{"contracts", "events", "graph", "models"}, true},
 	"models/offline":                    {[]string{"contracts", "models", "templates", "models/offline/internal/textmodel"}, true},
 	"models/offline/internal/textmodel": {nil, false},                                           // the trained spam model
@@ -69,7 +70,7 @@ var layers = map[string]struct {
 	"mcptools":                          {[]string{"guards/safety", "outbound"}, true}, // tools of MCP servers as eino tools
 	"mcptools/mcptest":                  {nil, false},                                  // real MCP servers for tests: npm's, and sgrgraph built
 	"agent": {[]string{"checkpoint", "checkpoint/postgres", "checkpoint/redis", "checkpoint/sqlite", "config", "contracts", "docs", "events", "graph", "guards", "guards/safety", "kb", "models",
-		"models/offline", "models/openai", "nodes", "outbound", "tables", "templates", "tools"}, true},
+		"mcptools", "models/offline", "models/openai", "nodes", "outbound", "tables", "templates", "tools"}, true},
 	"templates":    {[]string{"contracts"}, false},
 	"batch":        {[]string{"agent", "contracts", "templates"}, false},
 	"runs":         {[]string{"agent", "contracts"}, true},                                                             // turns queued for workers (a Spec holds eino messages)
