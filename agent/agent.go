@@ -8,6 +8,7 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"io"
 
 	"github.com/cloudwego/eino/components/model"
@@ -20,6 +21,7 @@ import (
 	"github.com/sgrgraph/sgrgraph/graph"
 	"github.com/sgrgraph/sgrgraph/guards/safety"
 	"github.com/sgrgraph/sgrgraph/kb"
+	"github.com/sgrgraph/sgrgraph/mcptools"
 	"github.com/sgrgraph/sgrgraph/models/offline"
 	"github.com/sgrgraph/sgrgraph/tables"
 	"github.com/sgrgraph/sgrgraph/tools"
@@ -58,6 +60,11 @@ type Options struct {
 type Tool struct {
 	tool.InvokableTool
 	Source contracts.EvidenceSource
+	// QueryArgument names the argument that takes a search query: the
+	// offline engine calls the tool with its search queries, as it calls
+	// search_kb. Empty: the tool's own QueryArgument() when it has one (an
+	// MCP tool's), else the engine does not call it.
+	QueryArgument string
 }
 
 // Agent is the compiled default graph with what it was built from. It is
@@ -70,8 +77,9 @@ type Agent struct {
 	nodes     Nodes
 	graph     Graph
 	tables    *tables.Set
-	outputs   *tables.Table // DT-004, which the result reads
-	tracing   *tracing      // nil: no spans
+	outputs   *tables.Table     // DT-004, which the result reads
+	tracing   *tracing          // nil: no spans
+	mcp       *mcptools.Toolset // tools.mcp's servers; nil: none
 }
 
 // New builds and compiles the default graph: assembly only, no turn runs.
@@ -88,13 +96,16 @@ func New(ctx context.Context, cfg config.Config, o Options) (*Agent, error) {
 	// articles into words are most of what a start takes: the guard is
 	// built from the start and the engine once the articles are read, each
 	// in a goroutine of its own, while the index opens.
-	var b builds
+	// tools.mcp's servers are started and reached while the rest is built.
+	b := builds{mcp: startMCP(ctx, cfg.Tools.MCP)}
 	if o.Classifier == nil {
 		b.classifier = started(func() (safety.Classifier, error) { return newClassifier(cfg) })
 	}
 	if a.knowledge == nil && (o.Searcher == nil || (o.Model == nil && cfg.Model.Provider == "offline")) {
 		k, err := openKnowledge(ctx, cfg.KB, func(docs []kb.Doc, read func() *offline.Reading) { b.engine = a.startEngine(o, docs, read) })
 		if err != nil {
+			_, _ = a.waitMCP(b)
+			a.Close()
 			return nil, err
 		}
 		a.knowledge, a.ownsKB = k, true
@@ -103,6 +114,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (*Agent, error) {
 	}
 	n, e, err := a.parts(ctx, o, b)
 	if err != nil {
+		_, _ = a.waitMCP(b) // parts may have failed before it took them: they are closed all the same
 		a.Close()
 		return nil, err
 	}
@@ -126,6 +138,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (*Agent, error) {
 type builds struct {
 	classifier func() (safety.Classifier, error)
 	engine     func() (*offline.Engine, error)
+	mcp        func() (mcpTools, error)
 }
 
 // started runs build in a goroutine of its own and returns what waits for
@@ -147,12 +160,14 @@ func started[T any](build func() (T, error)) func() (T, error) {
 // Nodes are the configured nodes the graph was built from.
 func (a *Agent) Nodes() Nodes { return a.nodes }
 
-// Close releases the knowledge base if the agent opened it.
+// Close releases the knowledge base if the agent opened it, and ends the
+// connections to tools.mcp's servers.
 func (a *Agent) Close() error {
+	var err error
 	if a.ownsKB && a.knowledge != nil {
-		return a.knowledge.Close()
+		err = a.knowledge.Close()
 	}
-	return nil
+	return errors.Join(err, a.mcp.Close())
 }
 
 // Graph is the compiled graph, for diagrams.

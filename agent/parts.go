@@ -69,20 +69,28 @@ func (a *Agent) parts(ctx context.Context, o Options, b builds) (Nodes, Tables, 
 	toolStep := nodes.AgentTools{Tools: []tool.InvokableTool{search}, Sources: map[string]contracts.EvidenceSource{}}
 	offered := []tool.BaseTool{search}
 	have := []contracts.EvidenceSource{contracts.SourceDoc}
-	for i, t := range o.Tools {
+	fromMCP, err := a.waitMCP(b)
+	if err != nil {
+		return Nodes{}, Tables{}, err
+	}
+	for i, t := range append(slices.Clone(o.Tools), fromMCP...) {
+		which := fmt.Sprintf("options: tools[%d]", i)
+		if i >= len(o.Tools) {
+			which = "config: tools.mcp"
+		}
 		info, err := t.Info(ctx)
 		if err != nil || info == nil || info.Name == "" {
-			return Nodes{}, Tables{}, fmt.Errorf("options: tools[%d]: no name (%v)", i, err)
+			return Nodes{}, Tables{}, fmt.Errorf("%s: no name (%v)", which, err)
 		}
 		if info.Name == tools.SGRToolName || info.Name == tools.SearchKBToolName || toolStep.Sources[info.Name] != "" {
-			return Nodes{}, Tables{}, fmt.Errorf("options: tools[%d]: the name %q is taken", i, info.Name)
+			return Nodes{}, Tables{}, fmt.Errorf("%s: the name %q is taken", which, info.Name)
 		}
 		source := t.Source
 		if source == "" {
 			source = contracts.SourceDoc
 		}
 		toolStep.Tools, toolStep.Sources[info.Name] = append(toolStep.Tools, t.InvokableTool), source
-		offered, have = append(offered, t.InvokableTool), append(have, source)
+		offered, have = append(offered, offer(t)), append(have, source)
 	}
 	toolStep.Tools = a.tracing.reported(toolStep.Tools)
 	rules := cfg.Guardian.EvidenceRules()
