@@ -83,7 +83,7 @@ func run(ctx context.Context, w io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(w, "thread ticket-1: %d checkpoints; its state's log: %s\n", len(history), strings.Join(snap.State.Log, "; "))
-	return nil
+	return verbs(ctx, w)
 }
 
 func main() {
