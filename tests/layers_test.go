@@ -51,6 +51,7 @@ var layers = map[string]struct {
 	"examples/stream":                   {[]string{"graph", "examples/internal/exampletest"}, true},
 	"examples/queue":                    {[]string{"agent", "config", "contracts", "runs", "examples/internal/exampletest", "sgrtest/servers"}, false},
 	"examples/evidence-sources":         {[]string{"agent", "config", "contracts", "sgrtest"}, true},
+	"examples/mcp-tools":                {[]string{"mcptools"}, false},
 	"examples/internal/exampletest":     {nil, false},
 	"examples/memory":                   {[]string{"checkpoint", "graph", "memory", "memory/sqlite", "examples/internal/exampletest"}, false},
 	"memory":                            {[]string{"memory/internal/rules", "memory/internal/text"}, false}, // no graph: nodes get a store through the run context
