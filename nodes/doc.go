@@ -34,6 +34,14 @@ const (
 	HumanReviewName     = "human_review"
 )
 
+// Names lists every node name of the default graph, the react_agent loop's
+// included: what labels a node's metrics and its log lines. A test in
+// package agent fails when the compiled graph and this list disagree.
+func Names() []string {
+	return []string{GuardianVerifyName, SGRPlanName, PolicyCheckName, InjectSyntheticName, ReactAgentName, AgentModelName,
+		AgentToolsName, CallToolName, EvidenceCheckName, ContractCheckName, RetryBumpName, FinalizeName, SafeExitName, HumanReviewName}
+}
+
 func noteError(s *contracts.ChatState, node, msg string) {
 	s.Diagnostics.Errors = append(s.Diagnostics.Errors, contracts.NodeNote{Node: node, Message: msg})
 }

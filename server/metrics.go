@@ -51,9 +51,7 @@ var (
 	knownVerdicts = set(string(contracts.VerdictPass), string(contracts.VerdictRetry), string(contracts.VerdictFail))
 	knownLevels   = set(string(contracts.LevelSafe), string(contracts.LevelControversial), string(contracts.LevelUnsafe),
 		string(contracts.LevelUnknown))
-	knownNodes = set(nodes.GuardianVerifyName, nodes.SGRPlanName, nodes.InjectSyntheticName, nodes.ReactAgentName,
-		nodes.AgentModelName, nodes.AgentToolsName, nodes.CallToolName, nodes.EvidenceCheckName, nodes.ContractCheckName,
-		nodes.RetryBumpName, nodes.FinalizeName, nodes.SafeExitName, nodes.HumanReviewName)
+	knownNodes = set(nodes.Names()...)
 	// knownServices are the outbound services that retry (outbound.Client's names).
 	knownServices = set("model", "guard")
 )

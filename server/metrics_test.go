@@ -152,6 +152,7 @@ func TestMetrics(t *testing.T) {
 		assert.Equal(t, 3.0, m.get("sgrgraph_node_seconds_count", "node", "guardian_verify"), "every turn starts at the guard")
 		assert.Positive(t, m.get("sgrgraph_node_seconds_count", "node", "finalize"))
 		assert.Positive(t, m.get("sgrgraph_node_seconds_bucket", "node", "finalize", "le", "+Inf"))
+		assert.Positive(t, m.get("sgrgraph_node_seconds_count", "node", "policy_check"), "policy_check is a node of its own, not other")
 	})
 
 	t.Run("tokens", func(t *testing.T) {

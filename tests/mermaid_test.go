@@ -1,7 +1,10 @@
 package tests
 
 import (
+	"maps"
 	"os"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -9,6 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sgrgraph/sgrgraph/agent"
+	"github.com/sgrgraph/sgrgraph/config"
+	"github.com/sgrgraph/sgrgraph/nodes"
 	"github.com/sgrgraph/sgrgraph/sgrtest"
 )
 
@@ -22,4 +27,24 @@ func TestDefaultGraphMermaid(t *testing.T) {
 	readme, err := os.ReadFile("../README.md")
 	require.NoError(t, err)
 	assert.Contains(t, string(readme), "```mermaid\n"+strings.TrimSpace(diagram)+"\n```", "README's diagram differs from testdata/default_graph.mmd")
+}
+
+// TestNodeNamesAreTheGraphs: nodes.Names, which labels the nodes' metrics
+// and logs, lists exactly the nodes of the compiled default graph, the
+// loop's and human review's included: a node added to the graph and not to
+// the list (or the other way round) fails here.
+func TestNodeNamesAreTheGraphs(t *testing.T) {
+	a := newAgent(t, agent.Options{}, func(c *config.Config) { c.Guardian.HumanReview = []string{"fail"} })
+	labels := regexp.MustCompile(`"[^"]*"|\[[^\]]*\]`) // edge labels and the subgraph's title
+	ident := regexp.MustCompile(`^[a-z][a-z_]*$`)
+	inGraph := map[string]bool{}
+	for _, line := range strings.Split(a.Graph().Mermaid(), "\n") {
+		for _, f := range strings.Fields(labels.ReplaceAllString(line, " ")) {
+			f = strings.TrimPrefix(f, nodes.ReactAgentName+"_")
+			if ident.MatchString(f) && f != "subgraph" && f != "end" && f != "flowchart" {
+				inGraph[f] = true
+			}
+		}
+	}
+	assert.ElementsMatch(t, nodes.Names(), slices.Collect(maps.Keys(inGraph)))
 }
