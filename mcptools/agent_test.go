@@ -25,6 +25,10 @@ import (
 
 const question = "How do I configure the safety guard?"
 
+// refundPlan is the planner's analysis of a question on refunds.
+var refundPlan = fmt.Sprintf(`{"spam_score":0.01,"spam_reason":"","user_intent":"refund time","topic":"refunds","category":"billing",`+
+	`"request_type":%q,"answer_language":"en","subqueries":["refund time"],"intent_confidence":0.9,"action":"normal"}`, contracts.RequestKnowledgeQA)
+
 func testConfig(t *testing.T) config.Config {
 	cfg := config.Default()
 	cfg.KB.CacheDir = t.TempDir()
@@ -82,10 +86,8 @@ func TestInjectedMCPResultIsQuotedNotObeyed(t *testing.T) {
 	cfg := testConfig(t)
 	cfg.Tools.MCP = []config.MCPServer{{Name: "fs", Source: "policy", Command: node, Args: append(args, dir), Allow: []string{"read_text_file"}}}
 	cfg.Tables.MaxRetries = 0 // the Guardian judges once: the draft rests on nothing
-	plan := fmt.Sprintf(`{"spam_score":0.01,"spam_reason":"","user_intent":"refund time","topic":"refunds","category":"billing",`+
-		`"request_type":%q,"answer_language":"en","subqueries":["refund time"],"intent_confidence":0.9,"action":"normal"}`, contracts.RequestKnowledgeQA)
 	model := sgrtest.NewScriptedModel(
-		sgrtest.ToolCall("analyse_user_request", plan),
+		sgrtest.ToolCall("analyse_user_request", refundPlan),
 		sgrtest.ToolCall("fs__read_text_file", fmt.Sprintf(`{"path":%q}`, planted)),
 		sgrtest.Text("I could not find the refund time."),
 	)
@@ -101,19 +103,58 @@ func TestInjectedMCPResultIsQuotedNotObeyed(t *testing.T) {
 	for _, e := range s.Evidence {
 		assert.NotEqual(t, "fs__read_text_file", e.Tool, "set aside: no evidence")
 	}
-	var toolMsgs []string
-	for _, r := range model.Requests() {
-		for _, m := range r.Messages {
-			if m.Role == schema.Tool && m.ToolName == "fs__read_text_file" {
-				toolMsgs = append(toolMsgs, m.Content)
-			}
-		}
-	}
+	toolMsgs := toolMessages(model, "fs__read_text_file")
 	require.NotEmpty(t, toolMsgs, "the model was answered")
 	for _, m := range toolMsgs {
 		assert.NotContains(t, m, "refund is denied", "the model never reads the order")
 		assert.Contains(t, m, "withheld")
 	}
+}
+
+// A search result of another sgrgraph, JSON whose best_chunk gives
+// orders: the tool step reads a result whole, where JSON strings are
+// quotations, so the tool reads them itself and withholds the result; the
+// call is an error, no evidence, and the model reads only why.
+func TestInjectedJSONResultIsWithheld(t *testing.T) {
+	bin := mcptest.Sgrgraph(t)
+	planted, err := filepath.Abs(filepath.Join("testdata", "planted"))
+	require.NoError(t, err)
+	cfg := testConfig(t)
+	cfg.Tools.MCP = []config.MCPServer{{Name: "kb", Source: "policy", Command: bin, Args: []string{"mcp", "--kb", planted, "--cache-dir", t.TempDir()},
+		Env: map[string]string{"XDG_CACHE_HOME": t.TempDir()}, Allow: []string{"search_kb"}}}
+	cfg.Tables.MaxRetries = 0
+	model := sgrtest.NewScriptedModel(sgrtest.ToolCall("analyse_user_request", refundPlan),
+		sgrtest.ToolCall("kb__search_kb", `{"query":"refunds"}`), sgrtest.Text("I could not find the refund time."))
+	s, err := newAgent(t, cfg, agent.Options{Model: model}).RunState(context.Background(), agent.Turn{Message: "How long do refunds take?"})
+	require.NoError(t, err)
+	for _, e := range s.Evidence {
+		assert.NotEqual(t, "kb__search_kb", e.Tool)
+	}
+	var traced []string
+	for _, q := range s.QueryTraces {
+		if q.Tool == "kb__search_kb" {
+			traced = append(traced, q.Error)
+		}
+	}
+	require.Len(t, traced, 1)
+	assert.Contains(t, traced[0], `mcp server "kb": tool "search_kb": the result was withheld: it gave instructions to the assistant (prompt_injection(`)
+	msgs := toolMessages(model, "kb__search_kb")
+	require.NotEmpty(t, msgs)
+	for _, m := range msgs {
+		assert.NotContains(t, m, "refund is denied")
+	}
+}
+
+func toolMessages(m *sgrtest.ScriptedModel, tool string) []string {
+	var out []string
+	for _, r := range m.Requests() {
+		for _, msg := range r.Messages {
+			if msg.Role == schema.Tool && msg.ToolName == tool {
+				out = append(out, msg.Content)
+			}
+		}
+	}
+	return out
 }
 
 // sgrgraph's own MCP server, in process over Streamable HTTP behind a

@@ -30,9 +30,12 @@
 // What a server returns is untrusted text. The default turn's tool step
 // (nodes.AgentTools) reads every result with the Guardian's injection
 // screen before the model or the evidence sees it, and sets aside a result
-// that gives the assistant orders; this package passes results on as the
-// server wrote them (text, never re-quoted, which would hide an order from
-// the screen) and itself screens what a tool step does not: the text of a
-// server's errors, which is quoted, or withheld when it gives orders. A
-// graph of your own that has no such step sets Options.ScreenResults.
+// that gives the assistant orders; this package passes text results on as
+// the server wrote them (never re-quoted, which would hide an order from
+// the screen: it reads quoted words as a mention) and itself screens what
+// a tool step would miss: the strings of a JSON result, which read whole
+// are quotations (an order in one fails the call: the result is withheld),
+// and a server's error text, which is quoted, or withheld when it gives
+// orders. A graph of your own that has no such step sets
+// Options.ScreenResults.
 package mcptools

@@ -147,9 +147,18 @@ func (t *Tool) InvokableRun(ctx context.Context, args string, _ ...tool.Option) 
 	if res.IsError {
 		return "", t.fail(fmt.Errorf("the tool failed: %s", t.screen.quote(out)))
 	}
-	if t.screen.results {
+	inj, bad := t.screen.findInJSON(out)
+	switch {
+	case bad && t.screen.results:
+		return Withheld + " (prompt_injection(" + inj.String() + "))", nil
+	case bad:
+		// A tool step reads a result whole, where a JSON string is quoted
+		// text, a mention: it would pass this one on. An error is no
+		// evidence, and the model reads only why.
+		return "", t.fail(fmt.Errorf("the result was withheld: it gave instructions to the assistant (prompt_injection(%s))", inj))
+	case t.screen.results:
 		if inj, bad := t.screen.find(out); bad {
-			return Withheld + " (" + inj.String() + ")", nil
+			return Withheld + " (prompt_injection(" + inj.String() + "))", nil
 		}
 	}
 	return out, nil
@@ -224,6 +233,32 @@ func (s *screen) quote(msg string) string {
 		msg = string(r[:errorRunes]) + "…"
 	}
 	return fmt.Sprintf("%q", msg)
+}
+
+// findInJSON reads the strings of a result that is JSON (an object or an
+// array, cut short or whole) as text of their own. Read whole, each would
+// be a quotation, which the screen takes for a mention of its words
+// rather than an order; a search result's articles are read field by
+// field by the tool step, but only the fields of sgrgraph's own search.
+func (s *screen) findInJSON(out string) (safety.Injection, bool) {
+	trimmed := strings.TrimSpace(out)
+	if trimmed == "" || (trimmed[0] != '{' && trimmed[0] != '[') {
+		return safety.Injection{}, false
+	}
+	var strs []string
+	d := json.NewDecoder(strings.NewReader(trimmed))
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			break // the end, or where the result was cut
+		}
+		if str, ok := tok.(string); ok && strings.TrimSpace(str) != "" {
+			strs = append(strs, str)
+		}
+	}
+	// A blank line between them: no sentence, and no quotation, runs
+	// from one string into the next.
+	return s.find(strings.Join(strs, "\n\n"))
 }
 
 func (s *screen) find(text string) (safety.Injection, bool) {
