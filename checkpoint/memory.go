@@ -9,28 +9,42 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sgrgraph/sgrgraph/checkpoint/internal/blob"
 	"github.com/sgrgraph/sgrgraph/checkpoint/internal/rules"
 )
 
 // memory keeps checkpoints in maps under one mutex. It copies every value in
-// and out, so callers can never change what it stores.
+// and out, so callers can never change what it stores. A state is kept as
+// its pieces (package blob), each once per thread, as the other stores keep
+// it.
 type memory struct {
 	mu      sync.Mutex
 	threads map[string]*memThread
 	closed  bool
 	locks   *procLocker // the leases of TryLock, in this process as the threads are
+	written WriteMeter
 }
 
-// memThread holds one thread's checkpoints in Put order.
+// memThread holds one thread's checkpoints in Put order and the pieces of
+// their states.
 type memThread struct {
-	seq  int64            // the sequence number of the last Put
-	list []memEntry       // ascending seq
-	seqs map[string]int64 // ID to seq, to find an entry by binary search
+	seq    int64            // the sequence number of the last Put
+	list   []memEntry       // ascending seq
+	seqs   map[string]int64 // ID to seq, to find an entry by binary search
+	pieces map[string]*memPiece
 }
 
 type memEntry struct {
-	seq int64
-	cp  Checkpoint
+	seq      int64
+	cp       Checkpoint // without its State
+	manifest []string   // the state's pieces
+}
+
+// memPiece is a piece of state and how many times the thread's manifests
+// name it.
+type memPiece struct {
+	data []byte
+	refs int
 }
 
 // NewMemory returns a Store that lives in this process only: for tests and
@@ -73,13 +87,14 @@ func (m *memory) Put(_ context.Context, cp Checkpoint) (Checkpoint, error) {
 		cp.Metadata.Time = time.Now()
 	}
 	cp.Metadata.Time = cp.Metadata.Time.UTC()
+	pieces := blob.Split(cp.State)
 	if err := m.lock("put"); err != nil {
 		return Checkpoint{}, err
 	}
 	defer m.mu.Unlock()
 	th := m.threads[cp.Thread]
 	if th == nil {
-		th = &memThread{seqs: map[string]int64{}}
+		th = &memThread{seqs: map[string]int64{}, pieces: map[string]*memPiece{}}
 		m.threads[cp.Thread] = th
 	}
 	if cp.ID == "" {
@@ -87,10 +102,39 @@ func (m *memory) Put(_ context.Context, cp Checkpoint) (Checkpoint, error) {
 	} else if th.find(cp.ID) >= 0 {
 		return Checkpoint{}, memErr("put", fmt.Errorf("thread %q already has checkpoint %q", cp.Thread, cp.ID))
 	}
+	written, bytes := 0, 0
+	for _, p := range pieces {
+		kept := th.pieces[p.Hash]
+		if kept == nil {
+			kept = &memPiece{data: slices.Clone(p.Data)}
+			th.pieces[p.Hash] = kept
+			written, bytes = written+1, bytes+len(p.Data)
+		}
+		kept.refs++
+	}
+	m.written.Add(written, bytes)
 	th.seq++
-	th.list = append(th.list, memEntry{seq: th.seq, cp: clone(cp)})
+	entry := memEntry{seq: th.seq, cp: clone(cp), manifest: blob.Hashes(pieces)}
+	entry.cp.State = nil
+	th.list = append(th.list, entry)
 	th.seqs[cp.ID] = th.seq
 	return clone(cp), nil
+}
+
+// checkpoint is an entry with its state joined from its pieces.
+func (th *memThread) checkpoint(e memEntry) Checkpoint {
+	cp := clone(e.cp)
+	if len(e.manifest) > 0 {
+		// Pieces are kept while a manifest names them: Join cannot fail.
+		cp.State, _ = blob.Join(e.manifest, func(h string) ([]byte, bool) {
+			p := th.pieces[h]
+			if p == nil {
+				return nil, false
+			}
+			return p.data, true
+		})
+	}
+	return cp
 }
 
 func (m *memory) Get(_ context.Context, thread, id string) (Checkpoint, error) {
@@ -103,7 +147,7 @@ func (m *memory) Get(_ context.Context, thread, id string) (Checkpoint, error) {
 	defer m.mu.Unlock()
 	if th := m.threads[thread]; th != nil {
 		if i := th.find(id); i >= 0 {
-			return clone(th.list[i].cp), nil
+			return th.checkpoint(th.list[i]), nil
 		}
 	}
 	return Checkpoint{}, memErr("get", fmt.Errorf("thread %q checkpoint %q: %w", thread, id, ErrNotFound))
@@ -118,7 +162,7 @@ func (m *memory) Latest(_ context.Context, thread string) (Checkpoint, error) {
 	}
 	defer m.mu.Unlock()
 	if th := m.threads[thread]; th != nil && len(th.list) > 0 {
-		return clone(th.list[len(th.list)-1].cp), nil
+		return th.checkpoint(th.list[len(th.list)-1]), nil
 	}
 	return Checkpoint{}, memErr("latest", fmt.Errorf("thread %q: %w", thread, ErrNotFound))
 }
@@ -143,7 +187,7 @@ func (m *memory) List(_ context.Context, thread string, o ListOptions) ([]Checkp
 	}
 	var out []Checkpoint
 	for i := end - 1; i >= 0 && (o.Limit == 0 || len(out) < o.Limit); i-- {
-		out = append(out, clone(th.list[i].cp))
+		out = append(out, th.checkpoint(th.list[i]))
 	}
 	return out, nil
 }
@@ -199,6 +243,32 @@ func (m *memory) Delete(_ context.Context, thread string) error {
 	defer m.mu.Unlock()
 	delete(m.threads, thread)
 	return nil
+}
+
+// Written implements Meter: the memory store counts the pieces of state
+// it keeps, its other fields cost no encoding.
+func (m *memory) Written() Written { return m.written.Written() }
+
+// Stored implements Meter.
+func (m *memory) Stored(_ context.Context, thread string) (Stored, error) {
+	if err := rules.OptionalKey("thread", thread); err != nil {
+		return Stored{}, memErr("stored", err)
+	}
+	if err := m.lock("stored"); err != nil {
+		return Stored{}, err
+	}
+	defer m.mu.Unlock()
+	var out Stored
+	for name, th := range m.threads {
+		if thread != "" && name != thread {
+			continue
+		}
+		for _, p := range th.pieces {
+			out.Pieces++
+			out.Bytes += int64(len(p.data))
+		}
+	}
+	return out, nil
 }
 
 // TryLock implements Locker: the leases live in this process, as the

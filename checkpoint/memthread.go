@@ -32,6 +32,13 @@ func (th *memThread) prune(r Retention, now time.Time) int {
 	for i, e := range th.list {
 		if drop[i] {
 			delete(th.seqs, e.cp.ID)
+			for _, h := range e.manifest {
+				if p := th.pieces[h]; p != nil {
+					if p.refs--; p.refs <= 0 {
+						delete(th.pieces, h)
+					}
+				}
+			}
 		} else {
 			kept = append(kept, e)
 		}

@@ -48,6 +48,13 @@ func Run(t *testing.T, open func(t *testing.T) checkpoint.Store) {
 			c.test(t, s)
 		})
 	}
+	for _, c := range pieceCases {
+		t.Run(c.name, func(t *testing.T) {
+			s := open(t)
+			t.Cleanup(func() { assert.NoError(t, s.Close(), "close") })
+			c.test(t, s)
+		})
+	}
 	for _, c := range lockCases {
 		t.Run(c.name, func(t *testing.T) {
 			s := open(t)

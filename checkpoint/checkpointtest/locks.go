@@ -142,6 +142,7 @@ func RunShared(t *testing.T, open func(t *testing.T) (first, second checkpoint.S
 		{"lock: a lease holds in every process", testSharedLease},
 		{"lock: a dead process's lease expires", testDeadOwner},
 		{"lock: a process's checkpoints reach the other", testSharedCheckpoints},
+		{"pieces: a process writes again what the other deleted", testPiecesAcrossProcesses},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
