@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -177,4 +178,23 @@ func TestServerTextIsScreened(t *testing.T) {
 		assert.True(t, strings.HasPrefix(out, Withheld), out)
 		assert.NotContains(t, out, "account is closed")
 	}
+}
+
+// Calls at once share one session; when it is lost under them, each
+// read-only call is sent again on the next (run with -race).
+func TestConcurrentCalls(t *testing.T) {
+	d := newDesk(t)
+	ts := connect(t, d.server())
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			if i == 3 {
+				d.cut.Store(true)
+			}
+			out, err := find(t, ts, "desk__lookup").InvokableRun(context.Background(), `{}`)
+			assert.NoError(t, err)
+			assert.Equal(t, "ticket 7: open", out)
+		})
+	}
+	wg.Wait()
 }
