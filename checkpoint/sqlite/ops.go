@@ -11,6 +11,7 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/sgrgraph/sgrgraph/checkpoint"
+	"github.com/sgrgraph/sgrgraph/checkpoint/internal/blob"
 	"github.com/sgrgraph/sgrgraph/checkpoint/internal/record"
 	"github.com/sgrgraph/sgrgraph/checkpoint/internal/rules"
 )
@@ -20,6 +21,11 @@ func (s *store) Put(ctx context.Context, cp checkpoint.Checkpoint) (checkpoint.C
 	if err != nil {
 		return checkpoint.Checkpoint{}, wrap("put", err)
 	}
+	pieces, manifest := record.Pieces(cp)
+	state, fields := record.State(cp), any(nil) // NULL: the state is whole, as before pieces
+	if manifest != nil {
+		state, fields = []byte{}, blob.EncodeManifest(manifest)
+	}
 	ctx, cancel := rules.Context(ctx)
 	defer cancel()
 	var id any // NULL: the statement makes the ID from the thread's next seq
@@ -28,16 +34,66 @@ func (s *store) Put(ctx context.Context, cp checkpoint.Checkpoint) (checkpoint.C
 	}
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
-	// One statement: the next seq, the ID made from it and the row, in
-	// SQLite's own transaction, compiled once when the store opened.
-	err = s.put.QueryRowContext(ctx, cp.Thread, id, rules.Suffix(), cp.Metadata.Time.UnixNano(), header, record.State(cp)).Scan(&cp.ID)
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return checkpoint.Checkpoint{}, wrap("put", err)
+	}
+	defer func() { _ = tx.Rollback() }()
+	written, size := 0, len(header)+len(state)
+	if manifest != nil {
+		added, bytes, err := s.putPieces(ctx, tx, cp.Thread, fields.(string), pieces)
+		if err != nil {
+			return checkpoint.Checkpoint{}, wrap("put", err)
+		}
+		written, size = added, size+bytes+len(fields.(string))
+	}
+	// The next seq, the ID made from it and the row in one statement,
+	// compiled once when the store opened.
+	err = tx.StmtContext(ctx, s.put).QueryRowContext(ctx, cp.Thread, id, rules.Suffix(), cp.Metadata.Time.UnixNano(), header, state, fields).Scan(&cp.ID)
 	if err != nil {
 		if se := (*sqlite.Error)(nil); errors.As(err, &se) && (se.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY || se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE) {
 			err = fmt.Errorf("thread %q already has checkpoint %q", cp.Thread, cp.ID)
 		}
 		return checkpoint.Checkpoint{}, wrap("put", err)
 	}
+	if err := tx.Commit(); err != nil {
+		return checkpoint.Checkpoint{}, wrap("put", err)
+	}
+	s.written.Add(written, size)
 	return cp, nil
+}
+
+// putPieces counts the row's naming of the pieces the thread has and adds
+// the others; it returns how many it added and their bytes.
+func (s *store) putPieces(ctx context.Context, tx *sql.Tx, thread, manifest string, pieces []blob.Piece) (added, bytes int, err error) {
+	rows, err := tx.StmtContext(ctx, s.share).QueryContext(ctx, thread, manifest)
+	if err != nil {
+		return 0, 0, err
+	}
+	have := map[string]bool{}
+	for rows.Next() {
+		var h string
+		if err := rows.Scan(&h); err != nil {
+			_ = rows.Close()
+			return 0, 0, err
+		}
+		have[h] = true
+	}
+	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+		return 0, 0, err
+	}
+	distinct, counts := record.Distinct(pieces)
+	insert := tx.StmtContext(ctx, s.piece)
+	for _, p := range distinct {
+		if have[p.Hash] {
+			continue
+		}
+		if _, err := insert.ExecContext(ctx, thread, p.Hash, counts[p.Hash], p.Data); err != nil {
+			return 0, 0, err
+		}
+		added, bytes = added+1, bytes+len(p.Data)
+	}
+	return added, bytes, nil
 }
 
 func (s *store) Get(ctx context.Context, thread, id string) (checkpoint.Checkpoint, error) {
@@ -46,15 +102,14 @@ func (s *store) Get(ctx context.Context, thread, id string) (checkpoint.Checkpoi
 	}
 	ctx, cancel := rules.Context(ctx)
 	defer cancel()
-	row := s.byID.QueryRowContext(ctx, thread, id)
-	cp, err := scan(thread, row)
-	if errors.Is(err, sql.ErrNoRows) {
+	cps, err := read(thread, func() (*sql.Rows, error) { return s.byID.QueryContext(ctx, thread, id) })
+	if err == nil && len(cps) == 0 {
 		err = fmt.Errorf("thread %q checkpoint %q: %w", thread, id, checkpoint.ErrNotFound)
 	}
 	if err != nil {
 		return checkpoint.Checkpoint{}, wrap("get", err)
 	}
-	return cp, nil
+	return cps[0], nil
 }
 
 func (s *store) Latest(ctx context.Context, thread string) (checkpoint.Checkpoint, error) {
@@ -63,16 +118,18 @@ func (s *store) Latest(ctx context.Context, thread string) (checkpoint.Checkpoin
 	}
 	ctx, cancel := rules.Context(ctx)
 	defer cancel()
-	row := s.latest.QueryRowContext(ctx, thread)
-	cp, err := scan(thread, row)
-	if errors.Is(err, sql.ErrNoRows) {
+	cps, err := read(thread, func() (*sql.Rows, error) { return s.latest.QueryContext(ctx, thread) })
+	if err == nil && len(cps) == 0 {
 		err = fmt.Errorf("thread %q: %w", thread, checkpoint.ErrNotFound)
 	}
 	if err != nil {
 		return checkpoint.Checkpoint{}, wrap("latest", err)
 	}
-	return cp, nil
+	return cps[0], nil
 }
+
+// listSQL reads a page of a thread's checkpoints older than seq ?2.
+var listSQL = reading(`WHERE thread = ?1 AND seq < ?2 ORDER BY seq DESC LIMIT ?3`)
 
 func (s *store) List(ctx context.Context, thread string, o checkpoint.ListOptions) ([]checkpoint.Checkpoint, error) {
 	if err := rules.List(thread, o.Limit, o.Before); err != nil {
@@ -94,32 +151,40 @@ func (s *store) List(ctx context.Context, thread string, o checkpoint.ListOption
 	if limit == 0 {
 		limit = -1 // SQLite: no limit
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT id, header, state FROM checkpoints WHERE thread = ? AND seq < ? ORDER BY seq DESC LIMIT ?`,
-		thread, before, limit)
+	out, err := read(thread, func() (*sql.Rows, error) { return s.db.QueryContext(ctx, listSQL, thread, before, limit) })
 	if err != nil {
-		return nil, wrap("list", err)
-	}
-	defer func() { _ = rows.Close() }()
-	var out []checkpoint.Checkpoint
-	for rows.Next() {
-		cp, err := scan(thread, rows)
-		if err != nil {
-			return nil, wrap("list", err)
-		}
-		out = append(out, cp)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, wrap("list", err)
 	}
 	return out, nil
 }
 
-// scan reads a row of (id, header, state) of thread.
-func scan(thread string, row interface{ Scan(...any) error }) (checkpoint.Checkpoint, error) {
-	var id string
-	var header, state []byte
-	if err := row.Scan(&id, &header, &state); err != nil {
-		return checkpoint.Checkpoint{}, err
+// read runs a query of readSQL's form and rebuilds its checkpoints. One
+// statement reads a checkpoint and its pieces, so a prune in between
+// cannot take them.
+func read(thread string, query func() (*sql.Rows, error)) ([]checkpoint.Checkpoint, error) {
+	rows, err := query()
+	if err != nil {
+		return nil, err
 	}
-	return record.Decode(thread, id, header, state)
+	defer func() { _ = rows.Close() }()
+	c := record.Collector{Thread: thread}
+	for rows.Next() {
+		var id string
+		var header, state, data []byte
+		var fields, hash sql.NullString
+		if err := rows.Scan(&id, &header, &state, &fields, &hash, &data); err != nil {
+			return nil, err
+		}
+		var manifest func() ([]string, error)
+		if fields.Valid {
+			manifest = func() ([]string, error) { return blob.DecodeManifest(fields.String) }
+		}
+		if err := c.Add(id, header, state, manifest, hash.String, data); err != nil {
+			return nil, err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return c.Checkpoints()
 }

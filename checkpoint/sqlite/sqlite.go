@@ -5,7 +5,11 @@
 // busy timeout for other processes that write the same file, and
 // synchronous=NORMAL: a crash of the program loses nothing committed, a power
 // loss at most the last commits, and the file never corrupts. Each checkpoint
-// is one row holding that step's state; history is never rewritten.
+// is one row that lists the pieces of its state (fields); a piece is a row of
+// checkpoint_pieces, kept once per thread with a count of the rows naming it,
+// so a checkpoint writes only the pieces its thread does not have yet.
+// History is never rewritten. A file written before pieces is upgraded when
+// opened: its rows keep their states whole (fields is NULL) and read as before.
 package sqlite
 
 import (
@@ -24,8 +28,9 @@ import (
 	"github.com/sgrgraph/sgrgraph/checkpoint/internal/rules"
 )
 
-// schema is one table keyed by (thread, id); seq orders a thread's rows in
-// Put order and its unique index serves Latest and List.
+// schema is the checkpoints keyed by (thread, id), seq ordering a thread's
+// rows in Put order (its unique index serves Latest and List), and the
+// pieces of their states keyed by (thread, hash).
 const schema = `
 CREATE TABLE IF NOT EXISTS checkpoints (
 	thread  TEXT    NOT NULL,
@@ -33,10 +38,18 @@ CREATE TABLE IF NOT EXISTS checkpoints (
 	seq     INTEGER NOT NULL,
 	created INTEGER NOT NULL, -- Metadata.Time in Unix nanoseconds, for MaxAge
 	header  BLOB    NOT NULL, -- JSON: parent, next, interrupts, metadata
-	state   BLOB    NOT NULL,
+	state   BLOB    NOT NULL, -- empty when fields lists the state's pieces
+	fields  TEXT,             -- JSON array of the state's pieces in order; NULL: the state is whole in state
 	PRIMARY KEY (thread, id)
 );
 CREATE UNIQUE INDEX IF NOT EXISTS checkpoints_order ON checkpoints (thread, seq);
+CREATE TABLE IF NOT EXISTS checkpoint_pieces (
+	thread TEXT    NOT NULL,
+	hash   TEXT    NOT NULL, -- blob.Hash of data
+	refs   INTEGER NOT NULL, -- how many times the thread's rows list it
+	data   BLOB    NOT NULL,
+	PRIMARY KEY (thread, hash)
+);
 -- The leases of TryLock: a row per thread held, until freed or expired.
 CREATE TABLE IF NOT EXISTS thread_locks (
 	thread  TEXT    PRIMARY KEY,
@@ -52,17 +65,43 @@ const busyTimeoutMS = 10000
 // putSQL inserts a checkpoint as the thread's next one; its ID is the
 // given one (?2) or one made from the next seq (rules.IDFormat) and ?3.
 const putSQL = `
-INSERT INTO checkpoints (thread, id, seq, created, header, state)
-SELECT ?1, COALESCE(?2, printf('` + rules.IDFormat + `', next, ?3)), next, ?4, ?5, ?6
+INSERT INTO checkpoints (thread, id, seq, created, header, state, fields)
+SELECT ?1, COALESCE(?2, printf('` + rules.IDFormat + `', next, ?3)), next, ?4, ?5, ?6, ?7
 FROM (SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM checkpoints WHERE thread = ?1)
 RETURNING id`
+
+// shareSQL counts a new row's naming of the thread's pieces it already has
+// (?2, a JSON array with repeats) and returns those; the others are new.
+const shareSQL = `
+UPDATE checkpoint_pieces SET refs = refs + j.n
+FROM (SELECT value AS h, COUNT(*) AS n FROM json_each(?2) GROUP BY value) AS j
+WHERE thread = ?1 AND hash = j.h
+RETURNING hash`
+
+// pieceSQL adds a piece the thread does not have.
+const pieceSQL = `INSERT INTO checkpoint_pieces (thread, hash, refs, data) VALUES (?, ?, ?, ?)`
+
+// readSQL is the select that reads checkpoints of the thread ?1 (the rows
+// of the subquery c) with their pieces: a row per piece, in c's order; a
+// checkpoint whose state is whole has one row with NULL pieces.
+const readSQL = `
+SELECT c.id, c.header, c.state, c.fields, p.hash, p.data
+FROM (SELECT seq, id, header, state, fields FROM checkpoints %s) AS c
+LEFT JOIN json_each(c.fields) AS j
+LEFT JOIN checkpoint_pieces AS p ON p.thread = ?1 AND p.hash = j.value
+ORDER BY c.seq DESC`
+
+// reading is readSQL for the checkpoints of thread ?1 that where selects.
+func reading(where string) string { return fmt.Sprintf(readSQL, where) }
 
 type store struct {
 	db                *sql.DB
 	put, latest, byID *sql.Stmt // compiled once: SQLite compiling a statement costs as much as running it
+	share, piece      *sql.Stmt
 	// writeMu queues this process's writers in Go rather than in SQLite's
 	// busy handler, which sleeps in steps of up to 100 ms.
 	writeMu sync.Mutex
+	written checkpoint.WriteMeter
 }
 
 // DefaultPath returns the per-user database file:
@@ -97,7 +136,7 @@ func Open(path string) (checkpoint.Store, error) {
 	}
 	ctx, cancel := rules.Context(context.Background())
 	defer cancel()
-	if _, err := db.ExecContext(ctx, schema); err != nil {
+	if err := create(ctx, db); err != nil {
 		_ = db.Close()
 		return nil, fmt.Errorf("checkpoint/sqlite: open %s: create table: %w", path, err)
 	}
@@ -107,8 +146,10 @@ func Open(path string) (checkpoint.Store, error) {
 		sql  string
 	}{
 		{&s.put, putSQL},
-		{&s.latest, `SELECT id, header, state FROM checkpoints WHERE thread = ? ORDER BY seq DESC LIMIT 1`},
-		{&s.byID, `SELECT id, header, state FROM checkpoints WHERE thread = ? AND id = ?`},
+		{&s.share, shareSQL},
+		{&s.piece, pieceSQL},
+		{&s.latest, reading(`WHERE thread = ?1 ORDER BY seq DESC LIMIT 1`)},
+		{&s.byID, reading(`WHERE thread = ?1 AND id = ?2`)},
 	} {
 		if *p.stmt, err = db.PrepareContext(ctx, p.sql); err != nil {
 			_ = s.Close()
@@ -118,9 +159,35 @@ func Open(path string) (checkpoint.Store, error) {
 	return s, nil
 }
 
+// create makes the tables, and adds the column fields to a file written
+// before pieces, in one transaction: two processes opening an old file at
+// once add it once.
+func create(ctx context.Context, db *sql.DB) error {
+	tx, err := db.BeginTx(ctx, nil) // BEGIN IMMEDIATE (_txlock)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = tx.Rollback() }()
+	var old bool // a checkpoints table without fields
+	err = tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM pragma_table_info('checkpoints'))
+		AND NOT EXISTS (SELECT 1 FROM pragma_table_info('checkpoints') WHERE name = 'fields')`).Scan(&old)
+	if err != nil {
+		return err
+	}
+	if old {
+		if _, err := tx.ExecContext(ctx, `ALTER TABLE checkpoints ADD COLUMN fields TEXT`); err != nil {
+			return err
+		}
+	}
+	if _, err := tx.ExecContext(ctx, schema); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
 func (s *store) Close() error {
 	var errs []error
-	for _, st := range []*sql.Stmt{s.put, s.latest, s.byID} {
+	for _, st := range []*sql.Stmt{s.put, s.share, s.piece, s.latest, s.byID} {
 		if st != nil {
 			errs = append(errs, st.Close())
 		}

@@ -2,11 +2,13 @@ package sqlite_test
 
 import (
 	"database/sql"
+	"errors"
 	"os"
 	"path/filepath"
 	"sync"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/sgrgraph/sgrgraph/checkpoint"
@@ -102,4 +104,80 @@ func TestDefaultPath(t *testing.T) {
 	dir, err := os.UserCacheDir()
 	require.NoError(t, err)
 	require.Equal(t, filepath.Join(dir, "sgrgraph", "threads.db"), got)
+}
+
+// oldSchema is the table as files written before pieces have it.
+const oldSchema = `
+CREATE TABLE checkpoints (
+	thread  TEXT    NOT NULL,
+	id      TEXT    NOT NULL,
+	seq     INTEGER NOT NULL,
+	created INTEGER NOT NULL,
+	header  BLOB    NOT NULL,
+	state   BLOB    NOT NULL,
+	PRIMARY KEY (thread, id)
+);
+CREATE UNIQUE INDEX checkpoints_order ON checkpoints (thread, seq);
+CREATE TABLE thread_locks (thread TEXT PRIMARY KEY, owner TEXT NOT NULL, token TEXT NOT NULL, expires INTEGER NOT NULL);
+INSERT INTO checkpoints VALUES ('t', '0000000000000000001-aaaaaaaa', 1, 1735786800000000000,
+	'{"next":["model"],"metadata":{"step":0,"node":"model","source":"loop","time":"2025-01-02T03:00:00Z","version":1}}',
+	'{"messages":["before pieces"],"count":0}');
+INSERT INTO checkpoints VALUES ('t', '0000000000000000002-bbbbbbbb', 2, 1735786860000000000,
+	'{"parent":"0000000000000000001-aaaaaaaa","metadata":{"step":1,"source":"loop","time":"2025-01-02T03:01:00Z","version":1}}',
+	'{"messages":["before pieces","again"],"count":1}');
+`
+
+// A file written before pieces opens (upgraded by two stores at once, as
+// two processes would), reads its whole states back, and takes new
+// checkpoints in pieces beside them; retention and Delete handle both.
+func TestReadsFilesWrittenBeforePieces(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "threads.db")
+	db, err := sql.Open("sqlite", path)
+	require.NoError(t, err)
+	_, err = db.Exec(oldSchema)
+	require.NoError(t, err)
+	require.NoError(t, db.Close())
+
+	stores := make([]checkpoint.Store, 2)
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	for i := range stores {
+		wg.Go(func() { stores[i], errs[i] = sqlite.Open(path) })
+	}
+	wg.Wait()
+	require.NoError(t, errors.Join(errs...))
+	t.Cleanup(func() {
+		for _, s := range stores {
+			_ = s.Close()
+		}
+	})
+	s := stores[0]
+	old, err := s.Get(t.Context(), "t", "0000000000000000001-aaaaaaaa")
+	require.NoError(t, err)
+	require.Equal(t, `{"messages":["before pieces"],"count":0}`, string(old.State))
+	require.Equal(t, []string{"model"}, old.Next)
+	latest, err := stores[1].Latest(t.Context(), "t")
+	require.NoError(t, err)
+	require.Equal(t, `{"messages":["before pieces","again"],"count":1}`, string(latest.State))
+	require.Equal(t, "0000000000000000001-aaaaaaaa", latest.Parent)
+
+	next, err := s.Put(t.Context(), checkpoint.Checkpoint{Thread: "t", Parent: latest.ID, State: []byte(`{"messages":["after"],"count":2}`)})
+	require.NoError(t, err)
+	assert.Equal(t, "0000000000000000003", next.ID[:19], "the sequence goes on")
+	list, err := s.List(t.Context(), "t", checkpoint.ListOptions{})
+	require.NoError(t, err)
+	require.Len(t, list, 3)
+	assert.Equal(t, []string{`{"messages":["after"],"count":2}`, `{"messages":["before pieces","again"],"count":1}`, `{"messages":["before pieces"],"count":0}`},
+		[]string{string(list[0].State), string(list[1].State), string(list[2].State)})
+
+	n, err := s.Prune(t.Context(), "t", checkpoint.Retention{KeepLast: 1})
+	require.NoError(t, err)
+	assert.Equal(t, 2, n)
+	got, err := s.Latest(t.Context(), "t")
+	require.NoError(t, err)
+	assert.Equal(t, `{"messages":["after"],"count":2}`, string(got.State))
+	require.NoError(t, s.Delete(t.Context(), "t"))
+	st, err := s.(checkpoint.Meter).Stored(t.Context(), "")
+	require.NoError(t, err)
+	assert.Equal(t, checkpoint.Stored{}, st)
 }

@@ -3,9 +3,11 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"time"
 
 	"github.com/sgrgraph/sgrgraph/checkpoint"
+	"github.com/sgrgraph/sgrgraph/checkpoint/internal/blob"
 	"github.com/sgrgraph/sgrgraph/checkpoint/internal/rules"
 )
 
@@ -55,32 +57,89 @@ func (s *store) Prune(ctx context.Context, thread string, r checkpoint.Retention
 		return 0, wrap("prune", err)
 	}
 	defer func() { _ = tx.Rollback() }()
-	removed := int64(0)
+	freed := map[string][]string{} // thread → the pieces its removed rows listed
+	removed := 0
 	// "? = ''" selects every thread with the same statement.
 	if r.MaxAge > 0 {
 		cutoff := time.Now().Add(-r.MaxAge).UnixNano()
-		n, err := exec(ctx, tx, `DELETE FROM checkpoints WHERE (? = '' OR thread = ?) AND created < ?`, thread, thread, cutoff)
+		n, err := remove(ctx, tx, freed, `DELETE FROM checkpoints WHERE (?1 = '' OR thread = ?1) AND created < ?2 RETURNING thread, fields`, thread, cutoff)
 		if err != nil {
 			return 0, wrap("prune", err)
 		}
 		removed += n
 	}
 	if r.KeepLast > 0 {
-		n, err := exec(ctx, tx, `
+		query := `
 			DELETE FROM checkpoints WHERE (thread, seq) IN (
 				SELECT thread, seq FROM (
 					SELECT thread, seq, ROW_NUMBER() OVER (PARTITION BY thread ORDER BY seq DESC) AS rank
-					FROM checkpoints WHERE ? = '' OR thread = ?)
-				WHERE rank > ?)`, thread, thread, r.KeepLast)
+					FROM checkpoints)
+				WHERE rank > ?2)
+			RETURNING thread, fields`
+		if thread != "" { // one thread: a walk down its index, no window over its rows
+			query = `
+				DELETE FROM checkpoints WHERE thread = ?1
+				AND seq <= (SELECT seq FROM checkpoints WHERE thread = ?1 ORDER BY seq DESC LIMIT 1 OFFSET ?2)
+				RETURNING thread, fields`
+		}
+		n, err := remove(ctx, tx, freed, query, thread, r.KeepLast)
 		if err != nil {
 			return 0, wrap("prune", err)
 		}
 		removed += n
 	}
+	if err := free(ctx, tx, freed); err != nil {
+		return 0, wrap("prune", err)
+	}
 	if err := tx.Commit(); err != nil {
 		return 0, wrap("prune", err)
 	}
-	return int(removed), nil
+	return removed, nil
+}
+
+// remove runs a DELETE of checkpoints returning (thread, fields), adds the
+// pieces the removed rows listed to freed and says how many it removed.
+func remove(ctx context.Context, tx *sql.Tx, freed map[string][]string, query string, args ...any) (int, error) {
+	rows, err := tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return 0, err
+	}
+	defer func() { _ = rows.Close() }()
+	n := 0
+	for rows.Next() {
+		var thread string
+		var fields sql.NullString
+		if err := rows.Scan(&thread, &fields); err != nil {
+			return 0, err
+		}
+		n++
+		if fields.Valid {
+			m, err := blob.DecodeManifest(fields.String)
+			if err != nil {
+				return 0, fmt.Errorf("thread %q: %w", thread, err)
+			}
+			freed[thread] = append(freed[thread], m...)
+		}
+	}
+	return n, rows.Err()
+}
+
+// free uncounts the pieces of removed rows and deletes those no row lists.
+func free(ctx context.Context, tx *sql.Tx, freed map[string][]string) error {
+	for thread, pieces := range freed {
+		list := blob.EncodeManifest(pieces)
+		if _, err := tx.ExecContext(ctx, `
+			UPDATE checkpoint_pieces SET refs = refs - j.n
+			FROM (SELECT value AS h, COUNT(*) AS n FROM json_each(?2) GROUP BY value) AS j
+			WHERE thread = ?1 AND hash = j.h`, thread, list); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM checkpoint_pieces WHERE thread = ?1 AND refs <= 0
+			AND hash IN (SELECT value FROM json_each(?2))`, thread, list); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (s *store) Delete(ctx context.Context, thread string) error {
@@ -91,17 +150,37 @@ func (s *store) Delete(ctx context.Context, thread string) error {
 	defer cancel()
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
-	if _, err := s.db.ExecContext(ctx, `DELETE FROM checkpoints WHERE thread = ?`, thread); err != nil {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return wrap("delete", err)
+	}
+	defer func() { _ = tx.Rollback() }()
+	for _, q := range []string{`DELETE FROM checkpoints WHERE thread = ?`, `DELETE FROM checkpoint_pieces WHERE thread = ?`} {
+		if _, err := tx.ExecContext(ctx, q, thread); err != nil {
+			return wrap("delete", err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
 		return wrap("delete", err)
 	}
 	return nil
 }
 
-// exec runs a statement in tx and returns how many rows it changed.
-func exec(ctx context.Context, tx *sql.Tx, query string, args ...any) (int64, error) {
-	res, err := tx.ExecContext(ctx, query, args...)
-	if err != nil {
-		return 0, err
+// Written implements checkpoint.Meter.
+func (s *store) Written() checkpoint.Written { return s.written.Written() }
+
+// Stored implements checkpoint.Meter.
+func (s *store) Stored(ctx context.Context, thread string) (checkpoint.Stored, error) {
+	if err := rules.OptionalKey("thread", thread); err != nil {
+		return checkpoint.Stored{}, wrap("stored", err)
 	}
-	return res.RowsAffected()
+	ctx, cancel := rules.Context(ctx)
+	defer cancel()
+	var st checkpoint.Stored
+	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(length(data)), 0) FROM checkpoint_pieces WHERE ?1 = '' OR thread = ?1`,
+		thread).Scan(&st.Pieces, &st.Bytes)
+	if err != nil {
+		return checkpoint.Stored{}, wrap("stored", err)
+	}
+	return st, nil
 }

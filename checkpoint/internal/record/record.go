@@ -1,6 +1,8 @@
 // Package record splits a checkpoint into what the persistent stores keep in
-// one row or hash: the state, stored byte for byte, and a small JSON header
-// with everything else. Thread and ID are the row's key, so they are left out.
+// one row or hash: a small JSON header with everything but the state, and
+// the state as pieces (package blob) kept once per thread and listed in the
+// row, or, in rows written before pieces, whole. Thread and ID are the
+// row's key, so they are left out.
 package record
 
 import (
@@ -9,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sgrgraph/sgrgraph/checkpoint"
+	"github.com/sgrgraph/sgrgraph/checkpoint/internal/blob"
 	"github.com/sgrgraph/sgrgraph/checkpoint/internal/rules"
 )
 
@@ -99,4 +102,92 @@ func Decode(thread, id string, hdr, state []byte) (checkpoint.Checkpoint, error)
 		cp.State = state
 	}
 	return cp, nil
+}
+
+// Collector rebuilds checkpoints from the rows of a query that joins each
+// checkpoint to the pieces of its state: one row per piece (or one row
+// with no piece for a checkpoint whose state is kept whole, the format
+// written before pieces), a checkpoint's rows together, in the order the
+// checkpoints are wanted.
+type Collector struct {
+	Thread string
+	list   []collected
+	pieces map[string][]byte
+}
+
+type collected struct {
+	id            string
+	header, state []byte
+	manifest      []string // nil: the state is whole in state
+}
+
+// Add takes one row. manifest decodes the row's list of pieces, nil when
+// the row has none; it is called once per checkpoint. hash is "" when the
+// row joins no piece.
+func (c *Collector) Add(id string, header, state []byte, manifest func() ([]string, error), hash string, data []byte) error {
+	if n := len(c.list); n == 0 || c.list[n-1].id != id {
+		e := collected{id: id, header: header, state: state}
+		if manifest != nil {
+			m, err := manifest()
+			if err != nil {
+				return fmt.Errorf("thread %q checkpoint %q: %w", c.Thread, id, err)
+			}
+			e.manifest = m
+		}
+		c.list = append(c.list, e)
+	}
+	if hash != "" {
+		if c.pieces == nil {
+			c.pieces = map[string][]byte{}
+		}
+		c.pieces[hash] = data
+	}
+	return nil
+}
+
+// Len is how many checkpoints were added.
+func (c *Collector) Len() int { return len(c.list) }
+
+// Checkpoints returns the checkpoints added, their states joined.
+func (c *Collector) Checkpoints() ([]checkpoint.Checkpoint, error) {
+	out := make([]checkpoint.Checkpoint, 0, len(c.list))
+	for _, e := range c.list {
+		state := e.state
+		if e.manifest != nil {
+			var err error
+			state, err = blob.Join(e.manifest, func(h string) ([]byte, bool) { d, ok := c.pieces[h]; return d, ok })
+			if err != nil {
+				return nil, fmt.Errorf("thread %q checkpoint %q: %w", c.Thread, e.id, err)
+			}
+		}
+		cp, err := Decode(c.Thread, e.id, e.header, state)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, cp)
+	}
+	return out, nil
+}
+
+// Pieces are the pieces of a state to put and its manifest (nil for an
+// empty state, which the stores keep as before, whole and empty).
+func Pieces(cp checkpoint.Checkpoint) ([]blob.Piece, []string) {
+	pieces := blob.Split(cp.State)
+	if len(pieces) == 0 {
+		return nil, nil
+	}
+	return pieces, blob.Hashes(pieces)
+}
+
+// Distinct are the pieces with their counts in the manifest, each once.
+func Distinct(pieces []blob.Piece) ([]blob.Piece, map[string]int) {
+	counts := map[string]int{}
+	var out []blob.Piece
+	for _, p := range pieces {
+		if counts[p.Hash] == 0 {
+			out = append(out, p)
+		}
+		counts[p.Hash]++
+	}
+	return out, counts
 }
