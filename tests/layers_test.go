@@ -71,6 +71,7 @@ var layers = map[string]struct {
 	"sgrtest/openaitest":                {nil, true},
 	"mcptools":                          {[]string{"guards/safety", "outbound"}, true}, // tools of MCP servers as eino tools
 	"mcptools/mcptest":                  {nil, false},                                  // real MCP servers for tests: npm's, and sgrgraph built
+	"prebuilt":                          {[]string{"graph", "guards/safety"}, true},    // LangGraph's prebuilt agent over any messages state: graph and eino only, results screened
 	"agent": {[]string{"checkpoint", "checkpoint/postgres", "checkpoint/redis", "checkpoint/sqlite", "config", "contracts", "docs", "events", "graph", "guards", "guards/safety", "kb", "models",
 		"mcptools", "models/offline", "models/openai", "nodes", "outbound", "tables", "templates", "tools"}, true},
 	"templates":    {[]string{"contracts"}, false},
