@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/maphash"
+	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -137,7 +138,7 @@ func (c AgentTools) screen(name, args, out string, res *contracts.ToolResult) (s
 	source := c.source(name)
 	found, perr := c.result(out)
 	if perr != nil || found.Articles == nil {
-		inj, bad := finder.FindInjection(out)
+		inj, bad := findInOutput(finder, out)
 		if !bad {
 			return out, nil
 		}
@@ -189,6 +190,45 @@ func findInArticle(f safety.InjectionFinder, a contracts.Article) (safety.Inject
 		}
 	}
 	return safety.Injection{}, false
+}
+
+// findInOutput reads a tool's answer. A JSON answer is read string by
+// string, each as the text it holds: read whole, every string stands in
+// quotation marks, and the screen takes a quoted order for a mention.
+func findInOutput(f safety.InjectionFinder, out string) (safety.Injection, bool) {
+	var v any
+	if t := strings.TrimSpace(out); (strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")) && json.Unmarshal([]byte(t), &v) == nil {
+		var found safety.Injection
+		bad := false
+		walkStrings(v, func(s string) bool {
+			found, bad = f.FindInjection(s)
+			return !bad
+		})
+		return found, bad
+	}
+	return f.FindInjection(out)
+}
+
+// walkStrings calls fn with each string of a decoded JSON value, keys
+// included, until fn returns false.
+func walkStrings(v any, fn func(string) bool) bool {
+	switch x := v.(type) {
+	case string:
+		return fn(x)
+	case []any:
+		for _, e := range x {
+			if !walkStrings(e, fn) {
+				return false
+			}
+		}
+	case map[string]any:
+		for k, e := range x {
+			if !fn(k) || !walkStrings(e, fn) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func injectionReason(inj safety.Injection) string { return "prompt_injection(" + inj.String() + ")" }
