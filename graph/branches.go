@@ -286,10 +286,14 @@ func (br *branchRun[S]) pause(ctx context.Context) error {
 			Join: joinPath(br.ns, a.join), State: data})
 	}
 	tr := br.tr
-	tr.mu.Lock()
 	if cp.State == nil {
-		cp.State = tr.input
+		input, err := tr.inputData()
+		if err != nil {
+			return err
+		}
+		cp.State = input
 	}
+	tr.mu.Lock()
 	cp.Metadata.Node = tr.last
 	tr.mu.Unlock()
 	saved, err := tr.put(ctx, cp)

@@ -22,6 +22,7 @@ type threadOptions struct {
 	resumeValue    any
 	asNode         string // UpdateState's AsNode
 	hasAsNode      bool
+	durability     Durability // WithDurability
 }
 
 // ReplacePending lets a new input start a run on a thread that is paused
@@ -84,6 +85,9 @@ func (r *Runnable[S]) threadStart(ctx context.Context, s S, o runOptions) (S, *t
 	if o.hasAsNode {
 		return zero, nil, fmt.Errorf("graph %s: AsNode is an option of UpdateState", r.g.name)
 	}
+	if o.durability < DurabilitySync || o.durability > DurabilityExit {
+		return zero, nil, fmt.Errorf("graph %s: WithDurability(%d): not DurabilitySync, DurabilityAsync or DurabilityExit", r.g.name, int(o.durability))
+	}
 	base, err := r.load(ctx, o.thread, o.from)
 	found := err == nil
 	if err != nil && (o.from != "" || o.resuming || !errors.Is(err, checkpoint.ErrNotFound)) {
@@ -143,7 +147,7 @@ func (r *Runnable[S]) continueAt(cp checkpoint.Checkpoint, o runOptions, answer 
 		}
 	}
 	tr := r.newThreadRun(o.thread, cp, o)
-	tr.input = cp.State
+	tr.input = heldData[S](cp.State)
 	if len(cp.Branches) > 0 {
 		w, err := r.branchWorkOf(cp, ins)
 		if err != nil {

@@ -95,6 +95,9 @@ func (r *Runnable[S]) invoke(ctx context.Context, s S, o runOptions) (S, error) 
 
 // run runs the eino graph; tr, when not nil, records the run in a thread.
 func (r *Runnable[S]) run(ctx context.Context, s S, o runOptions, tr *threadRun[S]) (out S, err error) {
+	if tr != nil { // the checkpoints the run's durability held back (thread.go)
+		defer func() { err = tr.finish(ctx, err) }()
+	}
 	ctx = r.begin(ctx, o)
 	if r.plan.parallel() {
 		inv := newInvocation[S]()

@@ -58,6 +58,47 @@ func WithInterruptAfter(nodes ...string) RunOption {
 	return func(o *runOptions) { o.after = append(o.after, nodes...) }
 }
 
+// Durability says when a run on a thread writes its checkpoints
+// (WithDurability), as LangGraph's durability modes do.
+type Durability int
+
+const (
+	// DurabilitySync writes each checkpoint before the step after it runs:
+	// a run that stops anywhere, its process killed included, resumes at
+	// the step it was in. The default.
+	DurabilitySync Durability = iota
+	// DurabilityAsync writes the checkpoints in the background while the
+	// next steps run, in order, and the run returns once they are written.
+	// A failed write fails the run (the writes queued after it are
+	// dropped). A process killed mid-run may lose the last steps' writes:
+	// the thread resumes at an earlier step.
+	DurabilityAsync
+	// DurabilityExit writes a checkpoint only when the run ends, pauses
+	// (an Interrupt, a breakpoint) or fails: the one it ended, paused or
+	// failed at, which continues the checkpoint the run started from. A
+	// process killed mid-run leaves the thread where the run started.
+	// The cheapest: one write per run, and no state is encoded for the
+	// steps in between (each node's input is kept as a copy, copyState's).
+	DurabilityExit
+)
+
+func (d Durability) String() string {
+	switch d {
+	case DurabilitySync:
+		return "sync"
+	case DurabilityAsync:
+		return "async"
+	case DurabilityExit:
+		return "exit"
+	}
+	return fmt.Sprintf("Durability(%d)", int(d))
+}
+
+// WithDurability sets when a run on a thread writes its checkpoints:
+// DurabilitySync (the default), DurabilityAsync or DurabilityExit. What is
+// written is the same; only what a run killed mid-way leaves differs.
+func WithDurability(d Durability) RunOption { return func(o *runOptions) { o.durability = d } }
+
 // storeTimeout bounds one call to the checkpointer.
 const storeTimeout = 30 * time.Second
 
@@ -204,24 +245,57 @@ type threadKey struct{}
 
 // threadRun is one run's writing of a thread, shared with its subgraphs.
 type threadRun[S any] struct {
+	graph         string
 	store         checkpoint.Store
 	codec         checkpoint.Codec[S]
 	thread        string
 	before, after []string
+	durability    Durability
 	mu            sync.Mutex
-	parent        string // the checkpoint the next one continues
 	step          int
 	last          string                 // the node that completed last
-	input         json.RawMessage        // the running node's input, as its checkpoint holds it
+	input         *held[S]               // the running node's input, as its checkpoint holds it
 	resume        []string               // the path still to descend to the resumed node
 	answered      []checkpoint.Interrupt // the resumed node's questions and their answers
 	pauseNext     string                 // a node with a breakpoint after it just completed
 	fresh         bool                   // the run starts on a new input: its first checkpoint is the input's
 	branches      *branchWork[S]         // the parallel branches a resumed run goes on with, until its graph takes them
+	pending       *deferred[S]           // DurabilityExit: the checkpoint the run would resume from, not written
+	queue         *writer[S]             // DurabilityAsync: the writes in the background
+
+	wmu    sync.Mutex // held while a checkpoint is written: writes go one at a time, in order
+	parent string     // the checkpoint the next one continues (wmu)
+}
+
+// held is a state a checkpoint holds: encoded at once (DurabilitySync), or
+// a copy encoded when it is written or asked for.
+type held[S any] struct {
+	once sync.Once
+	s    S
+	data json.RawMessage
+	err  error
+}
+
+// heldData is a state already encoded.
+func heldData[S any](data json.RawMessage) *held[S] {
+	h := &held[S]{data: data}
+	h.once.Do(func() {})
+	return h
+}
+
+func (h *held[S]) encode(c checkpoint.Codec[S]) (json.RawMessage, error) {
+	h.once.Do(func() { h.data, _, h.err = c.Encode(h.s) })
+	return h.data, h.err
+}
+
+// deferred is a checkpoint not written yet: its state is encoded when it is.
+type deferred[S any] struct {
+	cp    checkpoint.Checkpoint // with its step
+	state *held[S]
 }
 
 func (r *Runnable[S]) newThreadRun(thread string, from checkpoint.Checkpoint, o runOptions) *threadRun[S] {
-	tr := &threadRun[S]{store: r.store, codec: r.codec, thread: thread, before: o.before, after: o.after}
+	tr := &threadRun[S]{graph: r.g.name, store: r.store, codec: r.codec, thread: thread, before: o.before, after: o.after, durability: o.durability}
 	if from.ID != "" {
 		tr.parent, tr.step, tr.last = from.ID, from.Metadata.Step+1, from.Metadata.Node
 	}
@@ -266,13 +340,8 @@ func (tr *threadRun[S]) enter(ctx context.Context, path, name string, s S) (cont
 		}
 		return ctx, nil
 	}
-	data, version, err := tr.codec.Encode(s)
-	if err != nil {
-		return ctx, err
-	}
-	cp := checkpoint.Checkpoint{Next: []string{path}, State: data,
-		Metadata: checkpoint.Metadata{Node: tr.last, Source: "loop", Version: version}}
 	tr.mu.Lock()
+	cp := checkpoint.Checkpoint{Next: []string{path}, Metadata: checkpoint.Metadata{Node: tr.last, Source: "loop", Version: tr.codec.Version}}
 	if tr.fresh {
 		cp.Metadata.Source, tr.fresh = "input", false
 	}
@@ -283,15 +352,29 @@ func (tr *threadRun[S]) enter(ctx context.Context, path, name string, s S) (cont
 	case slices.Contains(tr.before, path) || slices.Contains(tr.before, name):
 		cp.Interrupts = []checkpoint.Interrupt{breakpoint("before", path)}
 	}
-	saved, err := tr.put(ctx, cp)
-	if err != nil {
-		return ctx, err
-	}
-	if len(cp.Interrupts) > 0 {
-		return ctx, &InterruptError{Thread: tr.thread, Checkpoint: saved.ID, Interrupts: cp.Interrupts}
+	var input *held[S]
+	if len(cp.Interrupts) > 0 || tr.durability == DurabilitySync {
+		data, _, err := tr.codec.Encode(s)
+		if err != nil {
+			return ctx, err
+		}
+		cp.State = data
+		saved, err := tr.put(ctx, cp)
+		if err != nil {
+			return ctx, err
+		}
+		if len(cp.Interrupts) > 0 {
+			return ctx, &InterruptError{Thread: tr.thread, Checkpoint: saved.ID, Interrupts: cp.Interrupts}
+		}
+		input = heldData[S](data)
+	} else {
+		input = &held[S]{s: copyState(s)} // the node may change s: the checkpoint holds its input
+		if err := tr.later(ctx, cp, input); err != nil {
+			return ctx, err
+		}
 	}
 	tr.mu.Lock()
-	tr.input = data
+	tr.input = input
 	tr.mu.Unlock()
 	return context.WithValue(ctx, askKey{}, &asking{}), nil
 }
@@ -315,13 +398,16 @@ func (tr *threadRun[S]) left(ctx context.Context, path string, err error) error 
 	if ask.saved != nil { // a node inside this one paused the run
 		return ask.saved
 	}
+	input, err := tr.inputData()
+	if err != nil {
+		return err
+	}
 	tr.mu.Lock()
-	input := tr.input
+	last := tr.last
 	tr.mu.Unlock()
 	pending := withIDs(append(slices.Clone(ask.answered), checkpoint.Interrupt{Node: path, Index: ask.index, Payload: ask.payload}))
-	version := tr.codec.Version
 	saved, perr := tr.put(ctx, checkpoint.Checkpoint{Next: []string{path}, State: input, Interrupts: pending,
-		Metadata: checkpoint.Metadata{Node: tr.last, Source: "interrupt", Version: version}})
+		Metadata: checkpoint.Metadata{Node: last, Source: "interrupt", Version: tr.codec.Version}})
 	if perr != nil {
 		return perr
 	}
@@ -329,29 +415,186 @@ func (tr *threadRun[S]) left(ctx context.Context, path string, err error) error 
 	return ask.saved
 }
 
-// end writes the checkpoint of a run that reached END.
+// inputData is the running node's input as its checkpoint holds it.
+func (tr *threadRun[S]) inputData() (json.RawMessage, error) {
+	tr.mu.Lock()
+	h := tr.input
+	tr.mu.Unlock()
+	if h == nil {
+		return nil, nil
+	}
+	return h.encode(tr.codec)
+}
+
+// end records the checkpoint of a run that reached END. The run leaves s
+// as it is from here, so DurabilityAsync and DurabilityExit encode it as
+// they write it, without a copy.
 func (tr *threadRun[S]) end(ctx context.Context, s S) error {
-	data, version, err := tr.codec.Encode(s)
+	tr.mu.Lock()
+	cp := checkpoint.Checkpoint{Metadata: checkpoint.Metadata{Node: tr.last, Source: "loop", Version: tr.codec.Version}}
+	tr.mu.Unlock()
+	if tr.durability == DurabilitySync {
+		data, _, err := tr.codec.Encode(s)
+		if err != nil {
+			return err
+		}
+		cp.State = data
+		_, err = tr.put(ctx, cp)
+		return err
+	}
+	return tr.later(ctx, cp, &held[S]{s: s})
+}
+
+// put writes cp now, as the thread's next checkpoint: after the writes
+// DurabilityAsync queued, instead of the one DurabilityExit held back.
+func (tr *threadRun[S]) put(ctx context.Context, cp checkpoint.Checkpoint) (checkpoint.Checkpoint, error) {
+	if err := tr.drain(); err != nil {
+		return checkpoint.Checkpoint{}, err
+	}
+	tr.mu.Lock()
+	tr.pending = nil
+	cp.Metadata.Step = tr.step
+	tr.step++
+	tr.mu.Unlock()
+	return tr.save(ctx, cp)
+}
+
+// later records cp, whose state is state's, as the run's durability says:
+// now (DurabilitySync), queued (DurabilityAsync: an earlier write's failure
+// is returned) or held back until the run returns (DurabilityExit).
+func (tr *threadRun[S]) later(ctx context.Context, cp checkpoint.Checkpoint, state *held[S]) error {
+	tr.mu.Lock()
+	cp.Metadata.Step = tr.step
+	tr.step++
+	d := deferred[S]{cp: cp, state: state}
+	switch tr.durability {
+	case DurabilityExit:
+		tr.pending = &d
+		tr.mu.Unlock()
+		return nil
+	case DurabilityAsync:
+		if tr.queue == nil {
+			tr.queue = tr.startWriter(ctx)
+		}
+		w := tr.queue
+		tr.mu.Unlock()
+		return w.add(d)
+	}
+	tr.mu.Unlock()
+	data, err := state.encode(tr.codec)
 	if err != nil {
 		return err
 	}
-	_, err = tr.put(ctx, checkpoint.Checkpoint{State: data,
-		Metadata: checkpoint.Metadata{Node: tr.last, Source: "loop", Version: version}})
+	d.cp.State = data
+	_, err = tr.save(ctx, d.cp)
 	return err
 }
 
-func (tr *threadRun[S]) put(ctx context.Context, cp checkpoint.Checkpoint) (checkpoint.Checkpoint, error) {
-	tr.mu.Lock()
-	defer tr.mu.Unlock()
-	cp.Thread, cp.Parent, cp.Metadata.Step = tr.thread, tr.parent, tr.step
+// save writes cp, whose step is set, continuing the thread's last write.
+func (tr *threadRun[S]) save(ctx context.Context, cp checkpoint.Checkpoint) (checkpoint.Checkpoint, error) {
+	tr.wmu.Lock()
+	defer tr.wmu.Unlock()
+	cp.Thread, cp.Parent = tr.thread, tr.parent
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout) // a cancelled run still records where it was
 	defer cancel()
 	saved, err := tr.store.Put(ctx, cp)
 	if err != nil {
 		return saved, fmt.Errorf("thread %q: checkpoint before %v: %w", tr.thread, cp.Next, err)
 	}
-	tr.parent, tr.step = saved.ID, tr.step+1
+	tr.parent = saved.ID
 	return saved, nil
+}
+
+// finish writes what the run's durability held back, as the run returns
+// with err: DurabilityAsync waits for its queue, DurabilityExit writes the
+// checkpoint the run ended, paused or failed at. A failed write is the
+// run's error (beside err, when the run failed too).
+func (tr *threadRun[S]) finish(ctx context.Context, err error) error {
+	werr := tr.drain()
+	tr.mu.Lock()
+	p := tr.pending
+	tr.pending = nil
+	tr.mu.Unlock()
+	if p != nil && werr == nil {
+		data, eerr := p.state.encode(tr.codec)
+		if werr = eerr; werr == nil {
+			p.cp.State = data
+			_, werr = tr.save(ctx, p.cp)
+		}
+	}
+	switch {
+	case werr == nil:
+		return err
+	case err == nil:
+		return fmt.Errorf("graph %s: %w", tr.graph, werr)
+	}
+	return errors.Join(err, fmt.Errorf("graph %s: %w", tr.graph, werr))
+}
+
+// writer writes DurabilityAsync's checkpoints in a goroutine, in order.
+type writer[S any] struct {
+	jobs chan deferred[S]
+	done chan struct{}
+	mu   sync.Mutex
+	err  error // the first failed write; the later ones are dropped
+}
+
+// queueLength is how many checkpoints a run may be ahead of its writes
+// before a step waits.
+const queueLength = 64
+
+func (tr *threadRun[S]) startWriter(ctx context.Context) *writer[S] {
+	w := &writer[S]{jobs: make(chan deferred[S], queueLength), done: make(chan struct{})}
+	ctx = context.WithoutCancel(ctx)
+	go func() {
+		defer close(w.done)
+		for d := range w.jobs {
+			if w.failed() != nil {
+				continue
+			}
+			data, err := d.state.encode(tr.codec)
+			if err == nil {
+				d.cp.State = data
+				_, err = tr.save(ctx, d.cp)
+			}
+			if err != nil {
+				w.mu.Lock()
+				w.err = err
+				w.mu.Unlock()
+			}
+		}
+	}()
+	return w
+}
+
+func (w *writer[S]) failed() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.err
+}
+
+// add queues d, or returns the failure of an earlier write.
+func (w *writer[S]) add(d deferred[S]) error {
+	if err := w.failed(); err != nil {
+		return err
+	}
+	w.jobs <- d
+	return nil
+}
+
+// drain waits until DurabilityAsync's queue is written and returns the
+// first failed write.
+func (tr *threadRun[S]) drain() error {
+	tr.mu.Lock()
+	w := tr.queue
+	tr.queue = nil
+	tr.mu.Unlock()
+	if w == nil {
+		return nil
+	}
+	close(w.jobs)
+	<-w.done
+	return w.failed()
 }
 
 func breakpoint(when, node string) checkpoint.Interrupt {
