@@ -82,3 +82,36 @@ func ExampleNewAgent() {
 	// call 2: tool choice auto, tools [forecast]
 	// call 3: tool choice required, tools [final_response]
 }
+
+// Trim keeps the system message and the newest messages within the
+// budget, a tool call with its answer, starting on a user message.
+func ExampleTrim() {
+	history := []*schema.Message{
+		schema.SystemMessage("You plan trips."),
+		schema.UserMessage("I want to see fjords in May; where should I go, and how do I get around without a car?"),
+		schema.AssistantMessage("Bergen, then the Sognefjord by boat and the Flåm railway.", nil),
+		schema.UserMessage("Bergen tomorrow?"),
+		schema.AssistantMessage("", []schema.ToolCall{{ID: "1", Function: schema.FunctionCall{Name: "forecast", Arguments: `{"city":"Bergen"}`}}}),
+		schema.ToolMessage("rain, 11°C", "1", schema.WithToolName("forecast")),
+		schema.AssistantMessage("Rain: take a coat.", nil),
+	}
+	fmt.Println("tokens:", prebuilt.CountTokens(history))
+	for _, m := range prebuilt.Trim(history, prebuilt.TrimOptions{MaxTokens: 60}) {
+		fmt.Printf("%s: %s%s\n", m.Role, m.Content, callsOf(m))
+	}
+	// Output:
+	// tokens: 95
+	// system: You plan trips.
+	// user: Bergen tomorrow?
+	// assistant: forecast {"city":"Bergen"}
+	// tool: rain, 11°C
+	// assistant: Rain: take a coat.
+}
+
+func callsOf(m *schema.Message) string {
+	out := ""
+	for _, c := range m.ToolCalls {
+		out += c.Function.Name + " " + c.Function.Arguments
+	}
+	return out
+}
