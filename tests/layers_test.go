@@ -33,13 +33,14 @@ var layers = map[string]struct {
 	"models":                              {[]string{"contracts", "outbound"}, true}, // a failed call's Failure is a contract
 	"graph":                               {[]string{"checkpoint", "contracts", "tables", "events", "outbound"}, true},
 	// Checkpoint stores know nothing of graphs: any program may keep its threads there.
-	"checkpoint":                 {[]string{"checkpoint/internal/rules"}, false},
+	"checkpoint":                 {[]string{"checkpoint/internal/blob", "checkpoint/internal/rules"}, false},
 	"checkpoint/internal/rules":  {nil, false},
-	"checkpoint/internal/record": {[]string{"checkpoint", "checkpoint/internal/rules"}, false},
+	"checkpoint/internal/blob":   {nil, false}, // states cut into pieces kept once per thread
+	"checkpoint/internal/record": {[]string{"checkpoint", "checkpoint/internal/blob", "checkpoint/internal/rules"}, false},
 	"checkpoint/checkpointtest":  {[]string{"checkpoint"}, false},
-	"checkpoint/sqlite":          {[]string{"checkpoint", "checkpoint/internal/record", "checkpoint/internal/rules"}, false},
-	"checkpoint/postgres":        {[]string{"checkpoint", "checkpoint/internal/record", "checkpoint/internal/rules"}, false},
-	"checkpoint/redis":           {[]string{"checkpoint", "checkpoint/internal/record", "checkpoint/internal/rules"}, false},
+	"checkpoint/sqlite":          {[]string{"checkpoint", "checkpoint/internal/blob", "checkpoint/internal/record", "checkpoint/internal/rules"}, false},
+	"checkpoint/postgres":        {[]string{"checkpoint", "checkpoint/internal/blob", "checkpoint/internal/record", "checkpoint/internal/rules"}, false},
+	"checkpoint/redis":           {[]string{"checkpoint", "checkpoint/internal/blob", "checkpoint/internal/record", "checkpoint/internal/rules"}, false},
 	"sgrtest/servers":            {nil, false},
 	"nodes":                      {[]string{"contracts", "events", "guards", "guards/safety", "kb", "models", "tables", "templates", "tools"}, true}, // plain functions: no graph
 	// Examples use the public framework only, as a program outside the module would.
