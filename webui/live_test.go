@@ -48,7 +48,9 @@ func heldAgent(t *testing.T) (*agent.Agent, <-chan struct{}) {
 // failed, no address or program error, and the question back in the box.
 func modelDown(t *testing.T, b *browser) {
 	refused := &net.OpError{Op: "dial", Net: "tcp", Addr: &net.TCPAddr{IP: net.IPv4(10, 0, 0, 7), Port: 8000}, Err: syscall.ECONNREFUSED}
-	down := models.New("Down", func(context.Context, []*schema.Message, *model.Options) ([]*schema.Message, error) { return nil, refused })
+	down := models.New("Down", func(context.Context, []*schema.Message, *model.Options) ([]*schema.Message, error) {
+		return nil, refused
+	})
 	cfg := config.Default()
 	cfg.KB.CacheDir = t.TempDir()
 	store := checkpoint.NewMemory()
