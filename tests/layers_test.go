@@ -54,6 +54,7 @@ var layers = map[string]struct {
 	"examples/evidence-sources":         {[]string{"agent", "config", "contracts", "sgrtest"}, true},
 	"examples/mcp-tools":                {[]string{"mcptools"}, false},
 	"examples/tools":                    {[]string{"checkpoint", "graph", "prebuilt", "sgrtest", "examples/internal/exampletest"}, true},
+	"examples/supervisor":               {[]string{"agent", "config", "graph", "prebuilt", "examples/internal/exampletest"}, true},
 	"examples/internal/exampletest":     {nil, false},
 	"examples/memory":                   {[]string{"checkpoint", "graph", "memory", "memory/sqlite", "examples/internal/exampletest"}, false},
 	"memory":                            {[]string{"memory/internal/rules", "memory/internal/text"}, false}, // no graph: nodes get a store through the run context
