@@ -83,12 +83,15 @@ func (s *store) putPieces(ctx context.Context, tx *sql.Tx, thread, manifest stri
 		return 0, 0, err
 	}
 	distinct, counts := record.Distinct(pieces)
-	insert := tx.StmtContext(ctx, s.piece)
+	insert, ref := tx.StmtContext(ctx, s.piece), tx.StmtContext(ctx, s.ref)
 	for _, p := range distinct {
 		if have[p.Hash] {
 			continue
 		}
-		if _, err := insert.ExecContext(ctx, thread, p.Hash, counts[p.Hash], p.Data); err != nil {
+		if _, err := insert.ExecContext(ctx, thread, p.Hash, p.Data); err != nil {
+			return 0, 0, err
+		}
+		if _, err := ref.ExecContext(ctx, thread, p.Hash, counts[p.Hash]); err != nil {
 			return 0, 0, err
 		}
 		added, bytes = added+1, bytes+len(p.Data)

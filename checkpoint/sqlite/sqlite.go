@@ -6,8 +6,9 @@
 // synchronous=NORMAL: a crash of the program loses nothing committed, a power
 // loss at most the last commits, and the file never corrupts. Each checkpoint
 // is one row that lists the pieces of its state (fields); a piece is a row of
-// checkpoint_pieces, kept once per thread with a count of the rows naming it,
-// so a checkpoint writes only the pieces its thread does not have yet.
+// state_pieces, kept once per thread, and state_refs counts the rows naming
+// it (a small row apart, so that counting writes no piece's pages again), so
+// a checkpoint writes only the pieces its thread does not have yet.
 // History is never rewritten. A file written before pieces is upgraded when
 // opened: its rows keep their states whole (fields is NULL) and read as before.
 package sqlite
@@ -43,13 +44,18 @@ CREATE TABLE IF NOT EXISTS checkpoints (
 	PRIMARY KEY (thread, id)
 );
 CREATE UNIQUE INDEX IF NOT EXISTS checkpoints_order ON checkpoints (thread, seq);
-CREATE TABLE IF NOT EXISTS checkpoint_pieces (
-	thread TEXT    NOT NULL,
-	hash   TEXT    NOT NULL, -- blob.Hash of data
-	refs   INTEGER NOT NULL, -- how many times the thread's rows list it
-	data   BLOB    NOT NULL,
+CREATE TABLE IF NOT EXISTS state_pieces (
+	thread TEXT NOT NULL,
+	hash   TEXT NOT NULL, -- blob.Hash of data
+	data   BLOB NOT NULL,
 	PRIMARY KEY (thread, hash)
 );
+CREATE TABLE IF NOT EXISTS state_refs (
+	thread TEXT    NOT NULL,
+	hash   TEXT    NOT NULL,
+	refs   INTEGER NOT NULL, -- how many times the thread's rows list the piece
+	PRIMARY KEY (thread, hash)
+) WITHOUT ROWID;
 -- The leases of TryLock: a row per thread held, until freed or expired.
 CREATE TABLE IF NOT EXISTS thread_locks (
 	thread  TEXT    PRIMARY KEY,
@@ -73,13 +79,16 @@ RETURNING id`
 // shareSQL counts a new row's naming of the thread's pieces it already has
 // (?2, a JSON array with repeats) and returns those; the others are new.
 const shareSQL = `
-UPDATE checkpoint_pieces SET refs = refs + j.n
+UPDATE state_refs SET refs = refs + j.n
 FROM (SELECT value AS h, COUNT(*) AS n FROM json_each(?2) GROUP BY value) AS j
 WHERE thread = ?1 AND hash = j.h
 RETURNING hash`
 
-// pieceSQL adds a piece the thread does not have.
-const pieceSQL = `INSERT INTO checkpoint_pieces (thread, hash, refs, data) VALUES (?, ?, ?, ?)`
+// pieceSQL and refSQL add a piece the thread does not have.
+const (
+	pieceSQL = `INSERT INTO state_pieces (thread, hash, data) VALUES (?, ?, ?)`
+	refSQL   = `INSERT INTO state_refs (thread, hash, refs) VALUES (?, ?, ?)`
+)
 
 // readSQL is the select that reads checkpoints of the thread ?1 (the rows
 // of the subquery c) with their pieces: a row per piece, in c's order; a
@@ -88,7 +97,7 @@ const readSQL = `
 SELECT c.id, c.header, c.state, c.fields, p.hash, p.data
 FROM (SELECT seq, id, header, state, fields FROM checkpoints %s) AS c
 LEFT JOIN json_each(c.fields) AS j
-LEFT JOIN checkpoint_pieces AS p ON p.thread = ?1 AND p.hash = j.value
+LEFT JOIN state_pieces AS p ON p.thread = ?1 AND p.hash = j.value
 ORDER BY c.seq DESC`
 
 // reading is readSQL for the checkpoints of thread ?1 that where selects.
@@ -97,7 +106,7 @@ func reading(where string) string { return fmt.Sprintf(readSQL, where) }
 type store struct {
 	db                *sql.DB
 	put, latest, byID *sql.Stmt // compiled once: SQLite compiling a statement costs as much as running it
-	share, piece      *sql.Stmt
+	share, piece, ref *sql.Stmt
 	// writeMu queues this process's writers in Go rather than in SQLite's
 	// busy handler, which sleeps in steps of up to 100 ms.
 	writeMu sync.Mutex
@@ -148,6 +157,7 @@ func Open(path string) (checkpoint.Store, error) {
 		{&s.put, putSQL},
 		{&s.share, shareSQL},
 		{&s.piece, pieceSQL},
+		{&s.ref, refSQL},
 		{&s.latest, reading(`WHERE thread = ?1 ORDER BY seq DESC LIMIT 1`)},
 		{&s.byID, reading(`WHERE thread = ?1 AND id = ?2`)},
 	} {
@@ -187,7 +197,7 @@ func create(ctx context.Context, db *sql.DB) error {
 
 func (s *store) Close() error {
 	var errs []error
-	for _, st := range []*sql.Stmt{s.put, s.share, s.piece, s.latest, s.byID} {
+	for _, st := range []*sql.Stmt{s.put, s.share, s.piece, s.ref, s.latest, s.byID} {
 		if st != nil {
 			errs = append(errs, st.Close())
 		}

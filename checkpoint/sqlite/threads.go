@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/sgrgraph/sgrgraph/checkpoint"
@@ -50,6 +51,12 @@ func (s *store) Prune(ctx context.Context, thread string, r checkpoint.Retention
 	}
 	ctx, cancel := rules.Context(ctx)
 	defer cancel()
+	if thread != "" { // after each turn, as a rule: a read says whether to write
+		due, err := s.prunable(ctx, thread, r)
+		if err != nil || !due {
+			return 0, wrapIf("prune", err)
+		}
+	}
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	tx, err := s.db.BeginTx(ctx, nil)
@@ -97,6 +104,30 @@ func (s *store) Prune(ctx context.Context, thread string, r checkpoint.Retention
 	return removed, nil
 }
 
+// prunable says whether r removes any checkpoint of thread, without the
+// write lock that a DELETE takes.
+func (s *store) prunable(ctx context.Context, thread string, r checkpoint.Retention) (bool, error) {
+	cutoff, keep := int64(math.MinInt64), int64(math.MaxInt64)
+	if r.MaxAge > 0 {
+		cutoff = time.Now().Add(-r.MaxAge).UnixNano()
+	}
+	if r.KeepLast > 0 {
+		keep = int64(r.KeepLast)
+	}
+	var due bool
+	err := s.db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM checkpoints WHERE thread = ?1 AND created < ?2)
+		OR EXISTS (SELECT 1 FROM checkpoints WHERE thread = ?1 ORDER BY seq DESC LIMIT 1 OFFSET ?3)`, thread, cutoff, keep).Scan(&due)
+	return due, err
+}
+
+// wrapIf is wrap for an error that may be nil.
+func wrapIf(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return wrap(op, err)
+}
+
 // remove runs a DELETE of checkpoints returning (thread, fields), adds the
 // pieces the removed rows listed to freed and says how many it removed.
 func remove(ctx context.Context, tx *sql.Tx, freed map[string][]string, query string, args ...any) (int, error) {
@@ -129,12 +160,16 @@ func free(ctx context.Context, tx *sql.Tx, freed map[string][]string) error {
 	for thread, pieces := range freed {
 		list := blob.EncodeManifest(pieces)
 		if _, err := tx.ExecContext(ctx, `
-			UPDATE checkpoint_pieces SET refs = refs - j.n
+			UPDATE state_refs SET refs = refs - j.n
 			FROM (SELECT value AS h, COUNT(*) AS n FROM json_each(?2) GROUP BY value) AS j
 			WHERE thread = ?1 AND hash = j.h`, thread, list); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM checkpoint_pieces WHERE thread = ?1 AND refs <= 0
+		if _, err := tx.ExecContext(ctx, `DELETE FROM state_pieces WHERE thread = ?1 AND hash IN (
+			SELECT hash FROM state_refs WHERE thread = ?1 AND refs <= 0 AND hash IN (SELECT value FROM json_each(?2)))`, thread, list); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM state_refs WHERE thread = ?1 AND refs <= 0
 			AND hash IN (SELECT value FROM json_each(?2))`, thread, list); err != nil {
 			return err
 		}
@@ -155,7 +190,7 @@ func (s *store) Delete(ctx context.Context, thread string) error {
 		return wrap("delete", err)
 	}
 	defer func() { _ = tx.Rollback() }()
-	for _, q := range []string{`DELETE FROM checkpoints WHERE thread = ?`, `DELETE FROM checkpoint_pieces WHERE thread = ?`} {
+	for _, q := range []string{`DELETE FROM checkpoints WHERE thread = ?`, `DELETE FROM state_pieces WHERE thread = ?`, `DELETE FROM state_refs WHERE thread = ?`} {
 		if _, err := tx.ExecContext(ctx, q, thread); err != nil {
 			return wrap("delete", err)
 		}
@@ -177,7 +212,7 @@ func (s *store) Stored(ctx context.Context, thread string) (checkpoint.Stored, e
 	ctx, cancel := rules.Context(ctx)
 	defer cancel()
 	var st checkpoint.Stored
-	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(length(data)), 0) FROM checkpoint_pieces WHERE ?1 = '' OR thread = ?1`,
+	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(length(data)), 0) FROM state_pieces WHERE ?1 = '' OR thread = ?1`,
 		thread).Scan(&st.Pieces, &st.Bytes)
 	if err != nil {
 		return checkpoint.Stored{}, wrap("stored", err)
