@@ -2,6 +2,7 @@ package checkpoint
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 )
 
@@ -43,10 +44,11 @@ func (c Codec[S]) Decode(cp Checkpoint) (S, error) {
 		return fail(nil, "it is older than version %d and the codec has no Migrate", c.Version)
 	case len(data) == 0:
 		return fail(nil, "the state is empty")
-	case !json.Valid(data):
-		return fail(nil, "the state is corrupt: not valid JSON (%d bytes)", len(data))
 	}
 	if v < c.Version {
+		if !json.Valid(data) {
+			return fail(nil, "the state is corrupt: not valid JSON (%d bytes)", len(data))
+		}
 		migrated, err := c.Migrate(v, data)
 		if err != nil {
 			return fail(err, "migrate to version %d", c.Version)
@@ -56,7 +58,12 @@ func (c Codec[S]) Decode(cp Checkpoint) (S, error) {
 		}
 		data = migrated
 	}
+	// Unmarshal checks the whole input before it decodes any of it: corrupt
+	// data is a SyntaxError, and a second check would double the cost.
 	if err := json.Unmarshal(data, &s); err != nil {
+		if syntax := (*json.SyntaxError)(nil); errors.As(err, &syntax) {
+			return fail(nil, "the state is corrupt: not valid JSON (%d bytes)", len(data))
+		}
 		return fail(err, "the state does not fit %T", s)
 	}
 	return s, nil
