@@ -84,6 +84,11 @@ type ThreadInfo struct {
 type ListOptions struct {
 	Limit  int    // at most this many; 0: all
 	Before string // only checkpoints put before this ID (which must exist); "": from the latest
+	// NoState leaves the states out (State and each Branch's State are
+	// nil): a thread's IDs, steps, next nodes and pending interrupts
+	// without the cost of reading and joining its states. Limit 1 is the
+	// latest checkpoint's head.
+	NoState bool
 }
 
 // Retention says which checkpoints Prune removes: those beyond the KeepLast

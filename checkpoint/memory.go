@@ -187,6 +187,10 @@ func (m *memory) List(_ context.Context, thread string, o ListOptions) ([]Checkp
 	}
 	var out []Checkpoint
 	for i := end - 1; i >= 0 && (o.Limit == 0 || len(out) < o.Limit); i-- {
+		if o.NoState {
+			out = append(out, withoutState(clone(th.list[i].cp)))
+			continue
+		}
 		out = append(out, th.checkpoint(th.list[i]))
 	}
 	return out, nil

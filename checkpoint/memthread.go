@@ -70,3 +70,12 @@ func cloneOrNil[S ~[]E, E any](s S) S {
 	}
 	return slices.Clone(s)
 }
+
+// withoutState is cp as ListOptions.NoState returns it.
+func withoutState(cp Checkpoint) Checkpoint {
+	cp.State = nil
+	for i := range cp.Branches {
+		cp.Branches[i].State = nil
+	}
+	return cp
+}

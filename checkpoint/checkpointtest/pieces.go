@@ -27,6 +27,7 @@ var pieceCases = []struct {
 	{"pieces: retention frees what no checkpoint names", testPiecesPruned},
 	{"pieces: delete frees a thread's pieces only", testPiecesDeleted},
 	{"pieces: prune while writing", testPruneWhileWriting},
+	{"list without states", testListNoState},
 }
 
 // turnState is a chat-shaped state: a history of turns messages, a
@@ -249,4 +250,42 @@ func testPiecesAcrossProcesses(t *testing.T, first, second checkpoint.Store) {
 	require.NoError(t, err)
 	last := putState(t, first, "t2", st)
 	requireState(t, second, "t2", last.ID, st)
+}
+
+// testListNoState: ListOptions.NoState lists the same checkpoints with
+// their states (the checkpoint's and its branches') left out.
+func testListNoState(t *testing.T, s checkpoint.Store) {
+	cps := putN(t, s, "t1", 3)
+	paused := newCheckpoint("t1", 3)
+	paused.Parent, paused.Next = cps[2].ID, []string{"tools"}
+	paused.State = turnState(20, 3, "")
+	paused.Interrupts = []checkpoint.Interrupt{{ID: "a1", Node: "tools", Payload: json.RawMessage(`{"q":1}`)}}
+	paused.Branches = []checkpoint.Branch{{Kind: checkpoint.BranchPaused, Node: "tools", State: json.RawMessage(`{"count":1}`)}}
+	cps = append(cps, put(t, s, paused))
+	for _, o := range []checkpoint.ListOptions{{}, {Limit: 1}, {Limit: 2, Before: cps[3].ID}} {
+		full, err := s.List(ctx(t), "t1", o)
+		require.NoError(t, err)
+		o.NoState = true
+		heads, err := s.List(ctx(t), "t1", o)
+		require.NoError(t, err)
+		require.Equal(t, len(full), len(heads), "%+v", o)
+		for i := range full {
+			want := full[i]
+			want.State = nil
+			want.Branches = append([]checkpoint.Branch(nil), want.Branches...)
+			for j := range want.Branches {
+				want.Branches[j].State = nil
+			}
+			requireSame(t, want, heads[i])
+		}
+	}
+	latest, err := s.List(ctx(t), "t1", checkpoint.ListOptions{Limit: 1, NoState: true})
+	require.NoError(t, err)
+	require.Len(t, latest, 1)
+	assert.Equal(t, cps[3].ID, latest[0].ID, "Limit 1 is the latest's head")
+	assert.Equal(t, []string{"tools"}, latest[0].Next)
+	require.Len(t, latest[0].Interrupts, 1)
+	none, err := s.List(ctx(t), "missing", checkpoint.ListOptions{Limit: 1, NoState: true})
+	require.NoError(t, err)
+	assert.Empty(t, none)
 }

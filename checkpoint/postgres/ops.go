@@ -114,6 +114,9 @@ func (s *store) List(ctx context.Context, thread string, o checkpoint.ListOption
 		if err != nil {
 			return nil, wrap("list", err)
 		}
+		if o.NoState {
+			cp = record.WithoutState(cp)
+		}
 		out = append(out, cp)
 	}
 	if err := rows.Err(); err != nil {

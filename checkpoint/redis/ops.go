@@ -115,7 +115,10 @@ func (s *store) List(ctx context.Context, thread string, o checkpoint.ListOption
 			return nil, wrap("list", err)
 		}
 		if ok { // else pruned since the IDs were read
-			out = append(out, cp)
+			if o.NoState {
+			cp = record.WithoutState(cp)
+		}
+		out = append(out, cp)
 		}
 	}
 	return out, nil

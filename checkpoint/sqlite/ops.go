@@ -154,6 +154,13 @@ func (s *store) List(ctx context.Context, thread string, o checkpoint.ListOption
 	if limit == 0 {
 		limit = -1 // SQLite: no limit
 	}
+	if o.NoState {
+		out, err := heads(thread, func() (*sql.Rows, error) { return s.heads.QueryContext(ctx, thread, before, limit) })
+		if err != nil {
+			return nil, wrap("list", err)
+		}
+		return out, nil
+	}
 	out, err := read(thread, func() (*sql.Rows, error) { return s.db.QueryContext(ctx, listSQL, thread, before, limit) })
 	if err != nil {
 		return nil, wrap("list", err)
@@ -190,4 +197,27 @@ func read(thread string, query func() (*sql.Rows, error)) ([]checkpoint.Checkpoi
 		return nil, err
 	}
 	return c.Checkpoints()
+}
+
+// heads reads rows of (id, header) of thread.
+func heads(thread string, query func() (*sql.Rows, error)) ([]checkpoint.Checkpoint, error) {
+	rows, err := query()
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = rows.Close() }()
+	var out []checkpoint.Checkpoint
+	for rows.Next() {
+		var id string
+		var header []byte
+		if err := rows.Scan(&id, &header); err != nil {
+			return nil, err
+		}
+		cp, err := record.Decode(thread, id, header, nil)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, record.WithoutState(cp))
+	}
+	return out, rows.Err()
 }

@@ -107,6 +107,7 @@ type store struct {
 	db                *sql.DB
 	put, latest, byID *sql.Stmt // compiled once: SQLite compiling a statement costs as much as running it
 	share, piece, ref *sql.Stmt
+	heads             *sql.Stmt // List's NoState
 	// writeMu queues this process's writers in Go rather than in SQLite's
 	// busy handler, which sleeps in steps of up to 100 ms.
 	writeMu sync.Mutex
@@ -160,6 +161,7 @@ func Open(path string) (checkpoint.Store, error) {
 		{&s.ref, refSQL},
 		{&s.latest, reading(`WHERE thread = ?1 ORDER BY seq DESC LIMIT 1`)},
 		{&s.byID, reading(`WHERE thread = ?1 AND id = ?2`)},
+		{&s.heads, `SELECT id, header FROM checkpoints WHERE thread = ?1 AND seq < ?2 ORDER BY seq DESC LIMIT ?3`},
 	} {
 		if *p.stmt, err = db.PrepareContext(ctx, p.sql); err != nil {
 			_ = s.Close()
@@ -197,7 +199,7 @@ func create(ctx context.Context, db *sql.DB) error {
 
 func (s *store) Close() error {
 	var errs []error
-	for _, st := range []*sql.Stmt{s.put, s.share, s.piece, s.ref, s.latest, s.byID} {
+	for _, st := range []*sql.Stmt{s.put, s.share, s.piece, s.ref, s.latest, s.byID, s.heads} {
 		if st != nil {
 			errs = append(errs, st.Close())
 		}

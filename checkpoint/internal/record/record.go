@@ -191,3 +191,12 @@ func Distinct(pieces []blob.Piece) ([]blob.Piece, map[string]int) {
 	}
 	return out, counts
 }
+
+// WithoutState is cp as ListOptions.NoState returns it.
+func WithoutState(cp checkpoint.Checkpoint) checkpoint.Checkpoint {
+	cp.State = nil
+	for i := range cp.Branches {
+		cp.Branches[i].State = nil
+	}
+	return cp
+}
