@@ -88,7 +88,15 @@ func (r *Runnable[S]) threadStart(ctx context.Context, s S, o runOptions) (S, *t
 	if o.durability < DurabilitySync || o.durability > DurabilityExit {
 		return zero, nil, fmt.Errorf("graph %s: WithDurability(%d): not DurabilitySync, DurabilityAsync or DurabilityExit", r.g.name, int(o.durability))
 	}
-	base, err := r.load(ctx, o.thread, o.from)
+	// The latest checkpoint's head tells what the run starts from; its
+	// state is read only when the run needs it.
+	var base checkpoint.Checkpoint
+	var err error
+	if o.from == "" {
+		base, err = r.head(ctx, o.thread)
+	} else {
+		base, err = r.load(ctx, o.thread, o.from)
+	}
 	found := err == nil
 	if err != nil && (o.from != "" || o.resuming || !errors.Is(err, checkpoint.ErrNotFound)) {
 		return zero, nil, err
@@ -101,8 +109,14 @@ func (r *Runnable[S]) threadStart(ctx context.Context, s S, o runOptions) (S, *t
 		if len(base.Next) == 0 {
 			return zero, nil, fmt.Errorf("graph %s: thread %q checkpoint %s: the run ended; nothing to resume (Invoke starts a new one)", r.g.name, o.thread, base.ID)
 		}
+		if base, err = r.whole(ctx, base); err != nil {
+			return zero, nil, err
+		}
 		return r.continueAt(base, o, true)
 	case isZero(s) && found && len(base.Next) > 0:
+		if base, err = r.whole(ctx, base); err != nil {
+			return zero, nil, err
+		}
 		return r.continueAt(base, o, false)
 	}
 	if found && !o.replacePending {
@@ -111,9 +125,9 @@ func (r *Runnable[S]) threadStart(ctx context.Context, s S, o runOptions) (S, *t
 		}
 	}
 	if found && !o.replaceState {
-		latest, err := r.codec.Decode(base)
+		latest, _, err := r.stateOf(ctx, base)
 		if err != nil {
-			return zero, nil, fmt.Errorf("graph %s: %w", r.g.name, err)
+			return zero, nil, err
 		}
 		if s, err = mergeInput(latest, s); err != nil {
 			return zero, nil, fmt.Errorf("graph %s: thread %q: merge the input into the latest state: %w", r.g.name, o.thread, err)

@@ -21,7 +21,14 @@ import (
 // then write checkpoints into the running thread and may Interrupt, and a
 // resumed run enters it at the node it stopped in. A graph compiled
 // without it pays nothing for any of this.
-func WithCheckpointer(store checkpoint.Store) CompileOption {
+func WithCheckpointer(store checkpoint.Store, opts ...CheckpointerOption) CompileOption {
+	var co checkpointerOptions
+	for _, opt := range opts {
+		opt(&co)
+	}
+	if store != nil && co.cacheStates > 0 {
+		store = newCachedStore(store, co.cacheStates)
+	}
 	return func(o *compileOptions) { o.store = store }
 }
 
@@ -139,15 +146,33 @@ func (r *Runnable[S]) State(ctx context.Context, thread string, opts ...StateOpt
 	if err := r.threaded(thread); err != nil {
 		return Snapshot[S]{}, err
 	}
-	sctx, cancel := context.WithTimeout(ctx, storeTimeout)
-	defer cancel()
-	cp, err := r.store.Latest(sctx, thread)
-	if err != nil {
-		return Snapshot[S]{}, fmt.Errorf("graph %s: thread %q: %w", r.g.name, thread, err)
+	var snap Snapshot[S]
+	var err error
+	if cacheOf(r.store) != nil { // the head says whether the kept state is the latest
+		var head checkpoint.Checkpoint
+		if head, err = r.head(ctx, thread); err != nil {
+			return Snapshot[S]{}, err
+		}
+		var s S
+		var cp checkpoint.Checkpoint
+		if s, cp, err = r.stateOf(ctx, head); err != nil {
+			return Snapshot[S]{}, err
+		}
+		cp.State, cp.Interrupts = nil, withIDs(cp.Interrupts)
+		snap = Snapshot[S]{Checkpoint: cp, State: s}
+	} else {
+		sctx, cancel := context.WithTimeout(ctx, storeTimeout)
+		defer cancel()
+		cp, err := r.store.Latest(sctx, thread)
+		if err != nil {
+			return Snapshot[S]{}, fmt.Errorf("graph %s: thread %q: %w", r.g.name, thread, err)
+		}
+		if snap, err = r.snapshot(cp); err != nil {
+			return snap, err
+		}
 	}
-	snap, err := r.snapshot(cp)
-	if err != nil || !o.subgraphs {
-		return snap, err
+	if !o.subgraphs {
+		return snap, nil
 	}
 	return r.withSubgraphs(ctx, snap)
 }
@@ -262,6 +287,7 @@ type threadRun[S any] struct {
 	branches      *branchWork[S]         // the parallel branches a resumed run goes on with, until its graph takes them
 	pending       *deferred[S]           // DurabilityExit: the checkpoint the run would resume from, not written
 	queue         *writer[S]             // DurabilityAsync: the writes in the background
+	cache         *cachedStore           // CacheStates, or nil
 
 	wmu    sync.Mutex // held while a checkpoint is written: writes go one at a time, in order
 	parent string     // the checkpoint the next one continues (wmu)
@@ -292,10 +318,12 @@ func (h *held[S]) encode(c checkpoint.Codec[S]) (json.RawMessage, error) {
 type deferred[S any] struct {
 	cp    checkpoint.Checkpoint // with its step
 	state *held[S]
+	end   bool // the run's end: its state is kept (CacheStates)
 }
 
 func (r *Runnable[S]) newThreadRun(thread string, from checkpoint.Checkpoint, o runOptions) *threadRun[S] {
-	tr := &threadRun[S]{graph: r.g.name, store: r.store, codec: r.codec, thread: thread, before: o.before, after: o.after, durability: o.durability}
+	tr := &threadRun[S]{graph: r.g.name, store: r.store, codec: r.codec, thread: thread, before: o.before, after: o.after, durability: o.durability,
+		cache: cacheOf(r.store)}
 	if from.ID != "" {
 		tr.parent, tr.step, tr.last = from.ID, from.Metadata.Step+1, from.Metadata.Node
 	}
@@ -369,7 +397,7 @@ func (tr *threadRun[S]) enter(ctx context.Context, path, name string, s S) (cont
 		input = heldData[S](data)
 	} else {
 		input = &held[S]{s: copyState(s)} // the node may change s: the checkpoint holds its input
-		if err := tr.later(ctx, cp, input); err != nil {
+		if err := tr.later(ctx, cp, input, false); err != nil {
 			return ctx, err
 		}
 	}
@@ -439,10 +467,13 @@ func (tr *threadRun[S]) end(ctx context.Context, s S) error {
 			return err
 		}
 		cp.State = data
-		_, err = tr.put(ctx, cp)
+		saved, err := tr.put(ctx, cp)
+		if err == nil {
+			tr.keep(saved, s)
+		}
 		return err
 	}
-	return tr.later(ctx, cp, &held[S]{s: s})
+	return tr.later(ctx, cp, &held[S]{s: s}, true)
 }
 
 // put writes cp now, as the thread's next checkpoint: after the writes
@@ -462,11 +493,11 @@ func (tr *threadRun[S]) put(ctx context.Context, cp checkpoint.Checkpoint) (chec
 // later records cp, whose state is state's, as the run's durability says:
 // now (DurabilitySync), queued (DurabilityAsync: an earlier write's failure
 // is returned) or held back until the run returns (DurabilityExit).
-func (tr *threadRun[S]) later(ctx context.Context, cp checkpoint.Checkpoint, state *held[S]) error {
+func (tr *threadRun[S]) later(ctx context.Context, cp checkpoint.Checkpoint, state *held[S], end bool) error {
 	tr.mu.Lock()
 	cp.Metadata.Step = tr.step
 	tr.step++
-	d := deferred[S]{cp: cp, state: state}
+	d := deferred[S]{cp: cp, state: state, end: end}
 	switch tr.durability {
 	case DurabilityExit:
 		tr.pending = &d
@@ -481,12 +512,20 @@ func (tr *threadRun[S]) later(ctx context.Context, cp checkpoint.Checkpoint, sta
 		return w.add(d)
 	}
 	tr.mu.Unlock()
-	data, err := state.encode(tr.codec)
+	return tr.write(ctx, d)
+}
+
+// write encodes and saves a deferred checkpoint.
+func (tr *threadRun[S]) write(ctx context.Context, d deferred[S]) error {
+	data, err := d.state.encode(tr.codec)
 	if err != nil {
 		return err
 	}
 	d.cp.State = data
-	_, err = tr.save(ctx, d.cp)
+	saved, err := tr.save(ctx, d.cp)
+	if err == nil && d.end {
+		tr.keep(saved, d.state.s)
+	}
 	return err
 }
 
@@ -516,11 +555,7 @@ func (tr *threadRun[S]) finish(ctx context.Context, err error) error {
 	tr.pending = nil
 	tr.mu.Unlock()
 	if p != nil && werr == nil {
-		data, eerr := p.state.encode(tr.codec)
-		if werr = eerr; werr == nil {
-			p.cp.State = data
-			_, werr = tr.save(ctx, p.cp)
-		}
+		werr = tr.write(ctx, *p)
 	}
 	switch {
 	case werr == nil:
@@ -552,12 +587,7 @@ func (tr *threadRun[S]) startWriter(ctx context.Context) *writer[S] {
 			if w.failed() != nil {
 				continue
 			}
-			data, err := d.state.encode(tr.codec)
-			if err == nil {
-				d.cp.State = data
-				_, err = tr.save(ctx, d.cp)
-			}
-			if err != nil {
+			if err := tr.write(ctx, d); err != nil {
 				w.mu.Lock()
 				w.err = err
 				w.mu.Unlock()
