@@ -122,7 +122,10 @@ func New(ctx context.Context, cfg config.Config, o Options) (*Agent, error) {
 	compile := append([]graph.CompileOption{graph.WithMaxSteps(cfg.Agent.MaxSteps)}, a.tracing.compileOptions()...)
 	compile = append(compile, graph.WithMiddleware(instrument))
 	if a.store != nil {
-		compile = append(compile, graph.WithCheckpointer(a.store))
+		// A session's next turn reads only the history and the turn number
+		// of its state, which JSON keeps as the turn left them: it may start
+		// from the state kept in memory (turnStates).
+		compile = append(compile, graph.WithCheckpointer(a.store, graph.CacheStates(turnStates)))
 	}
 	r, err := NewGraph(ctx, n, e, compile...)
 	if err != nil {

@@ -39,7 +39,7 @@ func (a *Agent) Resume(ctx context.Context, thread string, answer contracts.Revi
 		return contracts.StructuredResult{}, errors.New("resume: the agent keeps no threads (give agent.Options.Store)")
 	}
 	ctx = outbound.WithObserver(ctx, observeAttempt)
-	s, err := a.graph.Turn.Resume(ctx, thread, answer)
+	s, err := a.graph.Turn.Resume(ctx, thread, answer, turnDurability)
 	if err != nil {
 		return contracts.StructuredResult{}, err
 	}

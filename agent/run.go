@@ -115,8 +115,23 @@ func (a *Agent) continued(ctx context.Context, t *Turn) (_ context.Context, _ []
 	// thread's state rather than merging into it; and a new message drops
 	// a draft still held for review, as it did before threads refused
 	// input while they wait.
-	return ctx, []graph.RunOption{graph.WithThread(t.Thread), graph.ReplaceState(), graph.ReplacePending()}, release, nil
+	return ctx, []graph.RunOption{graph.WithThread(t.Thread), graph.ReplaceState(), graph.ReplacePending(), turnDurability}, release, nil
 }
+
+// turnDurability writes a turn's checkpoint when it ends, is held for
+// review or fails: one write a turn, not one a step. What a turn needs of
+// its thread is kept: the next turn builds on the last turn that ended
+// (LastTurn), a draft held for review is written before the turn returns
+// and resumes from there, and a turn that failed or was cut short writes
+// where it stopped, which Resume continues. Only a turn whose process
+// died leaves nothing, as if it had never started; its message is sent
+// again.
+var turnDurability = graph.WithDurability(graph.DurabilityExit)
+
+// turnStates is how many sessions' last states an agent keeps in memory
+// (graph.CacheStates), so that their next turns need not decode them: the
+// sessions that ended a turn last, about 150 KB each for a default turn.
+const turnStates = 128
 
 // retain applies the configured retention to a thread after its turn; a
 // failure costs only the tidying, so it is logged, not returned.
