@@ -65,7 +65,7 @@ func (inv *invocation[S]) arrive(join, from string, s S, need int) bool {
 		inv.arrived = map[string]map[string]S{}
 	}
 	if inv.arrived[join] == nil {
-		inv.arrived[join] = map[string]S{}
+		inv.arrived[join] = make(map[string]S, need)
 	}
 	inv.arrived[join][from] = s
 	return len(inv.arrived[join]) == need

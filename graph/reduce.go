@@ -56,14 +56,14 @@ func reduceMerge[S any]() (reducer[S], error) {
 	return func(base S, ins, outs []S, names []string) (S, error) {
 		var zero S
 		val := func(s S) (reflect.Value, error) {
-			v := reflect.ValueOf(&s).Elem()
-			if ptr {
+			if ptr { // a pointer boxes without a copy
+				v := reflect.ValueOf(any(s))
 				if v.IsNil() {
 					return v, fmt.Errorf("a branch holds a nil %s", t)
 				}
-				v = v.Elem()
+				return v.Elem(), nil
 			}
-			return v, nil
+			return reflect.ValueOf(&s).Elem(), nil
 		}
 		b, err := val(base)
 		if err != nil {
@@ -182,7 +182,8 @@ func mergeStruct(fields []field, res, base reflect.Value, ins, outs []reflect.Va
 
 // reduceField is one field's merged value.
 func reduceField(tag, name string, base reflect.Value, ins, outs []reflect.Value, names []string) (reflect.Value, error) {
-	var changed []int
+	var buf [16]int
+	changed := buf[:0]
 	for j := range outs {
 		if !equal(outs[j], ins[j]) {
 			changed = append(changed, j)
@@ -220,14 +221,23 @@ func appendNew(name string, base reflect.Value, ins, outs []reflect.Value, names
 	if len(outs) == 1 && ins[0].Len() == base.Len() && hasPrefix(outs[0], ins[0]) && hasPrefix(outs[0], base) {
 		return outs[0], nil // one branch that only appended to what it was given: its slice is the result
 	}
-	res := reflect.AppendSlice(reflect.MakeSlice(base.Type(), 0, base.Len()), base)
+	n := base.Len()
 	for j := range outs {
-		in, out := ins[j], outs[j]
-		if !hasPrefix(out, in) {
+		if !hasPrefix(outs[j], ins[j]) {
 			return base, fmt.Errorf("field %s: branch %s changed earlier elements, and the reducer %q only adds new ones",
 				name, names[j], ReduceAppend)
 		}
-		res = reflect.AppendSlice(res, out.Slice(in.Len(), out.Len()))
+		n += outs[j].Len() - ins[j].Len()
+	}
+	// Made at its length and filled by index: a Slice of each branch's
+	// tail would allocate a header per branch.
+	res := reflect.MakeSlice(base.Type(), n, n)
+	at := reflect.Copy(res, base)
+	for j := range outs {
+		for k := ins[j].Len(); k < outs[j].Len(); k++ {
+			res.Index(at).Set(outs[j].Index(k))
+			at++
+		}
 	}
 	return res, nil
 }
