@@ -19,25 +19,71 @@ func (s *store) Put(ctx context.Context, cp checkpoint.Checkpoint) (checkpoint.C
 	if err != nil {
 		return checkpoint.Checkpoint{}, wrap("put", err)
 	}
+	pieces, manifest := record.Pieces(cp)
+	state := record.State(cp)
+	if manifest != nil {
+		state = []byte{}
+	}
 	ctx, cancel := rules.Context(ctx)
 	defer cancel()
+	var written, size int
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		written, size = 0, len(header)+len(state)
 		// The lock makes "MAX(seq) + 1" safe against the thread's other writers;
-		// the next statement sees their commits (READ COMMITTED).
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, hashtext($2))`, lockClass, cp.Thread); err != nil {
-			return err
-		}
+		// the next statement sees their commits (READ COMMITTED). One round
+		// trip: the lock, the next seq, and the counting of the pieces the
+		// thread has, which returns them.
 		var seq int64
-		err := tx.QueryRow(ctx, `SELECT COALESCE(MAX(seq), 0) + 1 FROM sgrgraph_checkpoints WHERE thread = $1`, cp.Thread).Scan(&seq)
-		if err != nil {
+		have := map[string]bool{}
+		batch := &pgx.Batch{}
+		batch.Queue(`SELECT pg_advisory_xact_lock($1, hashtext($2))`, lockClass, cp.Thread)
+		batch.Queue(`SELECT COALESCE(MAX(seq), 0) + 1 FROM sgrgraph_checkpoints WHERE thread = $1`, cp.Thread).QueryRow(func(row pgx.Row) error {
+			return row.Scan(&seq)
+		})
+		if manifest != nil {
+			batch.Queue(`
+				UPDATE sgrgraph_state_refs r SET refs = r.refs + c.n
+				FROM (SELECT h, count(*) AS n FROM unnest($2::text[]) AS h GROUP BY h) c
+				WHERE r.thread = $1 AND r.hash = c.h
+				RETURNING r.hash`, cp.Thread, manifest).Query(func(rows pgx.Rows) error {
+				var h string
+				_, err := pgx.ForEachRow(rows, []any{&h}, func() error { have[h] = true; return nil })
+				return err
+			})
+		}
+		if err := tx.SendBatch(ctx, batch).Close(); err != nil {
 			return err
 		}
 		if cp.ID == "" {
 			cp.ID = rules.NewID(seq)
 		}
-		_, err = tx.Exec(ctx, `INSERT INTO sgrgraph_checkpoints (thread, id, seq, created, header, state) VALUES ($1, $2, $3, $4, $5, $6)`,
-			cp.Thread, cp.ID, seq, cp.Metadata.Time.UnixNano(), header, record.State(cp))
-		if pe := (*pgconn.PgError)(nil); errors.As(err, &pe) && pe.Code == "23505" { // unique_violation
+		// One round trip more: the pieces the thread lacks, and the row.
+		batch = &pgx.Batch{}
+		if manifest != nil {
+			distinct, counts := record.Distinct(pieces)
+			var hashes []string
+			var data [][]byte
+			var refs []int64
+			for _, p := range distinct {
+				if !have[p.Hash] {
+					hashes, data, refs = append(hashes, p.Hash), append(data, p.Data), append(refs, int64(counts[p.Hash]))
+					written, size = written+1, size+len(p.Data)
+				}
+			}
+			if len(hashes) > 0 {
+				batch.Queue(`INSERT INTO sgrgraph_state_pieces (thread, hash, data) SELECT $1, h, d FROM unnest($2::text[], $3::bytea[]) AS x(h, d)`,
+					cp.Thread, hashes, data)
+				batch.Queue(`INSERT INTO sgrgraph_state_refs (thread, hash, refs) SELECT $1, h, n FROM unnest($2::text[], $3::bigint[]) AS x(h, n)`,
+					cp.Thread, hashes, refs)
+			}
+			for _, h := range manifest {
+				size += len(h) + 1
+			}
+		}
+		batch.Queue(`INSERT INTO sgrgraph_checkpoints (thread, id, seq, created, header, state, fields) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+			cp.Thread, cp.ID, seq, cp.Metadata.Time.UnixNano(), header, state, manifest)
+		err := tx.SendBatch(ctx, batch).Close()
+		if pe := (*pgconn.PgError)(nil); errors.As(err, &pe) && pe.Code == "23505" && pe.TableName == "sgrgraph_checkpoints" { // unique_violation
 			return fmt.Errorf("thread %q already has checkpoint %q", cp.Thread, cp.ID)
 		}
 		return err
@@ -45,8 +91,25 @@ func (s *store) Put(ctx context.Context, cp checkpoint.Checkpoint) (checkpoint.C
 	if err != nil {
 		return checkpoint.Checkpoint{}, wrap("put", err)
 	}
+	s.written.Add(written, size)
 	return cp, nil
 }
+
+// readSQL reads checkpoints of thread $1 (the rows of the subquery c) with
+// their pieces: a row per piece, in c's order; a checkpoint whose state is
+// whole has one row with NULL pieces. One statement, so a prune in between
+// cannot take the pieces of a checkpoint it read.
+const readSQL = `
+SELECT c.id, c.header, c.state, c.fields, p.hash, p.data
+FROM (SELECT seq, id, header, state, fields FROM sgrgraph_checkpoints %s) AS c
+LEFT JOIN LATERAL (SELECT hash, data FROM sgrgraph_state_pieces WHERE thread = $1 AND hash = ANY(c.fields)) AS p ON true
+ORDER BY c.seq DESC`
+
+var (
+	latestSQL = fmt.Sprintf(readSQL, `WHERE thread = $1 ORDER BY seq DESC LIMIT 1`)
+	getSQL    = fmt.Sprintf(readSQL, `WHERE thread = $1 AND id = $2`)
+	listSQL   = fmt.Sprintf(readSQL, `WHERE thread = $1 AND seq < $2 ORDER BY seq DESC LIMIT $3`)
+)
 
 func (s *store) Get(ctx context.Context, thread, id string) (checkpoint.Checkpoint, error) {
 	if err := errors.Join(rules.Key("thread", thread), rules.Key("id", id)); err != nil {
@@ -54,15 +117,14 @@ func (s *store) Get(ctx context.Context, thread, id string) (checkpoint.Checkpoi
 	}
 	ctx, cancel := rules.Context(ctx)
 	defer cancel()
-	row := s.pool.QueryRow(ctx, `SELECT id, header, state FROM sgrgraph_checkpoints WHERE thread = $1 AND id = $2`, thread, id)
-	cp, err := scan(thread, row)
-	if errors.Is(err, pgx.ErrNoRows) {
+	cps, err := s.read(ctx, thread, getSQL, thread, id)
+	if err == nil && len(cps) == 0 {
 		err = fmt.Errorf("thread %q checkpoint %q: %w", thread, id, checkpoint.ErrNotFound)
 	}
 	if err != nil {
 		return checkpoint.Checkpoint{}, wrap("get", err)
 	}
-	return cp, nil
+	return cps[0], nil
 }
 
 func (s *store) Latest(ctx context.Context, thread string) (checkpoint.Checkpoint, error) {
@@ -71,15 +133,14 @@ func (s *store) Latest(ctx context.Context, thread string) (checkpoint.Checkpoin
 	}
 	ctx, cancel := rules.Context(ctx)
 	defer cancel()
-	row := s.pool.QueryRow(ctx, `SELECT id, header, state FROM sgrgraph_checkpoints WHERE thread = $1 ORDER BY seq DESC LIMIT 1`, thread)
-	cp, err := scan(thread, row)
-	if errors.Is(err, pgx.ErrNoRows) {
+	cps, err := s.read(ctx, thread, latestSQL, thread)
+	if err == nil && len(cps) == 0 {
 		err = fmt.Errorf("thread %q: %w", thread, checkpoint.ErrNotFound)
 	}
 	if err != nil {
 		return checkpoint.Checkpoint{}, wrap("latest", err)
 	}
-	return cp, nil
+	return cps[0], nil
 }
 
 func (s *store) List(ctx context.Context, thread string, o checkpoint.ListOptions) ([]checkpoint.Checkpoint, error) {
@@ -102,35 +163,73 @@ func (s *store) List(ctx context.Context, thread string, o checkpoint.ListOption
 	if o.Limit > 0 {
 		limit = &o.Limit
 	}
-	rows, err := s.pool.Query(ctx, `SELECT id, header, state FROM sgrgraph_checkpoints WHERE thread = $1 AND seq < $2 ORDER BY seq DESC LIMIT $3`,
-		thread, before, limit)
-	if err != nil {
-		return nil, wrap("list", err)
-	}
-	defer rows.Close()
 	var out []checkpoint.Checkpoint
-	for rows.Next() {
-		cp, err := scan(thread, rows)
-		if err != nil {
-			return nil, wrap("list", err)
-		}
-		if o.NoState {
-			cp = record.WithoutState(cp)
-		}
-		out = append(out, cp)
+	var err error
+	if o.NoState {
+		out, err = s.heads(ctx, thread, before, limit)
+	} else {
+		out, err = s.read(ctx, thread, listSQL, thread, before, limit)
 	}
-	if err := rows.Err(); err != nil {
+	if err != nil {
 		return nil, wrap("list", err)
 	}
 	return out, nil
 }
 
-// scan reads a row of (id, header, state) of thread.
-func scan(thread string, row pgx.Row) (checkpoint.Checkpoint, error) {
-	var id string
-	var header, state []byte
-	if err := row.Scan(&id, &header, &state); err != nil {
-		return checkpoint.Checkpoint{}, err
+// read runs a query of readSQL's form and rebuilds its checkpoints.
+func (s *store) read(ctx context.Context, thread, query string, args ...any) ([]checkpoint.Checkpoint, error) {
+	rows, err := s.pool.Query(ctx, query, args...)
+	if err != nil {
+		return nil, err
 	}
-	return record.Decode(thread, id, header, state)
+	defer rows.Close()
+	c := record.Collector{Thread: thread}
+	for rows.Next() {
+		var id string
+		var header, state, data []byte
+		var fields []string
+		var hash *string
+		if err := rows.Scan(&id, &header, &state, &fields, &hash, &data); err != nil {
+			return nil, err
+		}
+		var manifest func() ([]string, error)
+		if fields != nil {
+			manifest = func() ([]string, error) { return fields, nil }
+		}
+		var h string
+		if hash != nil {
+			h = *hash
+		}
+		if err := c.Add(id, header, state, manifest, h, data); err != nil {
+			return nil, err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return c.Checkpoints()
+}
+
+// heads reads the rows of a page of List without their states.
+func (s *store) heads(ctx context.Context, thread string, before int64, limit *int) ([]checkpoint.Checkpoint, error) {
+	rows, err := s.pool.Query(ctx, `SELECT id, header FROM sgrgraph_checkpoints WHERE thread = $1 AND seq < $2 ORDER BY seq DESC LIMIT $3`,
+		thread, before, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []checkpoint.Checkpoint
+	for rows.Next() {
+		var id string
+		var header []byte
+		if err := rows.Scan(&id, &header); err != nil {
+			return nil, err
+		}
+		cp, err := record.Decode(thread, id, header, nil)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, record.WithoutState(cp))
+	}
+	return out, rows.Err()
 }

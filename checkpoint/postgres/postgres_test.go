@@ -70,6 +70,46 @@ func TestConformance(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, cp.ID, got.ID)
 	})
+	t.Run("a table written before pieces", func(t *testing.T) {
+		ctx := t.Context()
+		name := fmt.Sprintf("checkpoints_%d", d.n.Add(1))
+		admin, err := pgx.Connect(ctx, d.server)
+		require.NoError(t, err)
+		_, err = admin.Exec(ctx, "CREATE DATABASE "+name)
+		_ = admin.Close(ctx)
+		require.NoError(t, err)
+		u, err := url.Parse(d.server)
+		require.NoError(t, err)
+		u.Path = "/" + name
+		old, err := pgx.Connect(ctx, u.String())
+		require.NoError(t, err)
+		_, err = old.Exec(ctx, oldSchema)
+		_ = old.Close(ctx)
+		require.NoError(t, err)
+
+		s, err := postgres.Open(ctx, u.String())
+		require.NoError(t, err)
+		defer func() { _ = s.Close() }()
+		got, err := s.Get(ctx, "t", "0000000000000000001-aaaaaaaa")
+		require.NoError(t, err)
+		require.Equal(t, `{"messages":["before pieces"],"count":0}`, string(got.State))
+		require.Equal(t, []string{"model"}, got.Next)
+		next, err := s.Put(ctx, checkpoint.Checkpoint{Thread: "t", Parent: got.ID, State: []byte(`{"messages":["after"],"count":1}`)})
+		require.NoError(t, err)
+		require.Equal(t, "0000000000000000002", next.ID[:19], "the sequence goes on")
+		list, err := s.List(ctx, "t", checkpoint.ListOptions{})
+		require.NoError(t, err)
+		require.Len(t, list, 2)
+		require.Equal(t, `{"messages":["after"],"count":1}`, string(list[0].State))
+		require.Equal(t, `{"messages":["before pieces"],"count":0}`, string(list[1].State))
+		n, err := s.Prune(ctx, "", checkpoint.Retention{KeepLast: 1})
+		require.NoError(t, err)
+		require.Equal(t, 1, n)
+		require.NoError(t, s.Delete(ctx, "t"))
+		st, err := s.(checkpoint.Meter).Stored(ctx, "")
+		require.NoError(t, err)
+		require.Equal(t, checkpoint.Stored{}, st)
+	})
 	t.Run("unreachable server", func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
 		defer cancel()
@@ -84,3 +124,20 @@ func BenchmarkSaveLoad(b *testing.B) {
 	b.Cleanup(func() { _ = s.Close() })
 	checkpointtest.BenchSaveLoad(b, s)
 }
+
+// oldSchema is the table as databases written before pieces have it.
+const oldSchema = `
+CREATE TABLE sgrgraph_checkpoints (
+	thread  text   NOT NULL,
+	id      text   NOT NULL,
+	seq     bigint NOT NULL,
+	created bigint NOT NULL,
+	header  bytea  NOT NULL,
+	state   bytea  NOT NULL,
+	PRIMARY KEY (thread, id)
+);
+CREATE UNIQUE INDEX sgrgraph_checkpoints_order ON sgrgraph_checkpoints (thread, seq);
+INSERT INTO sgrgraph_checkpoints VALUES ('t', '0000000000000000001-aaaaaaaa', 1, 1735786800000000000,
+	convert_to('{"next":["model"],"metadata":{"step":0,"node":"model","source":"loop","time":"2025-01-02T03:00:00Z","version":1}}', 'UTF8'),
+	convert_to('{"messages":["before pieces"],"count":0}', 'UTF8'));
+`
