@@ -44,6 +44,7 @@ CREATE TABLE IF NOT EXISTS checkpoints (
 	PRIMARY KEY (thread, id)
 );
 CREATE UNIQUE INDEX IF NOT EXISTS checkpoints_order ON checkpoints (thread, seq);
+CREATE INDEX IF NOT EXISTS checkpoints_created ON checkpoints (thread, created); -- MaxAge, for one thread
 CREATE TABLE IF NOT EXISTS state_pieces (
 	thread TEXT NOT NULL,
 	hash   TEXT NOT NULL, -- blob.Hash of data
@@ -108,6 +109,7 @@ type store struct {
 	put, latest, byID *sql.Stmt // compiled once: SQLite compiling a statement costs as much as running it
 	share, piece, ref *sql.Stmt
 	heads             *sql.Stmt // List's NoState
+	prunableStmt      *sql.Stmt
 	// writeMu queues this process's writers in Go rather than in SQLite's
 	// busy handler, which sleeps in steps of up to 100 ms.
 	writeMu sync.Mutex
@@ -162,6 +164,9 @@ func Open(path string) (checkpoint.Store, error) {
 		{&s.latest, reading(`WHERE thread = ?1 ORDER BY seq DESC LIMIT 1`)},
 		{&s.byID, reading(`WHERE thread = ?1 AND id = ?2`)},
 		{&s.heads, `SELECT id, header FROM checkpoints WHERE thread = ?1 AND seq < ?2 ORDER BY seq DESC LIMIT ?3`},
+		{&s.prunableStmt, `SELECT COALESCE((SELECT created < ?2 FROM checkpoints WHERE thread = ?1 ORDER BY thread, created LIMIT 1), 0)
+			OR COALESCE((SELECT seq FROM checkpoints WHERE thread = ?1 ORDER BY seq DESC LIMIT 1)
+				- (SELECT seq FROM checkpoints WHERE thread = ?1 ORDER BY seq LIMIT 1) >= ?3, 0)`},
 	} {
 		if *p.stmt, err = db.PrepareContext(ctx, p.sql); err != nil {
 			_ = s.Close()
@@ -199,7 +204,7 @@ func create(ctx context.Context, db *sql.DB) error {
 
 func (s *store) Close() error {
 	var errs []error
-	for _, st := range []*sql.Stmt{s.put, s.share, s.piece, s.ref, s.latest, s.byID, s.heads} {
+	for _, st := range []*sql.Stmt{s.put, s.share, s.piece, s.ref, s.latest, s.byID, s.heads, s.prunableStmt} {
 		if st != nil {
 			errs = append(errs, st.Close())
 		}

@@ -104,8 +104,11 @@ func (s *store) Prune(ctx context.Context, thread string, r checkpoint.Retention
 	return removed, nil
 }
 
-// prunable says whether r removes any checkpoint of thread, without the
-// write lock that a DELETE takes.
+// prunable says whether r may remove checkpoints of thread, in a read of
+// two index entries that takes no write lock: whether its oldest is older
+// than MaxAge, or its sequence spans more than KeepLast (a thread's rows
+// are a run of the sequence but for the ones pruned, so this is seldom a
+// Prune that finds nothing).
 func (s *store) prunable(ctx context.Context, thread string, r checkpoint.Retention) (bool, error) {
 	cutoff, keep := int64(math.MinInt64), int64(math.MaxInt64)
 	if r.MaxAge > 0 {
@@ -115,8 +118,7 @@ func (s *store) prunable(ctx context.Context, thread string, r checkpoint.Retent
 		keep = int64(r.KeepLast)
 	}
 	var due bool
-	err := s.db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM checkpoints WHERE thread = ?1 AND created < ?2)
-		OR EXISTS (SELECT 1 FROM checkpoints WHERE thread = ?1 ORDER BY seq DESC LIMIT 1 OFFSET ?3)`, thread, cutoff, keep).Scan(&due)
+	err := s.prunableStmt.QueryRowContext(ctx, thread, cutoff, keep).Scan(&due)
 	return due, err
 }
 
