@@ -116,9 +116,9 @@ func (s *store) List(ctx context.Context, thread string, o checkpoint.ListOption
 		}
 		if ok { // else pruned since the IDs were read
 			if o.NoState {
-			cp = record.WithoutState(cp)
-		}
-		out = append(out, cp)
+				cp = record.WithoutState(cp)
+			}
+			out = append(out, cp)
 		}
 	}
 	return out, nil
