@@ -52,6 +52,7 @@ type compileOptions struct {
 	migrate    func(from int, data json.RawMessage) (json.RawMessage, error)
 	tracing    *tracing
 	cacheStore CacheStore
+	noFusion   bool
 }
 
 // WithMaxSteps sets the superstep limit of a run.
@@ -110,7 +111,7 @@ func (g *StateGraph[S]) compile(ctx context.Context, o compileOptions) (*Runnabl
 	if err := r.compileVerbs(o); err != nil {
 		return nil, err
 	}
-	cg, err := r.build()
+	cg, err := r.build(r.fuse(!o.noFusion))
 	if err != nil {
 		return nil, err
 	}
@@ -154,19 +155,38 @@ func (r *Runnable[S]) setOptions(o compileOptions) error {
 	return nil
 }
 
-// build turns the recorded graph into an eino graph.
-func (r *Runnable[S]) build() (*compose.Graph[S, S], error) {
+// build turns the recorded graph into an eino graph: a node per group of
+// the fusion (most groups are one node), named after its first node.
+func (r *Runnable[S]) build(f *fusion) (*compose.Graph[S, S], error) {
 	g, p := r.g, r.plan
 	cg := compose.NewGraph[S, S](compose.WithGenLocalState(localState)) // the run's state, for the step count
-	for _, name := range g.order {
-		if err := cg.AddLambdaNode(name, compose.InvokableLambda(r.lambda(name)), compose.WithNodeName(name),
+	for _, name := range f.heads {
+		fn := r.lambda(name)
+		if plan := f.group[name]; len(plan) > 1 {
+			fn = r.groupLambda(r.compiled(name, plan))
+		}
+		if err := cg.AddLambdaNode(name, compose.InvokableLambda(fn), compose.WithNodeName(name),
 			compose.WithStatePreHandler(r.countTask(r.verbs.node(name).deferred))); err != nil {
 			return nil, fmt.Errorf("node %q: %w", name, err)
 		}
 	}
+	// An edge leaves the eino node of its source's group; one inside a
+	// group is no eino edge at all.
+	src := func(from string) string {
+		if from == START {
+			return START
+		}
+		return f.head[from]
+	}
+	inside := func(e edge) bool {
+		return e.from != START && e.to != END && f.head[e.to] == f.head[e.from] && f.head[e.to] != e.to
+	}
 	var entries []string
 	for _, e := range g.edges {
 		var err error
+		if inside(e) {
+			continue
+		}
 		if e.from == START && r.store != nil {
 			entries = append(entries, e.to)
 			continue
@@ -177,13 +197,13 @@ func (r *Runnable[S]) build() (*compose.Graph[S, S], error) {
 			if slices.Contains(p.joins[e.to], e.from) && !r.verbs.node(e.to).deferred {
 				cond = r.arrive(e.from, e.to)
 			}
-			err = cg.AddBranch(e.from, compose.NewGraphMultiBranch(r.gate(e.from, cond), map[string]bool{e.to: true}))
+			err = cg.AddBranch(src(e.from), compose.NewGraphMultiBranch(r.gate(e.from, cond), map[string]bool{e.to: true}))
 		case slices.Contains(p.joins[e.to], e.from):
-			err = cg.AddBranch(e.from, compose.NewGraphMultiBranch(r.arrive(e.from, e.to), map[string]bool{e.to: true}))
+			err = cg.AddBranch(src(e.from), compose.NewGraphMultiBranch(r.arrive(e.from, e.to), map[string]bool{e.to: true}))
 		case r.store != nil && p.inBranch[e.from]: // a branch node that paused leads nowhere (branches.go)
-			err = cg.AddBranch(e.from, compose.NewGraphMultiBranch(r.unlessPaused(e.from, always[S](e.to)), map[string]bool{e.to: true}))
+			err = cg.AddBranch(src(e.from), compose.NewGraphMultiBranch(r.unlessPaused(e.from, always[S](e.to)), map[string]bool{e.to: true}))
 		default:
-			err = cg.AddEdge(e.from, e.to)
+			err = cg.AddEdge(src(e.from), e.to)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("edge %s → %s: %w", e.from, e.to, err)
@@ -194,7 +214,7 @@ func (r *Runnable[S]) build() (*compose.Graph[S, S], error) {
 		for _, to := range b.targets {
 			ends[to] = true
 		}
-		if err := cg.AddBranch(b.from, compose.NewGraphMultiBranch(r.gate(b.from, r.unlessPaused(b.from, r.routeOf(b))), ends)); err != nil {
+		if err := cg.AddBranch(src(b.from), compose.NewGraphMultiBranch(r.gate(b.from, r.unlessPaused(b.from, r.routeOf(b))), ends)); err != nil {
 			return nil, fmt.Errorf("conditional edges from %q: %w", b.from, err)
 		}
 	}

@@ -40,6 +40,7 @@ func (r *Runnable[S]) markFailure(name string, call NodeFunc[S]) NodeFunc[S] {
 				sk.nr.mu.Lock()
 				sk.nr.failed = true
 				sk.nr.mu.Unlock()
+				sk.nr.dirty.Store(true)
 			}
 		}
 		return out, err

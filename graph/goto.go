@@ -85,6 +85,7 @@ func sinkOf(ctx context.Context) *sink {
 }
 
 func (sk *sink) add(to, up []string) {
+	defer sk.nr.dirty.Store(true)
 	sk.mu.Lock()
 	for _, n := range to {
 		if !slices.Contains(sk.to, n) {

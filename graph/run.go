@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 
 	"github.com/cloudwego/eino/callbacks"
 	"github.com/cloudwego/eino/compose"
@@ -123,7 +124,10 @@ func (r *Runnable[S]) run(ctx context.Context, s S, o runOptions, tr *threadRun[
 		ctx, span, eo = r.tracing.begin(ctx, r.g.name, eo)
 		defer func() { r.tracing.end(span, err) }()
 	}
+	e := r.envOf(ctx) // what every node reads of the context, looked up once for the run
+	runOf(ctx).env = &e
 	out, err = r.eino.Invoke(ctx, s, eo...)
+	err = unfuse(err) // a fused node's failure, as eino names the node (fuse.go)
 	err = br.settle(ctx, err)
 	out, err = r.settle(ctx, out, err)
 	var stop stopped[S]
@@ -148,9 +152,25 @@ func (r *Runnable[S]) run(ctx context.Context, s S, o runOptions, tr *threadRun[
 // Name is the graph's name.
 func (r *Runnable[S]) Name() string { return r.g.name }
 
-// lambda is the eino function of a node: the node, its middleware and
-// policy, and the bookkeeping of parallel branches around it.
-func (r *Runnable[S]) lambda(name string) func(context.Context, S) (S, error) {
+// node is a compiled node: its call (the function inside its middleware,
+// tracing, policy and cache) and what the plan says of it.
+type node[S any] struct {
+	name     string
+	call     NodeFunc[S]
+	policy   bool // a retry or timeout: it reports each attempt itself
+	clone    bool // it starts a branch: it works on a copy
+	fork     bool // its output is a merge base
+	join     bool // it merges the branches that reach it
+	sends    bool // a BySend router may run it several times
+	sendFork string
+	branch   bool // its state is one branch's, not the run's
+	durable  bool // a thread can be resumed at it
+	handed   bool // a fallback node: it may take a failure over
+	v        *nodeVerbs
+}
+
+// compileNode wraps a node in its middleware and policy.
+func (r *Runnable[S]) compileNode(name string) *node[S] {
 	fn := r.g.nodes[name].fn
 	for i := len(r.middleware) - 1; i >= 0; i-- {
 		fn = r.middleware[i](name, fn)
@@ -162,72 +182,117 @@ func (r *Runnable[S]) lambda(name string) func(context.Context, S) (S, error) {
 	for _, o := range r.g.nodes[name].opts.list() {
 		o(&opts)
 	}
-	call := r.cached(name, r.markFailure(name, attempts(name, perAttempt(fn, opts), opts)))
-	policy := opts.retry != nil || opts.timeout != 0
 	p := r.plan
-	clone, fork, join := p.clones[name], p.forks[name], p.joins[name] != nil
-	sendFork, sends := p.sends[name]
-	branch := p.inBranch[name]
-	durable := r.store != nil && !branch && !sends // a node a thread can be resumed at
-	return r.around(name, func(ctx context.Context, s S) (S, error) {
-		if stop, _ := ctx.Value(stopKey{}).(string); stop == name {
-			return s, stopped[S]{s}
-		}
-		var inv *invocation[S]
-		if p.parallel() {
-			inv = invocationOf[S](ctx)
-		}
-		switch {
-		case sends:
-			if queued := inv.take(name); len(queued) > 0 {
-				out, err := r.fanOut(ctx, name, call, policy, inv.base(sendFork), queued)
-				if err == nil && fork { // a Send's node that fans out again: its merge is the base
-					inv.setBase(name, out)
-				}
-				return out, err
+	n := &node[S]{name: name, call: r.cached(name, r.markFailure(name, attempts(name, perAttempt(fn, opts), opts))),
+		policy: opts.retry != nil || opts.timeout != 0, clone: p.clones[name], fork: p.forks[name], join: p.joins[name] != nil,
+		branch: p.inBranch[name], v: r.verbs.node(name)}
+	n.sendFork, n.sends = p.sends[name]
+	n.durable = r.store != nil && !n.branch && !n.sends
+	for _, other := range r.verbs.nodes {
+		n.handed = n.handed || other.fallback == name
+	}
+	return n
+}
+
+// env is what the nodes of a run read from its context, looked up once
+// by run: a lookup that misses walks every layer eino adds to the context,
+// and a node made six of them.
+type env[S any] struct {
+	rs    *runState
+	inv   *invocation[S]
+	outer *sink     // the sink of the node running this graph as a subgraph
+	st    *streamer // the run's stream, or nil
+	stop  string    // StopBefore's node
+	yield bool      // Yielding
+}
+
+func (r *Runnable[S]) envOf(ctx context.Context) env[S] {
+	e := env[S]{rs: runOf(ctx), outer: sinkOf(ctx), st: streamOf(ctx)}
+	if r.plan.parallel() {
+		e.inv = invocationOf[S](ctx)
+	}
+	e.stop, _ = ctx.Value(stopKey{}).(string)
+	e.yield = yielding(ctx)
+	return e
+}
+
+// envIn is the run's env, which run made before eino started it.
+func (r *Runnable[S]) envIn(ctx context.Context) *env[S] {
+	if e, ok := runOf(ctx).env.(*env[S]); ok {
+		return e
+	}
+	e := r.envOf(ctx)
+	return &e
+}
+
+// lambda is the eino function of a node that has an eino node of its own.
+func (r *Runnable[S]) lambda(name string) func(context.Context, S) (S, error) {
+	n := r.compileNode(name)
+	return func(ctx context.Context, s S) (S, error) {
+		return r.runNode(ctx, r.envIn(ctx), n, s, 0)
+	}
+}
+
+// body is a node's run inside around: the bookkeeping of parallel
+// branches and threads around its call.
+func (r *Runnable[S]) body(ctx context.Context, e *env[S], n *node[S], s S) (S, error) {
+	name := n.name
+	if e.stop == name {
+		return s, stopped[S]{s}
+	}
+	inv := e.inv
+	switch {
+	case n.sends:
+		if queued := inv.take(name); len(queued) > 0 {
+			out, err := r.fanOut(ctx, name, n.call, n.policy, inv.base(n.sendFork), queued)
+			if err == nil && n.fork { // a Send's node that fans out again: its merge is the base
+				inv.setBase(name, out)
 			}
-		case join:
-			merged, ok, err := r.join(ctx, name, inv)
-			if err != nil {
-				var zero S
-				return zero, err
-			}
-			if ok {
-				s = merged
-			}
+			return out, err
 		}
-		if clone {
-			s = copyState(s) // by Clone, or a deep copy when S has none
+	case n.join:
+		merged, ok, err := r.join(ctx, name, inv)
+		if err != nil {
+			var zero S
+			return zero, err
 		}
-		var tr *threadRun[S]
-		if durable {
-			tr = threadOf[S](ctx)
+		if ok {
+			s = merged
 		}
-		path := name
-		if tr != nil {
-			path = joinPath(nodePath(ctx), name)
-			var err error
-			if ctx, err = tr.enter(context.WithValue(ctx, nodePathKey{}, path), path, name, s); err != nil {
-				return s, err
-			}
+	}
+	if n.clone {
+		s = copyState(s) // by Clone, or a deep copy when S has none
+	}
+	var tr *threadRun[S]
+	if n.durable {
+		tr = threadOf[S](ctx)
+	}
+	path := name
+	if tr != nil {
+		path = joinPath(nodePath(ctx), name)
+		var err error
+		if ctx, err = tr.enter(context.WithValue(ctx, nodePathKey{}, path), path, name, s); err != nil {
+			return s, err
 		}
-		var bt *branchTask[S]
-		if branch && r.store != nil {
-			ctx, s, bt = branchStart(ctx, name, s) // it may pause (branches.go)
-		}
-		yieldIfAsked(ctx)
-		out, err := observe(ctx, name, call, s, !branch, policy)
-		if tr != nil {
-			err = tr.left(ctx, path, err)
-		}
-		if bt != nil {
-			out, err = bt.end(s, out, err)
-		}
-		if err == nil && fork {
-			inv.setBase(name, out)
-		}
-		return out, err
-	})
+	}
+	var bt *branchTask[S]
+	if n.branch && r.store != nil {
+		ctx, s, bt = branchStart(ctx, name, s) // it may pause (branches.go)
+	}
+	if e.yield {
+		runtime.Gosched()
+	}
+	out, err := observeIn(ctx, e.st, name, n.call, s, !n.branch, n.policy)
+	if tr != nil {
+		err = tr.left(ctx, path, err)
+	}
+	if bt != nil {
+		out, err = bt.end(s, out, err)
+	}
+	if err == nil && n.fork {
+		inv.setBase(name, out)
+	}
+	return out, err
 }
 
 type nodePathKey struct{}

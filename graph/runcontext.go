@@ -23,6 +23,13 @@ type runState struct {
 	step atomic.Int64 // the superstep, from 1
 	busy atomic.Int64 // tasks of this step that are not deferred nodes
 	ran  atomic.Bool  // a node started since the last pre-handler: the next one opens a step
+	// A fused chain (fuse.go) runs several steps in one eino step: extra
+	// counts the steps the chains of earlier eino steps added, pending the
+	// most any chain of this one has added so far (parallel branches share
+	// their steps, as on eino).
+	extra, pending atomic.Int64
+
+	env any // *env[S]: what the nodes read of the run's context (run.go)
 
 	mu       sync.Mutex
 	gotos    map[string]stamped[[]string] // node → the targets it named
@@ -79,16 +86,35 @@ func (r *Runnable[S]) settle(ctx context.Context, out S, err error) (S, error) {
 // starts no pre-handler of the next step before they all end: the first
 // pre-handler after a node ran opens a new step.
 func (r *Runnable[S]) countTask(deferred bool) func(context.Context, S, *runState) (S, error) {
+	busy := r.deferring() // only a deferred node reads the count of busy tasks
 	return func(_ context.Context, s S, rs *runState) (S, error) {
 		if rs.ran.Swap(false) {
 			rs.step.Add(1)
-			rs.busy.Store(0)
+			if busy {
+				rs.busy.Store(0)
+			}
+			if p := rs.pending.Load(); p > 0 {
+				rs.extra.Add(rs.pending.Swap(0))
+			}
+			if rs.extra.Load() > 0 && rs.now(0) > int64(rs.maxSteps) {
+				return s, errFusedMaxSteps // eino counts fewer steps: a fused chain ran several in one
+			}
 		}
-		if !deferred {
+		if busy && !deferred {
 			rs.busy.Add(1)
 		}
 		return s, nil
 	}
+}
+
+// deferring says whether some node of the graph is deferred.
+func (r *Runnable[S]) deferring() bool {
+	for _, n := range r.verbs.nodes {
+		if n.deferred {
+			return true
+		}
+	}
+	return false
 }
 
 // localState gives eino the run's state as its local state, which its
@@ -125,7 +151,30 @@ func RemainingSteps(ctx context.Context) int {
 	if rs == nil {
 		return -1
 	}
-	return rs.maxSteps - int(rs.step.Load()) + 1
+	at := rs.pending.Load() // a router after a fused chain: the chain's last step
+	if sk := sinkOf(ctx); sk != nil && sk.nr.rs == rs {
+		at = int64(sk.nr.at) // a node: its own step
+	}
+	return rs.maxSteps - int(rs.now(at)) + 1
+}
+
+// now is the step a node at place at of a fused chain runs in, as eino
+// would count it without fusion.
+func (rs *runState) now(at int64) int64 { return rs.step.Load() + rs.extra.Load() + at }
+
+// advance records that a fused chain reached its place at in this eino
+// step, and fails when that step is beyond the limit.
+func (rs *runState) advance(at int) error {
+	for {
+		p := rs.pending.Load()
+		if int64(at) <= p || rs.pending.CompareAndSwap(p, int64(at)) {
+			break
+		}
+	}
+	if rs.now(int64(at)) > int64(rs.maxSteps) {
+		return errFusedMaxSteps
+	}
+	return nil
 }
 
 // nodeRun is one run of a node in a run of its graph: where its Gotos go
@@ -136,11 +185,27 @@ type nodeRun struct {
 	rs     *runState
 	outer  *sink // the sink of the node running this graph as a subgraph, or nil
 	handed error // ErrorOf
+	at     int   // its step within a fused chain: RemainingSteps counts it
 	root   sink
 
+	dirty  atomic.Bool // set with any of the below: a node that did none of it skips the lock
 	mu     sync.Mutex
 	bad    error // the first Goto to a node it does not declare
 	failed bool  // the node's own function failed, after its retries
+}
+
+// nodeCtx is a node's context: its run's, with the node's sink (sinkOf),
+// made in one allocation.
+type nodeCtx struct {
+	context.Context
+	nr nodeRun
+}
+
+func (c *nodeCtx) Value(key any) any {
+	if key == (sinkKey{}) {
+		return &c.nr.root
+	}
+	return c.Context.Value(key)
 }
 
 func (nr *nodeRun) misuse(err error) {
@@ -149,53 +214,64 @@ func (nr *nodeRun) misuse(err error) {
 		nr.bad = err
 	}
 	nr.mu.Unlock()
+	nr.dirty.Store(true)
 }
 
-// around is the outermost part of a node's eino function: it opens the
-// node's run for Goto and ErrorOf, holds a deferred node back while other
-// work is pending, turns a final failure into a step to the fallback, and
-// hands the Goto targets to the edges.
-func (r *Runnable[S]) around(name string, body func(context.Context, S) (S, error)) func(context.Context, S) (S, error) {
-	v := r.verbs.node(name)
-	return func(ctx context.Context, s S) (S, error) {
-		rs := runOf(ctx)
+// runNode runs a node in a run of its graph: it opens the node's run for
+// Goto and ErrorOf, holds a deferred node back while other work is pending,
+// turns a final failure into a step to the fallback, and hands the Goto
+// targets to the edges. at is the node's step within its eino task: 0, or
+// its place in a fused chain (fuse.go).
+func (r *Runnable[S]) runNode(ctx context.Context, e *env[S], n *node[S], s S, at int) (S, error) {
+	rs, v := e.rs, n.v
+	if !rs.ran.Load() {
 		rs.ran.Store(true)
-		if v.deferred {
-			in, wait, err := r.deferredInput(ctx, rs, name, s)
-			if wait || err != nil {
-				return s, err
-			}
-			s = in
+	}
+	if v.deferred {
+		in, wait, err := r.deferredInput(ctx, rs, n.name, s)
+		if wait || err != nil {
+			return s, err
 		}
-		nr := &nodeRun{name: name, v: v, rs: rs, outer: sinkOf(ctx), handed: rs.takeHanded(name)}
-		nr.root.nr = nr
-		var kept S
-		if v.fallback != "" {
-			kept = copyState(s) // the failed node may change its input before it fails
-		}
-		out, err := body(context.WithValue(ctx, sinkKey{}, &nr.root), s)
-		nr.mu.Lock()
-		bad, failed := nr.bad, nr.failed
-		nr.mu.Unlock()
-		switch {
-		case err == nil && bad != nil:
-			return out, bad
-		case err != nil && failed && v.fallback != "" && ctx.Err() == nil && !IsInterrupt(err):
-			rs.setFailure(name, err)
-			return kept, nil
-		case err != nil:
+		s = in
+	}
+	nc := &nodeCtx{Context: ctx, nr: nodeRun{name: n.name, v: v, rs: rs, outer: e.outer, at: at}}
+	nr := &nc.nr
+	if n.handed {
+		nr.handed = rs.takeHanded(n.name)
+	}
+	nr.root.nr = nr
+	var kept S
+	if v.fallback != "" {
+		kept = copyState(s) // the failed node may change its input before it fails
+	}
+	out, err := r.body(nc, e, n, s)
+	if !nr.dirty.Load() { // no Goto, no misuse, no failure of its own
+		if err != nil {
 			return out, err
-		}
-		to, up := nr.root.targets()
-		if len(to) > 0 {
-			rs.setGotos(name, to)
-		}
-		if len(up) > 0 {
-			nr.outer.add(up, nil)
-			return out, leaving[S]{out}
 		}
 		return out, nil
 	}
+	nr.mu.Lock()
+	bad, failed := nr.bad, nr.failed
+	nr.mu.Unlock()
+	switch {
+	case err == nil && bad != nil:
+		return out, bad
+	case err != nil && failed && v.fallback != "" && ctx.Err() == nil && !IsInterrupt(err):
+		rs.setFailure(n.name, err)
+		return kept, nil
+	case err != nil:
+		return out, err
+	}
+	to, up := nr.root.targets()
+	if len(to) > 0 {
+		rs.setGotos(n.name, to)
+	}
+	if len(up) > 0 {
+		nr.outer.add(up, nil)
+		return out, leaving[S]{out}
+	}
+	return out, nil
 }
 
 func (rs *runState) setGotos(node string, to []string) {

@@ -223,7 +223,11 @@ func snapshot[S any](s S) S { return copyState(s) }
 // debug start and end (unless the policy reports each attempt), the fields
 // it changed, and the state after it when it is the run's whole state.
 func observe[S any](ctx context.Context, name string, call NodeFunc[S], s S, whole, policy bool) (S, error) {
-	parent := streamOf(ctx)
+	return observeIn(ctx, streamOf(ctx), name, call, s, whole, policy)
+}
+
+// observeIn is observe with the run's stream (streamOf) already looked up.
+func observeIn[S any](ctx context.Context, parent *streamer, name string, call NodeFunc[S], s S, whole, policy bool) (S, error) {
 	if parent == nil {
 		return call(ctx, s)
 	}

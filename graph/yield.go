@@ -2,7 +2,6 @@ package graph
 
 import (
 	"context"
-	"runtime"
 )
 
 type yieldKey struct{}
@@ -19,9 +18,8 @@ func Yielding(ctx context.Context) context.Context {
 	return context.WithValue(ctx, yieldKey{}, true)
 }
 
-// yieldIfAsked yields the processor when ctx asks for it (Yielding).
-func yieldIfAsked(ctx context.Context) {
-	if on, _ := ctx.Value(yieldKey{}).(bool); on {
-		runtime.Gosched()
-	}
+// yielding says whether ctx asks the nodes to yield (Yielding).
+func yielding(ctx context.Context) bool {
+	on, _ := ctx.Value(yieldKey{}).(bool)
+	return on
 }
