@@ -11,6 +11,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/sgrgraph/sgrgraph/checkpoint"
+	"github.com/sgrgraph/sgrgraph/checkpoint/internal/blob"
 	"github.com/sgrgraph/sgrgraph/checkpoint/internal/record"
 	"github.com/sgrgraph/sgrgraph/checkpoint/internal/rules"
 )
@@ -20,19 +21,47 @@ func (s *store) Put(ctx context.Context, cp checkpoint.Checkpoint) (checkpoint.C
 	if err != nil {
 		return checkpoint.Checkpoint{}, wrap("put", err)
 	}
+	pieces, manifest := record.Pieces(cp)
+	state, fields := record.State(cp), ""
+	if manifest != nil {
+		state, fields = nil, strings.Join(manifest, ",")
+	}
 	ctx, cancel := rules.Context(ctx)
 	defer cancel()
 	k := keysOf(cp.Thread)
-	id, err := s.scripts.put.Run(ctx, s.client, k.list(), cp.Thread, cp.ID, rules.IDFormat, rules.Suffix(),
-		header, []byte(cp.State), cp.Metadata.Time.UnixNano()).Text()
+	id, sent, bytes, err := s.put(ctx, k, cp, header, state, fields, pieces, true)
+	if err != nil && strings.Contains(err.Error(), "SGRGRAPH_MISSING") { // pruned by another process
+		id, sent, bytes, err = s.put(ctx, k, cp, header, state, fields, pieces, false)
+	}
 	if err != nil {
 		if strings.Contains(err.Error(), "SGRGRAPH_EXISTS") {
 			err = fmt.Errorf("thread %q already has checkpoint %q", cp.Thread, cp.ID)
 		}
 		return checkpoint.Checkpoint{}, wrap("put", err)
 	}
+	if manifest != nil {
+		s.known.set(cp.Thread, manifest)
+	}
+	s.written.Add(sent, len(header)+len(state)+len(fields)+bytes)
 	cp.ID = id
 	return cp, nil
+}
+
+// put runs the put script, sending the pieces of the state the thread is
+// not known to keep (all of them unless skipKnown); it returns the ID, and
+// how many pieces it sent and their bytes.
+func (s *store) put(ctx context.Context, k keys, cp checkpoint.Checkpoint, header, state []byte, fields string, pieces []blob.Piece, skipKnown bool) (id string, sent, bytes int, err error) {
+	args := []any{cp.Thread, cp.ID, rules.IDFormat, rules.Suffix(), header, state, cp.Metadata.Time.UnixNano(), fields}
+	distinct, _ := record.Distinct(pieces)
+	for _, p := range distinct {
+		if skipKnown && s.known.has(cp.Thread, p.Hash) {
+			continue
+		}
+		args = append(args, p.Hash, p.Data)
+		sent, bytes = sent+1, bytes+len(p.Data)
+	}
+	id, err = s.scripts.put.Run(ctx, s.client, k.list(), args...).Text()
+	return id, sent, bytes, err
 }
 
 func (s *store) Get(ctx context.Context, thread, id string) (checkpoint.Checkpoint, error) {
@@ -41,14 +70,14 @@ func (s *store) Get(ctx context.Context, thread, id string) (checkpoint.Checkpoi
 	}
 	ctx, cancel := rules.Context(ctx)
 	defer cancel()
-	v, err := s.client.HMGet(ctx, keysOf(thread).cp+id, "header", "state").Result()
+	v, err := s.scripts.get.Run(ctx, s.client, keysOf(thread).list(), thread, id).Slice()
+	if errors.Is(err, redis.Nil) {
+		err = fmt.Errorf("thread %q checkpoint %q: %w", thread, id, checkpoint.ErrNotFound)
+	}
 	if err != nil {
 		return checkpoint.Checkpoint{}, wrap("get", err)
 	}
-	cp, ok, err := decode(thread, id, v[0], v[1])
-	if err == nil && !ok {
-		err = fmt.Errorf("thread %q checkpoint %q: %w", thread, id, checkpoint.ErrNotFound)
-	}
+	cp, err := s.decode(thread, v)
 	if err != nil {
 		return checkpoint.Checkpoint{}, wrap("get", err)
 	}
@@ -68,8 +97,7 @@ func (s *store) Latest(ctx context.Context, thread string) (checkpoint.Checkpoin
 	if err != nil {
 		return checkpoint.Checkpoint{}, wrap("latest", err)
 	}
-	id, _ := v[0].(string)
-	cp, _, err := decode(thread, id, v[1], v[2])
+	cp, err := s.decode(thread, v)
 	if err != nil {
 		return checkpoint.Checkpoint{}, wrap("latest", err)
 	}
@@ -98,40 +126,85 @@ func (s *store) List(ctx context.Context, thread string, o checkpoint.ListOption
 	if err != nil {
 		return nil, wrap("list", err)
 	}
+	// Each checkpoint in one script, with its pieces: a prune in between
+	// takes a checkpoint whole or not at all.
 	cmds, err := s.client.Pipelined(ctx, func(p redis.Pipeliner) error {
 		for _, id := range ids {
-			p.HMGet(ctx, k.cp+id, "header", "state")
+			if o.NoState {
+				p.HMGet(ctx, k.cp+id, "header")
+			} else {
+				s.scripts.get.Run(ctx, p, k.list(), thread, id)
+			}
 		}
 		return nil
 	})
-	if err != nil {
+	if err != nil && !errors.Is(err, redis.Nil) {
 		return nil, wrap("list", err)
 	}
 	var out []checkpoint.Checkpoint
 	for i, cmd := range cmds {
-		v := cmd.(*redis.SliceCmd).Val()
-		cp, ok, err := decode(thread, ids[i], v[0], v[1])
+		var cp checkpoint.Checkpoint
+		if o.NoState {
+			h, ok := cmd.(*redis.SliceCmd).Val()[0].(string)
+			if !ok {
+				continue // pruned since the IDs were read
+			}
+			if cp, err = record.Decode(thread, ids[i], []byte(h), nil); err != nil {
+				return nil, wrap("list", err)
+			}
+			out = append(out, record.WithoutState(cp))
+			continue
+		}
+		v, err := cmd.(*redis.Cmd).Slice()
+		if errors.Is(err, redis.Nil) {
+			continue // pruned since the IDs were read
+		}
 		if err != nil {
 			return nil, wrap("list", err)
 		}
-		if ok { // else pruned since the IDs were read
-			if o.NoState {
-				cp = record.WithoutState(cp)
-			}
-			out = append(out, cp)
+		if cp, err = s.decode(thread, v); err != nil {
+			return nil, wrap("list", err)
 		}
+		out = append(out, cp)
 	}
 	return out, nil
 }
 
-// decode rebuilds a checkpoint from the header and state fields of its hash;
-// ok is false when the hash is missing.
-func decode(thread, id string, header, state any) (cp checkpoint.Checkpoint, ok bool, err error) {
-	h, hok := header.(string)
-	st, _ := state.(string)
-	if !hok {
-		return cp, false, nil
+// decode rebuilds a checkpoint from a read script's answer: {id, header,
+// state, fields, the data of each listed piece}.
+func (s *store) decode(thread string, v []any) (checkpoint.Checkpoint, error) {
+	if len(v) < 4 {
+		return checkpoint.Checkpoint{}, fmt.Errorf("thread %q: a read returned %d values", thread, len(v))
 	}
-	cp, err = record.Decode(thread, id, []byte(h), []byte(st))
-	return cp, err == nil, err
+	id, _ := v[0].(string)
+	header, _ := v[1].(string)
+	state, _ := v[2].(string)
+	fields, _ := v[3].(string)
+	c := record.Collector{Thread: thread}
+	if fields == "" {
+		if err := c.Add(id, []byte(header), []byte(state), nil, "", nil); err != nil {
+			return checkpoint.Checkpoint{}, err
+		}
+	} else {
+		manifest := strings.Split(fields, ",")
+		if err := c.Add(id, []byte(header), nil, func() ([]string, error) { return manifest, nil }, "", nil); err != nil {
+			return checkpoint.Checkpoint{}, err
+		}
+		for i, h := range manifest {
+			if 4+i >= len(v) {
+				break
+			}
+			if d, ok := v[4+i].(string); ok { // a missing piece is nil: Checkpoints names it
+				if err := c.Add(id, nil, nil, nil, h, []byte(d)); err != nil {
+					return checkpoint.Checkpoint{}, err
+				}
+			}
+		}
+		s.known.set(thread, manifest)
+	}
+	cps, err := c.Checkpoints()
+	if err != nil {
+		return checkpoint.Checkpoint{}, err
+	}
+	return cps[0], nil
 }

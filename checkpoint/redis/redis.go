@@ -2,11 +2,15 @@
 // threads for programs that already run Redis (with persistence configured
 // as durable as they need).
 //
-// Each checkpoint is one hash (header, state, time) that is never rewritten;
-// a sorted set per thread orders its checkpoint IDs by their sequence number,
-// and one set lists the threads. Writes run as Lua scripts, so a Put, a prune
-// and a delete are atomic. The keys of one store are not in one hash slot, so
-// Redis Cluster is not supported.
+// Each checkpoint is one hash (header, time, and the list of its state's
+// pieces) that is never rewritten; a sorted set per thread orders its
+// checkpoint IDs by their sequence number, and one set lists the threads. A
+// thread's state pieces are the fields of one hash, and another hash counts
+// the checkpoints listing each, so a checkpoint writes only the pieces its
+// thread does not have yet. Writes run as Lua scripts, so a Put, a prune and a
+// delete are atomic. A checkpoint written before pieces keeps its state whole
+// in its hash and reads as before. The keys of one store are not in one hash
+// slot, so Redis Cluster is not supported.
 package redis
 
 import (
@@ -29,6 +33,8 @@ type store struct {
 	scripts   scripts
 	closeOnce sync.Once
 	closeErr  error
+	known     known // the pieces this process saw its threads keep
+	written   checkpoint.WriteMeter
 }
 
 // Open connects to the server at url (redis://[user:password@]host:port/db,
@@ -66,15 +72,60 @@ type keys struct {
 	threads string // the set of all threads
 	order   string // the thread's IDs, scored by sequence number
 	cp      string // the prefix of the thread's checkpoint hashes, then the ID
+	pieces  string // the thread's state pieces: hash → data
+	refs    string // how many of the thread's checkpoints list each piece: hash → count
 	lock    string // the thread's lease (TryLock): "token owner", expiring with it
 }
 
 func keysOf(thread string) keys {
 	t := prefix + "t:" + strconv.Itoa(len(thread)) + ":" + thread
-	return keys{threads: prefix + "threads", order: t + ":order", cp: t + ":cp:", lock: t + ":lock"}
+	return keys{threads: prefix + "threads", order: t + ":order", cp: t + ":cp:", pieces: t + ":pieces", refs: t + ":refs", lock: t + ":lock"}
 }
 
-func (k keys) list() []string { return []string{k.threads, k.order, k.cp} }
+func (k keys) list() []string { return []string{k.threads, k.order, k.cp, k.pieces, k.refs} }
+
+// known remembers, for the threads this process wrote or read last, the
+// pieces their newest checkpoint listed: a Put sends only the others, and
+// the script that stores it checks the rest are there (when another
+// process pruned them, the Put is sent again whole).
+type known struct {
+	mu      sync.Mutex
+	threads map[string]map[string]bool
+}
+
+// knownThreads bounds known.
+const knownThreads = 4096
+
+func (k *known) set(thread string, manifest []string) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.threads == nil {
+		k.threads = map[string]map[string]bool{}
+	}
+	if _, ok := k.threads[thread]; !ok && len(k.threads) >= knownThreads {
+		for other := range k.threads { // any one: the map's order is random
+			delete(k.threads, other)
+			break
+		}
+	}
+	set := make(map[string]bool, len(manifest))
+	for _, h := range manifest {
+		set[h] = true
+	}
+	k.threads[thread] = set
+}
+
+func (k *known) has(thread, hash string) bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.threads[thread][hash]
+}
+
+func (k *known) forget(thread string) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	delete(k.threads, thread)
+}
 
 // wrap names the store and the operation in err.
 func wrap(op string, err error) error {

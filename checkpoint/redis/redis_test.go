@@ -40,6 +40,41 @@ func TestConformance(t *testing.T) {
 		require.NoError(t, err)
 		return first, second
 	})
+	t.Run("a checkpoint written before pieces", func(t *testing.T) {
+		ctx := t.Context()
+		s := open(t, url)
+		defer func() { _ = s.Close() }()
+		opt, err := redis.ParseURL(url)
+		require.NoError(t, err)
+		admin := redis.NewClient(opt)
+		defer func() { _ = admin.Close() }()
+		const key = "sgrgraph:checkpoint:t:1:t"
+		id := "0000000000000000001-aaaaaaaa"
+		require.NoError(t, admin.HSet(ctx, key+":cp:"+id, "header", `{"next":["model"],"metadata":{"step":0,"node":"model","source":"loop","time":"2025-01-02T03:00:00Z","version":1}}`,
+			"state", `{"messages":["before pieces"],"count":0}`, "time", "1735786800000000000").Err())
+		require.NoError(t, admin.ZAdd(ctx, key+":order", redis.Z{Score: 1, Member: id}).Err())
+		require.NoError(t, admin.SAdd(ctx, "sgrgraph:checkpoint:threads", "t").Err())
+
+		got, err := s.Latest(ctx, "t")
+		require.NoError(t, err)
+		require.Equal(t, `{"messages":["before pieces"],"count":0}`, string(got.State))
+		require.Equal(t, []string{"model"}, got.Next)
+		next, err := s.Put(ctx, checkpoint.Checkpoint{Thread: "t", Parent: id, State: []byte(`{"messages":["after"],"count":1}`)})
+		require.NoError(t, err)
+		require.Equal(t, "0000000000000000002", next.ID[:19], "the sequence goes on")
+		list, err := s.List(ctx, "t", checkpoint.ListOptions{})
+		require.NoError(t, err)
+		require.Len(t, list, 2)
+		require.Equal(t, `{"messages":["after"],"count":1}`, string(list[0].State))
+		require.Equal(t, `{"messages":["before pieces"],"count":0}`, string(list[1].State))
+		n, err := s.Prune(ctx, "t", checkpoint.Retention{KeepLast: 1})
+		require.NoError(t, err)
+		require.Equal(t, 1, n)
+		require.NoError(t, s.Delete(ctx, "t"))
+		keys, err := admin.Keys(ctx, "sgrgraph:checkpoint:*").Result()
+		require.NoError(t, err)
+		require.Empty(t, keys, "nothing of the thread is left")
+	})
 	t.Run("unreachable server", func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
 		defer cancel()

@@ -120,6 +120,7 @@ func (s *store) pruneThread(ctx context.Context, thread string, r checkpoint.Ret
 	if len(args) == 1 {
 		return 0, nil
 	}
+	s.known.forget(thread)
 	return s.scripts.remove.Run(ctx, s.client, k.list(), args...).Int()
 }
 
@@ -129,8 +130,38 @@ func (s *store) Delete(ctx context.Context, thread string) error {
 	}
 	ctx, cancel := rules.Context(ctx)
 	defer cancel()
+	s.known.forget(thread)
 	if err := s.scripts.deleteThread.Run(ctx, s.client, keysOf(thread).list(), thread).Err(); err != nil {
 		return wrap("delete", err)
 	}
 	return nil
+}
+
+// Written implements checkpoint.Meter.
+func (s *store) Written() checkpoint.Written { return s.written.Written() }
+
+// Stored implements checkpoint.Meter.
+func (s *store) Stored(ctx context.Context, thread string) (checkpoint.Stored, error) {
+	if err := rules.OptionalKey("thread", thread); err != nil {
+		return checkpoint.Stored{}, wrap("stored", err)
+	}
+	ctx, cancel := rules.Context(ctx)
+	defer cancel()
+	threads := []string{thread}
+	if thread == "" {
+		var err error
+		if threads, err = s.client.SMembers(ctx, prefix+"threads").Result(); err != nil {
+			return checkpoint.Stored{}, wrap("stored", err)
+		}
+	}
+	var st checkpoint.Stored
+	for _, th := range threads {
+		v, err := s.scripts.stored.Run(ctx, s.client, keysOf(th).list(), th).Int64Slice()
+		if err != nil {
+			return checkpoint.Stored{}, wrap("stored", err)
+		}
+		st.Pieces += int(v[0])
+		st.Bytes += v[1]
+	}
+	return st, nil
 }
