@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/cloudwego/eino/compose"
 )
@@ -265,6 +266,7 @@ func (r *Runnable[S]) compiled(head string, plan []stagePlan) *group[S] {
 func (r *Runnable[S]) groupLambda(g *group[S]) func(context.Context, S) (S, error) {
 	return func(ctx context.Context, s S) (out S, err error) {
 		e := r.envIn(ctx)
+		done := ctx.Done()
 		cur := g.head
 		defer func() {
 			if p := recover(); p != nil { // as eino reports a node's panic
@@ -281,7 +283,7 @@ func (r *Runnable[S]) groupLambda(g *group[S]) func(context.Context, S) (S, erro
 				continue
 			}
 			if at > 0 {
-				if err := e.rs.advance(at); err != nil {
+				if err := nextStep(ctx, done, e.rs, at); err != nil {
 					return s, err
 				}
 			}
@@ -311,6 +313,7 @@ func (st stage[S]) depth() int {
 // stops the others at their next node (eino would not start a later
 // step).
 func (r *Runnable[S]) branches(ctx context.Context, e *env[S], st stage[S], s S, at int) (S, error) {
+	done := ctx.Done()
 	outs := make([]S, len(st.branches))
 	errs := make([]error, len(st.branches))
 	var failedAt atomic.Int64
@@ -338,7 +341,7 @@ func (r *Runnable[S]) branches(ctx context.Context, e *env[S], st stage[S], s S,
 				errs[i] = errBranchStopped
 				return
 			}
-			if err := e.rs.advance(d); err != nil {
+			if err := nextStep(ctx, done, e.rs, d); err != nil {
 				fail(i, d, err)
 				return
 			}
@@ -376,6 +379,18 @@ func (r *Runnable[S]) branches(ctx context.Context, e *env[S], st stage[S], s S,
 
 var errBranchStopped = errors.New("branch stopped: another failed")
 
+// nextStep is the boundary eino would have put before the node at place
+// at of a fused chain: a run whose context ended stops there, and so does
+// one past its step limit.
+func nextStep(ctx context.Context, done <-chan struct{}, rs *runState, at int) error {
+	select {
+	case <-done:
+		return &fusedFail{canceled: ctx.Err()}
+	default:
+	}
+	return rs.advance(at)
+}
+
 // fusedFail is the failure of a node inside a fused group. eino names the
 // group's eino node in its error; run (by einoError) makes it the error
 // eino gives for the node itself. It has no Unwrap, so that eino takes it
@@ -383,12 +398,16 @@ var errBranchStopped = errors.New("branch stopped: another failed")
 type fusedFail struct {
 	node     string
 	err      error
-	maxSteps bool // the step limit, counted over the fused steps
+	maxSteps bool  // the step limit, counted over the fused steps
+	canceled error // the run's context ended before the node
 }
 
 func (f *fusedFail) Error() string {
-	if f.maxSteps {
+	switch {
+	case f.maxSteps:
 		return compose.ErrExceedMaxSteps.Error()
+	case f.canceled != nil:
+		return f.canceled.Error()
 	}
 	return f.err.Error()
 }
@@ -430,6 +449,9 @@ func unfuse(err error) error {
 	if f.maxSteps {
 		return einoMaxSteps()
 	}
+	if f.canceled != nil {
+		return einoCanceled(f.canceled)
+	}
 	var it *InterruptError
 	if errors.As(f.err, &it) || errors.As(f.err, new(interface{ stopBefore() })) || isLeaving(f.err) {
 		return f.err
@@ -463,6 +485,29 @@ func einoNodeError(name string, err error) error {
 		return err
 	}
 	return got
+}
+
+// einoCanceled is the error eino gives a run whose context ended between
+// two steps: a one-node eino graph started on such a context fails with it.
+func einoCanceled(cause error) error {
+	ctx, cancel := context.WithCancel(context.Background())
+	if errors.Is(cause, context.DeadlineExceeded) {
+		ctx, cancel = context.WithDeadline(context.Background(), time.Unix(0, 0))
+	}
+	cancel()
+	g := compose.NewGraph[struct{}, struct{}]()
+	pass := func(context.Context, struct{}) (struct{}, error) { return struct{}{}, nil }
+	_ = g.AddLambdaNode("n", compose.InvokableLambda(pass))
+	_ = g.AddEdge(compose.START, "n")
+	_ = g.AddEdge("n", compose.END)
+	run, err := g.Compile(context.Background())
+	if err == nil {
+		_, err = run.Invoke(ctx, struct{}{})
+	}
+	if err == nil {
+		return fmt.Errorf("context has been canceled: %w", cause)
+	}
+	return err
 }
 
 // einoMaxSteps is the error eino gives a run past its step limit.

@@ -183,11 +183,20 @@ func TestFusedChainsFailAsUnfused(t *testing.T) {
 	require.NoError(t, err)
 	branchy := New[*state]("g").AddNode("f", visit("f")).AddNode("x", visit("x")).AddNode("y", boom).AddNode("j", visit("j")).
 		AddEdge(START, "f").AddEdge("f", "x").AddEdge("f", "y").AddEdge("x", "j").AddEdge("y", "j").AddEdge("j", END)
+	cancels := func(ctx context.Context, s *state) (*state, error) {
+		ctx.Value(cancelKey{}).(context.CancelFunc)()
+		s.Path = append(s.Path, "cancels")
+		return s, nil
+	}
 	for name, tc := range map[string]struct {
 		g    *StateGraph[*state]
 		opts []CompileOption
 		run  []RunOption
 	}{
+		"canceled between nodes": {g: line(cancels)},
+		"canceled before branches": {g: New[*state]("g").AddNode("f", cancels).AddNode("x", visit("x")).AddNode("y", visit("y")).
+			AddNode("j", visit("j")).AddEdge(START, "f").AddEdge("f", "x").AddEdge("f", "y").AddEdge("x", "j").
+			AddEdge("y", "j").AddEdge("j", END)},
 		"error":               {g: line(boom)},
 		"panic":               {g: line(panics)},
 		"goto undeclared":     {g: line(strays)},
@@ -202,7 +211,9 @@ func TestFusedChainsFailAsUnfused(t *testing.T) {
 			outcome := func(opts ...CompileOption) string {
 				r, err := tc.g.Compile(context.Background(), append(slices.Clone(tc.opts), opts...)...)
 				require.NoError(t, err)
-				out, err := r.Invoke(context.Background(), &state{}, tc.run...)
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				out, err := r.Invoke(context.WithValue(ctx, cancelKey{}, cancel), &state{}, tc.run...)
 				if err != nil {
 					msg := err.Error()
 					if i := strings.Index(msg, "stack:"); i >= 0 { // the goroutine's stack differs
@@ -218,3 +229,5 @@ func TestFusedChainsFailAsUnfused(t *testing.T) {
 		})
 	}
 }
+
+type cancelKey struct{}
