@@ -11,8 +11,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rs/zerolog"
 	"github.com/spf13/cobra"
 
+	"github.com/sgrgraph/sgrgraph/checkpoint"
 	"github.com/sgrgraph/sgrgraph/mcpserver"
 	"github.com/sgrgraph/sgrgraph/runs"
 	"github.com/sgrgraph/sgrgraph/server"
@@ -49,7 +51,8 @@ GET /healthz and GET /readyz. With --queue, POST /v1/runs queues a turn for the 
 
 Threads are always kept: serve opens the store of --store, threads.store, or else
 threads.db in the user cache directory, so that a client's X-Session-Id continues its
-conversation. API keys come from --api-key and $SGRGRAPH_API_KEYS (comma-separated);
+conversation. A session idle for longer than threads.max_age (default 720h, 30 days)
+is dropped: serve sweeps the store every 24th of it (at least a minute, at most an hour). API keys come from --api-key and $SGRGRAPH_API_KEYS (comma-separated);
 without keys every request is let in (meant for a loopback address) whose Host is localhost,
 a loopback address, the address the client connected to, the name in --addr or one of
 --allowed-hosts, which keeps out pages of other sites that have their name resolve here;
@@ -108,6 +111,12 @@ func (f *serveFlags) serve(cmd *cobra.Command, a *app) error {
 		return err
 	}
 	defer done()
+	if maxAge := a.cfg.Threads.MaxAge; maxAge > 0 {
+		sweepCtx, stopSweep := context.WithCancel(cmd.Context())
+		swept := make(chan struct{})
+		go func() { defer close(swept); expireThreads(sweepCtx, ag.Store(), maxAge, a.log) }()
+		defer func() { stopSweep(); <-swept }()
+	}
 	ui, err := webui.New()
 	if err != nil {
 		return err
@@ -156,6 +165,40 @@ func (f *serveFlags) serve(cmd *cobra.Command, a *app) error {
 		return err
 	}
 	return nil
+}
+
+// expireThreads drops the sessions idle for longer than maxAge
+// (threads.max_age), every sweepEvery(maxAge) until ctx ends: a turn prunes
+// only its own thread, so a session nobody continues would stay for ever.
+func expireThreads(ctx context.Context, store checkpoint.Store, maxAge time.Duration, log zerolog.Logger) {
+	t := time.NewTicker(sweepEvery(maxAge))
+	defer t.Stop()
+	for {
+		sweepThreads(ctx, store, maxAge, log)
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// sweepEvery is how often serve drops expired threads: a 24th of max_age,
+// from a minute to an hour.
+func sweepEvery(maxAge time.Duration) time.Duration {
+	return min(max(maxAge/24, time.Minute), time.Hour)
+}
+
+// sweepThreads drops the checkpoints older than maxAge of every thread
+// once; a failure is logged, and the next sweep tries again.
+func sweepThreads(ctx context.Context, store checkpoint.Store, maxAge time.Duration, log zerolog.Logger) {
+	n, err := store.Prune(ctx, "", checkpoint.Retention{MaxAge: maxAge})
+	switch {
+	case err != nil && ctx.Err() == nil:
+		log.Warn().Err(err).Msg("dropping expired threads (threads.max_age)")
+	case n > 0:
+		log.Info().Int("checkpoints", n).Dur("max_age", maxAge).Msg("dropped expired threads")
+	}
 }
 
 // hosts are the Host names the server answers to without keys, besides
