@@ -41,7 +41,7 @@ func (s *store) Put(ctx context.Context, cp checkpoint.Checkpoint) (checkpoint.C
 	defer func() { _ = tx.Rollback() }()
 	written, size := 0, len(header)+len(state)
 	if manifest != nil {
-		added, bytes, err := s.putPieces(ctx, tx, cp.Thread, fields.(string), pieces)
+		added, bytes, err := s.putPieces(ctx, tx, cp.Thread, pieces)
 		if err != nil {
 			return checkpoint.Checkpoint{}, wrap("put", err)
 		}
@@ -65,27 +65,18 @@ func (s *store) Put(ctx context.Context, cp checkpoint.Checkpoint) (checkpoint.C
 
 // putPieces counts the row's naming of the pieces the thread has and adds
 // the others; it returns how many it added and their bytes.
-func (s *store) putPieces(ctx context.Context, tx *sql.Tx, thread, manifest string, pieces []blob.Piece) (added, bytes int, err error) {
-	rows, err := tx.StmtContext(ctx, s.share).QueryContext(ctx, thread, manifest)
-	if err != nil {
-		return 0, 0, err
-	}
-	have := map[string]bool{}
-	for rows.Next() {
-		var h string
-		if err := rows.Scan(&h); err != nil {
-			_ = rows.Close()
+func (s *store) putPieces(ctx context.Context, tx *sql.Tx, thread string, pieces []blob.Piece) (added, bytes int, err error) {
+	distinct, counts := record.Distinct(pieces)
+	share, insert, ref := tx.StmtContext(ctx, s.share), tx.StmtContext(ctx, s.piece), tx.StmtContext(ctx, s.ref)
+	for _, p := range distinct {
+		res, err := share.ExecContext(ctx, thread, p.Hash, counts[p.Hash])
+		if err != nil {
 			return 0, 0, err
 		}
-		have[h] = true
-	}
-	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
-		return 0, 0, err
-	}
-	distinct, counts := record.Distinct(pieces)
-	insert, ref := tx.StmtContext(ctx, s.piece), tx.StmtContext(ctx, s.ref)
-	for _, p := range distinct {
-		if have[p.Hash] {
+		if n, err := res.RowsAffected(); err != nil || n > 0 {
+			if err != nil {
+				return 0, 0, err
+			}
 			continue
 		}
 		if _, err := insert.ExecContext(ctx, thread, p.Hash, p.Data); err != nil {
