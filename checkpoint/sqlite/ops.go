@@ -39,6 +39,7 @@ func (s *store) Put(ctx context.Context, cp checkpoint.Checkpoint) (checkpoint.C
 		return checkpoint.Checkpoint{}, wrap("put", err)
 	}
 	defer func() { _ = tx.Rollback() }()
+	ctx = inTx(ctx)
 	written, size := 0, len(header)+len(state)
 	if manifest != nil {
 		added, bytes, err := s.putPieces(ctx, tx, cp.Thread, pieces)
@@ -62,6 +63,12 @@ func (s *store) Put(ctx context.Context, cp checkpoint.Checkpoint) (checkpoint.C
 	s.written.Add(written, size)
 	return cp, nil
 }
+
+// inTx is the context of the statements of a write transaction: BEGIN
+// IMMEDIATE waited for the lock with ctx, and the transaction is rolled back
+// when ctx ends; the statements themselves, local and quick, go without
+// ctx's cancellation, for which the driver starts a goroutine a statement.
+func inTx(ctx context.Context) context.Context { return context.WithoutCancel(ctx) }
 
 // putPieces counts the row's naming of the pieces the thread has and adds
 // the others; it returns how many it added and their bytes.

@@ -64,6 +64,7 @@ func (s *store) Prune(ctx context.Context, thread string, r checkpoint.Retention
 		return 0, wrap("prune", err)
 	}
 	defer func() { _ = tx.Rollback() }()
+	ctx = inTx(ctx)
 	freed := map[string][]string{} // thread → the pieces its removed rows listed
 	removed := 0
 	// "? = ''" selects every thread with the same statement.
@@ -192,6 +193,7 @@ func (s *store) Delete(ctx context.Context, thread string) error {
 		return wrap("delete", err)
 	}
 	defer func() { _ = tx.Rollback() }()
+	ctx = inTx(ctx)
 	for _, q := range []string{`DELETE FROM checkpoints WHERE thread = ?`, `DELETE FROM state_pieces WHERE thread = ?`, `DELETE FROM state_refs WHERE thread = ?`} {
 		if _, err := tx.ExecContext(ctx, q, thread); err != nil {
 			return wrap("delete", err)
