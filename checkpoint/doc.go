@@ -3,11 +3,23 @@
 //
 // # Model
 //
-// A thread is one conversation or job, named by the caller. After every
+// A thread is one conversation or job, named by the caller. After a
 // super-step of a graph the thread gets a new Checkpoint holding the whole
 // state at that point (encoded by a Codec), the nodes to run next and any
-// pending interrupts. A Put writes one record and never changes an earlier
-// one, so a thread's history is append-only and each write stays small.
+// pending interrupts. A Put never changes an earlier checkpoint, so a
+// thread's history is append-only.
+//
+// # Pieces
+//
+// A store keeps a state as pieces, each once per thread: the state is cut
+// where its top-level JSON fields meet, small neighbours together, and a
+// long field again where its content says; a piece is named by a hash of
+// its content, and a checkpoint lists the names of its pieces. So a Put
+// writes only the pieces its thread does not have yet, what changed since
+// the thread's earlier checkpoints, and a read joins them back byte for
+// byte. Prune and Delete free the pieces no checkpoint lists any more.
+// ListOptions.NoState lists checkpoints without joining their states. Every
+// shipped store is a Meter, which counts what it writes and keeps.
 //
 // A Store assigns each checkpoint an ID unique in its thread. IDs are a
 // zero-padded sequence number and a random suffix, so the IDs of a thread

@@ -15,12 +15,14 @@ import (
 
 // WithCheckpointer makes the graph's runs durable: a run given a thread
 // (WithThread) writes a checkpoint before each node outside parallel
-// branches and one at its end, so it can be read back (State, History),
-// resumed after a crash or an interrupt (Resume), or forked from an earlier
-// checkpoint (FromCheckpoint). Compile a subgraph with it too: its nodes
-// then write checkpoints into the running thread and may Interrupt, and a
-// resumed run enters it at the node it stopped in. A graph compiled
-// without it pays nothing for any of this.
+// branches and one at its end (WithDurability says when they are
+// written), so it can be read back (State, History), resumed after a crash
+// or an interrupt (Resume), or forked from an earlier checkpoint
+// (FromCheckpoint). Compile a subgraph with it too: its nodes then write
+// checkpoints into the running thread and may Interrupt, and a resumed run
+// enters it at the node it stopped in. CacheStates keeps the states runs
+// ended with in memory. A graph compiled without it pays nothing for any
+// of this.
 func WithCheckpointer(store checkpoint.Store, opts ...CheckpointerOption) CompileOption {
 	var co checkpointerOptions
 	for _, opt := range opts {
