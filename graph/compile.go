@@ -159,14 +159,23 @@ func (r *Runnable[S]) setOptions(o compileOptions) error {
 // the fusion (most groups are one node), named after its first node.
 func (r *Runnable[S]) build(f *fusion) (*compose.Graph[S, S], error) {
 	g, p := r.g, r.plan
-	cg := compose.NewGraph[S, S](compose.WithGenLocalState(localState)) // the run's state, for the step count
+	r.oneTask = r.oneTaskPerStep()
+	var cg *compose.Graph[S, S]
+	if r.oneTask { // each node opens its step itself (runState.open)
+		cg = compose.NewGraph[S, S]()
+	} else {
+		cg = compose.NewGraph[S, S](compose.WithGenLocalState(localState)) // the run's state, for the step count
+	}
 	for _, name := range f.heads {
 		fn := r.lambda(name)
 		if plan := f.group[name]; len(plan) > 1 {
 			fn = r.groupLambda(r.compiled(name, plan))
 		}
-		if err := cg.AddLambdaNode(name, compose.InvokableLambda(fn), compose.WithNodeName(name),
-			compose.WithStatePreHandler(r.countTask(r.verbs.node(name).deferred))); err != nil {
+		opts := []compose.GraphAddNodeOpt{compose.WithNodeName(name)}
+		if !r.oneTask {
+			opts = append(opts, compose.WithStatePreHandler(r.countTask(r.verbs.node(name).deferred)))
+		}
+		if err := cg.AddLambdaNode(name, compose.InvokableLambda(fn), opts...); err != nil {
 			return nil, fmt.Errorf("node %q: %w", name, err)
 		}
 	}

@@ -266,6 +266,11 @@ func (r *Runnable[S]) compiled(head string, plan []stagePlan) *group[S] {
 func (r *Runnable[S]) groupLambda(g *group[S]) func(context.Context, S) (S, error) {
 	return func(ctx context.Context, s S) (out S, err error) {
 		e := r.envIn(ctx)
+		if r.oneTask {
+			if err := e.rs.open(false); err != nil {
+				return s, err
+			}
+		}
 		done := ctx.Done()
 		cur := g.head
 		defer func() {

@@ -27,6 +27,7 @@ type Runnable[S any] struct {
 	codec      checkpoint.Codec[S]
 	tracing    *tracing  // WithTracing, or nil
 	verbs      *verbs[S] // Goto, fallbacks, deferred nodes, caches
+	oneTask    bool      // every eino step runs one task: its node opens the step (oneTaskPerStep)
 }
 
 // RunOption tunes one run.
@@ -229,7 +230,13 @@ func (r *Runnable[S]) envIn(ctx context.Context) *env[S] {
 func (r *Runnable[S]) lambda(name string) func(context.Context, S) (S, error) {
 	n := r.compileNode(name)
 	return func(ctx context.Context, s S) (S, error) {
-		return r.runNode(ctx, r.envIn(ctx), n, s, 0)
+		e := r.envIn(ctx)
+		if r.oneTask {
+			if err := e.rs.open(false); err != nil {
+				return s, err
+			}
+		}
+		return r.runNode(ctx, e, n, s, 0)
 	}
 }
 

@@ -89,15 +89,8 @@ func (r *Runnable[S]) countTask(deferred bool) func(context.Context, S, *runStat
 	busy := r.deferring() // only a deferred node reads the count of busy tasks
 	return func(_ context.Context, s S, rs *runState) (S, error) {
 		if rs.ran.Swap(false) {
-			rs.step.Add(1)
-			if busy {
-				rs.busy.Store(0)
-			}
-			if p := rs.pending.Load(); p > 0 {
-				rs.extra.Add(rs.pending.Swap(0))
-			}
-			if rs.extra.Load() > 0 && rs.now(0) > int64(rs.maxSteps) {
-				return s, errFusedMaxSteps // eino counts fewer steps: a fused chain ran several in one
+			if err := rs.open(busy); err != nil {
+				return s, err
 			}
 		}
 		if busy && !deferred {
@@ -105,6 +98,52 @@ func (r *Runnable[S]) countTask(deferred bool) func(context.Context, S, *runStat
 		}
 		return s, nil
 	}
+}
+
+// open starts a step. It fails the run past the step limit when fused
+// chains ran several steps in one eino step, which eino does not count.
+func (rs *runState) open(busy bool) error {
+	rs.step.Add(1)
+	if busy {
+		rs.busy.Store(0)
+	}
+	if p := rs.pending.Load(); p > 0 {
+		rs.extra.Add(rs.pending.Swap(0))
+	}
+	if rs.extra.Load() > 0 && rs.now(0) > int64(rs.maxSteps) {
+		return errFusedMaxSteps
+	}
+	return nil
+}
+
+// oneTaskPerStep says whether every eino step of the graph runs one task:
+// no node has more than one way out (an edge, a router, a fallback), no
+// router fans out and no node is deferred. Its nodes then open their
+// steps themselves, and the graph needs no pre-handler, nor the local
+// state eino would look up and lock for one at every node. A graph with a
+// checkpointer keeps them: a resumed run may enter at several nodes.
+func (r *Runnable[S]) oneTaskPerStep() bool {
+	if r.plan.parallel() || r.deferring() || r.store != nil {
+		return false
+	}
+	exits := map[string]int{}
+	for _, e := range r.g.edges {
+		exits[e.from]++
+	}
+	for _, b := range r.g.branches {
+		exits[b.from]++
+	}
+	for name, v := range r.verbs.nodes {
+		if v.fallback != "" {
+			exits[name]++
+		}
+	}
+	for _, n := range exits {
+		if n > 1 {
+			return false
+		}
+	}
+	return true
 }
 
 // deferring says whether some node of the graph is deferred.
