@@ -1,0 +1,7 @@
+//go:build !unix
+
+package server
+
+import "time"
+
+func cpuTime() time.Duration { return 0 }
