@@ -34,7 +34,7 @@ func (r StructuredResult) MapText(f func(string) string) StructuredResult {
 	}
 	if r.Review != nil {
 		rv := *r.Review
-		rv.Text = f(rv.Text)
+		rv.Text, rv.Note = f(rv.Text), f(rv.Note)
 		r.Review = &rv
 	}
 	r.Evidence = mapSlice(r.Evidence, func(e EvidenceItem) EvidenceItem { return e.MapText(f) })

@@ -23,8 +23,12 @@ type ReviewRequest struct {
 	Reasons  []string `json:"reasons,omitempty"`
 }
 
-// ReviewAnswer is the person's decision; Text is the edited answer.
+// ReviewAnswer is the person's decision; Text is the edited answer. Note
+// and Reviewer, when given, are kept with the turn: what the person said
+// of the draft, and who they were (an API key's id, never the key).
 type ReviewAnswer struct {
 	Decision string `json:"decision"`
 	Text     string `json:"text,omitempty"`
+	Note     string `json:"note,omitempty"`
+	Reviewer string `json:"reviewer,omitempty"`
 }
