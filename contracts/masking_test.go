@@ -102,7 +102,7 @@ func TestMapTextReachesEveryFreeTextField(t *testing.T) {
 		"r.QueryTraces[].Articles[].KBID",
 		"r.QueryTraces[].Articles[].Tags[]",
 		"r.QueryTraces[].Articles[].URL",
-		"r.QueryTraces[].Tool", "r.Review.Decision",
+		"r.QueryTraces[].Tool", "r.Review.Decision", "r.Review.Reviewer",
 		"r.SessionID",
 		"r.UI[].Type",
 		"r.Verdict.RequiredActions[]",
