@@ -128,16 +128,26 @@ func (s *store) List(ctx context.Context, thread string, o checkpoint.ListOption
 	}
 	// Each checkpoint in one script, with its pieces: a prune in between
 	// takes a checkpoint whole or not at all.
-	cmds, err := s.client.Pipelined(ctx, func(p redis.Pipeliner) error {
-		for _, id := range ids {
-			if o.NoState {
-				p.HMGet(ctx, k.cp+id, "header")
-			} else {
-				s.scripts.get.Run(ctx, p, k.list(), thread, id)
+	read := func() ([]redis.Cmder, error) {
+		return s.client.Pipelined(ctx, func(p redis.Pipeliner) error {
+			for _, id := range ids {
+				if o.NoState {
+					p.HMGet(ctx, k.cp+id, "header")
+				} else {
+					s.scripts.get.Run(ctx, p, k.list(), thread, id)
+				}
 			}
+			return nil
+		})
+	}
+	cmds, err := read()
+	if err != nil && redis.HasErrorPrefix(err, "NOSCRIPT") {
+		// A pipeline's EVALSHA cannot fall back to EVAL as a lone call
+		// does: the script is loaded, and the reads sent again.
+		if err = s.scripts.get.Load(ctx, s.client).Err(); err == nil {
+			cmds, err = read()
 		}
-		return nil
-	})
+	}
 	if err != nil && !errors.Is(err, redis.Nil) {
 		return nil, wrap("list", err)
 	}

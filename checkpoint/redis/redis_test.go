@@ -40,6 +40,22 @@ func TestConformance(t *testing.T) {
 		require.NoError(t, err)
 		return first, second
 	})
+	t.Run("a list with states on a server that has not run the read script", func(t *testing.T) {
+		ctx := t.Context()
+		s := open(t, url)
+		defer func() { _ = s.Close() }()
+		opt, err := redis.ParseURL(url)
+		require.NoError(t, err)
+		admin := redis.NewClient(opt)
+		defer func() { _ = admin.Close() }()
+		_, err = s.Put(ctx, checkpoint.Checkpoint{Thread: "fresh", State: []byte(`{"n":1}`)})
+		require.NoError(t, err)
+		require.NoError(t, admin.ScriptFlush(ctx).Err())
+		got, err := s.List(ctx, "fresh", checkpoint.ListOptions{Limit: 5})
+		require.NoError(t, err, "a pipeline cannot fall back from EVALSHA to EVAL by itself")
+		require.Len(t, got, 1)
+		require.JSONEq(t, `{"n":1}`, string(got[0].State))
+	})
 	t.Run("a checkpoint written before pieces", func(t *testing.T) {
 		ctx := t.Context()
 		s := open(t, url)
