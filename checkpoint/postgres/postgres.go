@@ -18,7 +18,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/sgrgraph/sgrgraph/checkpoint"
-	"github.com/sgrgraph/sgrgraph/checkpoint/internal/rules"
+	"github.com/sgrgraph/sgrgraph/internal/storeopen"
 )
 
 // schema is the checkpoints keyed by (thread, id), the names prefixed
@@ -73,38 +73,11 @@ type store struct {
 // connection string) and creates the table if it is missing. ctx bounds the
 // connection and the creation; pass one with a timeout.
 func Open(ctx context.Context, url string) (checkpoint.Store, error) {
-	ctx, cancel := rules.Context(ctx)
-	defer cancel()
-	cfg, err := pgxpool.ParseConfig(url)
+	pool, err := storeopen.Postgres(ctx, url, lockClass, schema)
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint/postgres: open: %w", err)
-	}
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
-	if err != nil {
-		return nil, fmt.Errorf("checkpoint/postgres: open: %w", err)
-	}
-	if err := createTable(ctx, pool); err != nil {
-		pool.Close()
-		return nil, fmt.Errorf("checkpoint/postgres: open: create table: %w", err)
 	}
 	return &store{pool: pool}, nil
-}
-
-// createTable creates the table under a lock: two processes running CREATE
-// TABLE IF NOT EXISTS at once can otherwise fail on the catalog's unique index.
-func createTable(ctx context.Context, pool *pgxpool.Pool) error {
-	tx, err := pool.Begin(ctx)
-	if err != nil {
-		return err
-	}
-	defer func() { _ = tx.Rollback(ctx) }()
-	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, 0)`, lockClass); err != nil {
-		return err
-	}
-	if _, err := tx.Exec(ctx, schema); err != nil {
-		return err
-	}
-	return tx.Commit(ctx)
 }
 
 // Close closes the pool, waiting for connections in use to be returned.

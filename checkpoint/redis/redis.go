@@ -22,7 +22,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/sgrgraph/sgrgraph/checkpoint"
-	"github.com/sgrgraph/sgrgraph/checkpoint/internal/rules"
+	"github.com/sgrgraph/sgrgraph/internal/storeopen"
 )
 
 // prefix starts every key of the store.
@@ -41,17 +41,9 @@ type store struct {
 // or rediss:// for TLS) and checks that it answers. The store honours the
 // deadlines of the contexts it is given; pass ones with a timeout.
 func Open(ctx context.Context, url string) (checkpoint.Store, error) {
-	opt, err := redis.ParseURL(url)
+	client, err := storeopen.Redis(ctx, url)
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint/redis: open: %w", err)
-	}
-	opt.ContextTimeoutEnabled = true // without it go-redis ignores ctx deadlines on the socket
-	client := redis.NewClient(opt)
-	ctx, cancel := rules.Context(ctx)
-	defer cancel()
-	if err := client.Ping(ctx).Err(); err != nil {
-		_ = client.Close()
-		return nil, fmt.Errorf("checkpoint/redis: open %s: %w", opt.Addr, err)
 	}
 	return &store{client: client, scripts: newScripts()}, nil
 }

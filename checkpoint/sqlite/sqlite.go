@@ -18,15 +18,13 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"sync"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
-
 	"github.com/sgrgraph/sgrgraph/checkpoint"
 	"github.com/sgrgraph/sgrgraph/checkpoint/internal/rules"
+	"github.com/sgrgraph/sgrgraph/internal/storeopen"
 )
 
 // schema is the checkpoints keyed by (thread, id), seq ordering a thread's
@@ -65,9 +63,6 @@ CREATE TABLE IF NOT EXISTS thread_locks (
 	expires INTEGER NOT NULL  -- Unix milliseconds
 );
 `
-
-// busyTimeoutMS is how long a writer waits for another process's write.
-const busyTimeoutMS = 10000
 
 // putSQL inserts a checkpoint as the thread's next one; its ID is the
 // given one (?2) or one made from the next seq (rules.IDFormat) and ?3.
@@ -124,24 +119,11 @@ func DefaultPath() (string, error) {
 }
 
 // Open opens (creating it and its parent directories if needed) the database
-// file at path.
+// file at path (storeopen.SQLite: WAL, synchronous=NORMAL, a busy timeout).
 func Open(path string) (checkpoint.Store, error) {
-	if path == "" {
-		return nil, errors.New("checkpoint/sqlite: open: path is empty")
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("checkpoint/sqlite: open: %w", err)
-	}
-	q := url.Values{}
-	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeoutMS))
-	q.Add("_pragma", "journal_mode(WAL)")
-	// NORMAL is durable against crashes of the program in WAL mode; only a
-	// power loss may drop the last commits, never corrupt the file.
-	q.Add("_pragma", "synchronous(NORMAL)")
-	q.Set("_txlock", "immediate") // take the write lock at BEGIN, where busy_timeout applies
-	db, err := sql.Open("sqlite", "file:"+(&url.URL{Path: path}).EscapedPath()+"?"+q.Encode())
+	db, err := storeopen.SQLite(path)
 	if err != nil {
-		return nil, fmt.Errorf("checkpoint/sqlite: open %s: %w", path, err)
+		return nil, fmt.Errorf("checkpoint/sqlite: open: %w", err)
 	}
 	ctx, cancel := rules.Context(context.Background())
 	defer cancel()
