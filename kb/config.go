@@ -23,6 +23,16 @@ type Config struct {
 	// queries are written in whatever the user's language: auto (found
 	// from the articles; none when they mix languages), ru or en.
 	Language string `yaml:"language"`
+	// Embeddings adds vector search beside bleve's once its base_url is
+	// set; Hybrid fuses the two rankings; Rerank reorders the best
+	// passages once its url is set (docs/retrieval.md). All off by default.
+	Embeddings EmbeddingsConfig `yaml:"embeddings"`
+	Hybrid     HybridConfig     `yaml:"hybrid"`
+	Rerank     RerankConfig     `yaml:"rerank"`
+	// Fallback is what a search does when the embeddings or rerank
+	// endpoint fails: none fails it; bm25 answers from bleve alone and
+	// reports the failure (a warning, and Result.Fallback).
+	Fallback string `yaml:"fallback"`
 }
 
 // Validate names each field outside its limits.
@@ -38,6 +48,16 @@ func (c Config) Validate() error {
 	}
 	if c.TopK < 1 || c.TopK > 50 {
 		errs = append(errs, fmt.Errorf("top_k: %d is outside 1..50", c.TopK))
+	}
+	errs = append(errs, c.Embeddings.validate()...)
+	if c.Embeddings.Enabled() {
+		errs = append(errs, c.Hybrid.validate()...)
+	}
+	errs = append(errs, c.Rerank.validate()...)
+	switch c.Fallback {
+	case "", FallbackNone, FallbackBM25:
+	default:
+		errs = append(errs, fmt.Errorf("fallback: %q is not none or bm25", c.Fallback))
 	}
 	return errors.Join(errs...)
 }

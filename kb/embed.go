@@ -1,0 +1,131 @@
+package kb
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"net/url"
+
+	"github.com/cloudwego/eino-ext/components/embedding/openai"
+	"github.com/cloudwego/eino/components/embedding"
+
+	"github.com/sgrgraph/sgrgraph/outbound"
+)
+
+// NewEmbedder is the embedder kb.embeddings configures: eino-ext's
+// OpenAI-compatible embedding component, whose calls go through an
+// outbound client, so that each is bounded by c.Timeout and retried, at
+// most c.Retry.Attempts times, on connection errors, 429 and 5xx.
+func NewEmbedder(ctx context.Context, c EmbeddingsConfig) (embedding.Embedder, error) {
+	client := outbound.Client("embeddings", c.Retry, nil, outbound.Timeouts{Call: c.Timeout})
+	e, err := openai.NewEmbedder(ctx, &openai.EmbeddingConfig{BaseURL: c.BaseURL, APIKey: c.APIKey, Model: c.Model, HTTPClient: client})
+	if err != nil {
+		return nil, fmt.Errorf("kb.embeddings.base_url %s: %w", hostOf(c.BaseURL), err)
+	}
+	return e, nil
+}
+
+// vectorizer embeds texts in batches and checks what comes back: as many
+// vectors as texts, all of one size (the configured one, if any), finite.
+// Its vectors are unit length, so that a dot product is their cosine.
+type vectorizer struct {
+	emb     embedding.Embedder
+	model   string
+	batch   int
+	dims    int // wanted; 0 takes the first vector's size
+	host    string
+	timeout bounds
+}
+
+// bounds is the time one call to an endpoint may take.
+type bounds struct{ call func(context.Context) (context.Context, context.CancelFunc) }
+
+func (b bounds) apply(ctx context.Context) (context.Context, context.CancelFunc) {
+	if b.call == nil {
+		return context.WithCancel(ctx)
+	}
+	return b.call(ctx)
+}
+
+func newVectorizer(emb embedding.Embedder, c EmbeddingsConfig) *vectorizer {
+	v := &vectorizer{emb: emb, model: c.Model, batch: max(c.Batch, 1), dims: c.Dimensions, host: hostOf(c.BaseURL)}
+	if c.Timeout > 0 {
+		v.timeout.call = func(ctx context.Context) (context.Context, context.CancelFunc) { return context.WithTimeout(ctx, c.Timeout) }
+	}
+	return v
+}
+
+// embed returns one unit vector per text, of dims (when not 0) or of one
+// common size.
+func (v *vectorizer) embed(ctx context.Context, texts []string, dims int) ([][]float32, error) {
+	if dims == 0 {
+		dims = v.dims
+	}
+	out := make([][]float32, 0, len(texts))
+	for start := 0; start < len(texts); start += v.batch {
+		part := texts[start:min(start+v.batch, len(texts))]
+		got, err := v.call(ctx, part)
+		if err != nil {
+			return nil, err
+		}
+		if len(got) != len(part) {
+			return nil, fmt.Errorf("kb.embeddings.base_url %s: model %s answered %d vectors for %d texts", v.host, v.model, len(got), len(part))
+		}
+		for i, vec := range got {
+			if dims == 0 {
+				dims = len(vec)
+			}
+			if len(vec) != dims || dims == 0 {
+				return nil, fmt.Errorf("kb.embeddings.dimensions: model %s at %s answered a vector of %d dimensions, %d expected "+
+					"(a changed model keeps its name? set kb.embeddings.dimensions, or clear kb.cache_dir's vectors.bin)", v.model, v.host, len(vec), dims)
+			}
+			unit, err := normalize(vec)
+			if err != nil {
+				return nil, fmt.Errorf("kb.embeddings.base_url %s: model %s: vector %d: %w", v.host, v.model, start+i, err)
+			}
+			out = append(out, unit)
+		}
+	}
+	return out, nil
+}
+
+func (v *vectorizer) call(ctx context.Context, texts []string) ([][]float64, error) {
+	ctx, cancel := v.timeout.apply(ctx)
+	defer cancel()
+	got, err := v.emb.EmbedStrings(ctx, texts)
+	if err != nil {
+		return nil, fmt.Errorf("kb.embeddings.base_url %s: model %s: embed %d texts: %w", v.host, v.model, len(texts), err)
+	}
+	return got, nil
+}
+
+// normalize scales vec to unit length, as float32; a zero vector stays
+// zero (it matches nothing), a value that is not finite is an error.
+func normalize(vec []float64) ([]float32, error) {
+	var sum float64
+	for _, x := range vec {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil, fmt.Errorf("a value is not a finite number")
+		}
+		sum += x * x
+	}
+	out := make([]float32, len(vec))
+	if sum == 0 {
+		return out, nil
+	}
+	norm := math.Sqrt(sum)
+	for i, x := range vec {
+		out[i] = float32(x / norm)
+	}
+	return out, nil
+}
+
+// hostOf is the scheme and host of an endpoint, for errors: the path and
+// query (which may hold a key) are left out.
+func hostOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return "(invalid URL)"
+	}
+	return u.Scheme + "://" + u.Host
+}
