@@ -36,9 +36,9 @@ func WithCache[S any](p CachePolicy[S]) NodeOption {
 
 // CacheStore keeps cached node updates. Get reports a missing or expired
 // key as false with no error. A store's error fails the node, naming it:
-// a cache that silently stops working hides a fault. The module ships
-// MemoryCache; a store shared between processes (Redis, SQL) is a
-// follow-up, and fits this interface.
+// a cache that silently stops working hides a fault. Besides MemoryCache,
+// graph/cachestore has stores that outlive the process and are shared by
+// processes: sqlite, postgres and redis.
 type CacheStore interface {
 	Get(ctx context.Context, key string) (value []byte, ok bool, err error)
 	Set(ctx context.Context, key string, value []byte, ttl time.Duration) error
