@@ -15,19 +15,24 @@ import (
 // runs one turn at a time, across replicas too (the lock is in the thread
 // store): each turn reads the thread's last turn and writes the next, so two
 // at once would write over each other. A busy session is refused with 409
-// rather than queued, before anything is answered, streams included.
+// before anything is answered, streams included, unless the request's
+// multitask_strategy says to wait for it or to stop its turn (multitask.go).
 func (s *Server) holdSession(t *agent.Turn, r *http.Request, session, param string) *apiError {
 	rec := recordOf(r)
 	lock, err := s.agent.LockThread(r.Context(), t.Thread, "request "+rec.id)
 	if busy := (*checkpoint.BusyError)(nil); errors.As(err, &busy) {
-		s.opts.Log.Info().Str("request", rec.id).Str("holder", busy.Holder).Msg("session busy")
-		return sessionBusy(session, param, busy.Holder)
+		var e *apiError
+		if lock, e = s.whenBusy(r, t.Thread, session, param, busy); e != nil {
+			return e
+		}
+		err = nil
 	}
 	if err != nil {
 		s.opts.Log.Error().Err(err).Str("request", rec.id).Msg("locking a session")
 		return internalError(rec.id)
 	}
 	t.Lock = lock
+	s.watchStops(r, t.Thread, "request "+rec.id)
 	// The turn frees the lock when it ends. A request that ends before its
 	// turn starts (refused with 429, or a queued run's, which a worker runs
 	// later under a lock of its own) frees it here.

@@ -27,6 +27,9 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request, key str
 	}
 	t, shape, e := s.openaiTurn(req)
 	if e == nil {
+		r, e = withMultitask(r, req.MultitaskStrategy)
+	}
+	if e == nil {
 		e = s.continueSession(&t, r, key, r.Header.Get(sessionHeader), sessionHeader)
 	}
 	if e != nil {
@@ -38,6 +41,7 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request, key str
 		writeError(w, e)
 		return
 	}
+	s.reviewSession(&t, key)
 	t.SessionID = cmp.Or(t.SessionID, recordOf(r).id)
 	release, ok := s.admit(w, r, key)
 	if !ok {
@@ -80,12 +84,16 @@ func (s *Server) turns(w http.ResponseWriter, r *http.Request, key string) {
 	t := agent.Turn{SessionID: recordOf(r).id, Number: 1, Language: req.Language, Role: req.Role}
 	if e == nil {
 		t.Message = *req.Message
+		r, e = withMultitask(r, req.MultitaskStrategy)
+	}
+	if e == nil {
 		e = s.continueSession(&t, r, key, cmp.Or(req.SessionID, r.Header.Get(sessionHeader)), "session_id")
 	}
 	if e != nil {
 		writeError(w, e)
 		return
 	}
+	s.reviewSession(&t, key)
 	release, ok := s.admit(w, r, key)
 	if !ok {
 		return
@@ -99,7 +107,9 @@ func (s *Server) turns(w http.ResponseWriter, r *http.Request, key string) {
 	}
 	res, err := s.run(ctx, t)
 	if err != nil {
-		s.turnFailed(w, r, err)
+		if !s.interrupted(w, r, err) {
+			s.turnFailed(w, r, err)
+		}
 		return
 	}
 	recordOf(r).turn = res.Turn
@@ -114,6 +124,7 @@ func (s *Server) run(ctx context.Context, t agent.Turn) (contracts.StructuredRes
 	defer done(contracts.StructuredResult{}, errTurnPanicked) // counts the turn if Run panics; else a no-op
 	res, err := s.agent.Run(ctx, t)
 	done(res, err)
+	s.forgetSession(t, err)
 	return res, err
 }
 
@@ -127,6 +138,7 @@ func (s *Server) runStream(ctx context.Context, t agent.Turn) (<-chan contracts.
 	return events, func() (contracts.StructuredResult, error) {
 		res, err := wait()
 		done(res, err)
+		s.forgetSession(t, err)
 		return res, err
 	}
 }
@@ -195,15 +207,16 @@ func (s *Server) turnFailed(w http.ResponseWriter, r *http.Request, err error) {
 // client is gone. Details stay in the log: they may name files or hosts.
 func (s *Server) turnError(r *http.Request, err error) *apiError {
 	rec := recordOf(r)
+	if e := s.stoppedError(r); e != nil {
+		return e
+	}
 	if r.Context().Err() != nil {
 		rec.status = 499 // nginx's "client closed request", for the log
 		s.opts.Log.Info().Str("request", rec.id).Err(err).Msg("client went away; turn cancelled")
 		return nil
 	}
-	if thread, _, ok := agent.Paused(err); ok {
-		s.opts.Log.Warn().Str("request", rec.id).Str("thread", thread).Msg("turn held for human review")
-		return &apiError{Status: http.StatusConflict, Type: typeServer, Code: "review_pending",
-			Message: "the answer waits for a person's review (guardian.human_review), which this API does not take; ask the operator"}
+	if _, _, ok := agent.Paused(err); ok {
+		return s.reviewPending(r, err)
 	}
 	if f, ok := models.FailureOf(err); ok {
 		e := modelFailure(f)

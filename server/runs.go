@@ -44,6 +44,9 @@ func (s *Server) submitRun(w http.ResponseWriter, r *http.Request, key string) {
 	t := agent.Turn{SessionID: id, Number: 1, Language: req.Language, Role: req.Role}
 	if e == nil {
 		t.Message = *req.Message
+		r, e = withMultitask(r, req.MultitaskStrategy)
+	}
+	if e == nil {
 		e = s.continueSession(&t, r, key, cmp.Or(req.SessionID, r.Header.Get(sessionHeader)), "session_id")
 	}
 	if e != nil {

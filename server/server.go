@@ -3,6 +3,7 @@ package server
 import (
 	"cmp"
 	"net/http"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -17,6 +18,10 @@ type Options struct {
 	// APIKeys are the keys a client must send as "Authorization: Bearer
 	// KEY"; none lets every request in (for a loopback address).
 	APIKeys []string
+	// ReviewerKeys are keys that may also answer drafts held for review
+	// (POST /v1/threads/{id}/resume, every key's GET /v1/reviews); an
+	// APIKeys key may not. Without any key, every client may.
+	ReviewerKeys []string
 	// Model is the name the server answers as (default "sgrgraph"); a
 	// request may name any model, the turn is the same.
 	Model string
@@ -36,6 +41,10 @@ type Options struct {
 	AllowedHosts []string
 	// TurnTimeout bounds one turn (default 5 minutes).
 	TurnTimeout time.Duration
+	// MultitaskWait bounds how long a turn sent to a busy session with
+	// multitask_strategy enqueue, interrupt or rollback waits for the
+	// session's running turn to end (default 1 minute).
+	MultitaskWait time.Duration
 	// Sessions says the agent keeps threads (it was built with
 	// agent.Options.Store): X-Session-Id and /v1/threads need it.
 	Sessions bool
@@ -55,6 +64,10 @@ type Options struct {
 	// webui), without an API key, since a page holds none; the page asks
 	// for one when the API answers 401. Every other path stays the API's.
 	UI http.Handler
+	// Studio, when set, serves the studio (package studio) at /studio: its
+	// page and files without an API key, as the web chat's, and its API at
+	// /studio/api/ behind the same keys as every other call.
+	Studio http.Handler
 	// Tracing gives requests server spans that join an incoming
 	// traceparent (tracing.go); the zero value makes none.
 	Tracing Tracing
@@ -66,26 +79,29 @@ func (o Options) withDefaults() Options {
 	o.MaxMessages = cmp.Or(o.MaxMessages, 200)
 	o.MaxTurnsPerKey = cmp.Or(o.MaxTurnsPerKey, 8)
 	o.TurnTimeout = cmp.Or(o.TurnTimeout, 5*time.Minute)
+	o.MultitaskWait = cmp.Or(o.MultitaskWait, time.Minute)
 	return o
 }
 
 // Server is the HTTP handler of the API. It is safe for concurrent use.
 type Server struct {
-	agent    *agent.Agent
-	opts     Options
-	keys     keyring
-	hosts    hostRule
-	inFlight *inFlight
-	draining atomic.Bool
-	metrics  *metrics
-	handler  http.Handler
+	agent *agent.Agent
+	opts  Options
+	keys  keyring
+	// reviewers are the ids of ReviewerKeys (reviews.go).
+	reviewers reviewerSet
+	hosts     hostRule
+	inFlight  *inFlight
+	draining  atomic.Bool
+	metrics   *metrics
+	handler   http.Handler
 }
 
 // New serves the agent's turns. The agent stays the caller's to close,
 // after the server has stopped.
 func New(a *agent.Agent, o Options) *Server {
 	o = o.withDefaults()
-	s := &Server{agent: a, opts: o, keys: newKeyring(o.APIKeys), hosts: newHostRule(o.AllowedHosts), inFlight: newInFlight(o.MaxTurnsPerKey),
+	s := &Server{agent: a, opts: o, keys: newKeyring(append(slices.Clone(o.APIKeys), o.ReviewerKeys...)), reviewers: newReviewerSet(o.ReviewerKeys), hosts: newHostRule(o.AllowedHosts), inFlight: newInFlight(o.MaxTurnsPerKey),
 		metrics: newMetrics()}
 	mux := http.NewServeMux()
 	// Probes answer without a key: a load balancer holds none.
@@ -104,6 +120,8 @@ func New(a *agent.Agent, o Options) *Server {
 	mux.Handle("/v1/turns", only(http.MethodPost, jsonPosts(s.authorized(s.turns))))
 	mux.Handle("/v1/threads", only(http.MethodGet, s.authorized(s.threads)))
 	mux.Handle("/v1/threads/{id}", only(http.MethodGet, s.authorized(s.thread)))
+	mux.Handle("/v1/threads/{id}/resume", only(http.MethodPost, jsonPosts(s.authorized(s.resume))))
+	mux.Handle("/v1/reviews", only(http.MethodGet, s.authorized(s.reviews)))
 	mux.Handle("/v1/runs", only(http.MethodPost, jsonPosts(s.authorized(s.queued(s.submitRun)))))
 	mux.Handle("/v1/runs/{id}", only(http.MethodGet, s.authorized(s.queued(s.getRun))))
 	mux.Handle("/v1/runs/{id}/events", only(http.MethodGet, s.authorized(s.queued(s.runEvents))))
@@ -114,6 +132,12 @@ func New(a *agent.Agent, o Options) *Server {
 		// GET only: any other method on these paths is the API's 404 below.
 		mux.Handle("GET /{$}", o.UI)
 		mux.Handle("GET /ui/", o.UI)
+	}
+	if o.Studio != nil {
+		mux.Handle("GET /studio", o.Studio)
+		mux.Handle("GET /studio/{$}", o.Studio)
+		mux.Handle("GET /studio/assets/", o.Studio)
+		mux.Handle("/studio/api/", jsonPosts(s.authorized(func(w http.ResponseWriter, r *http.Request, _ string) { o.Studio.ServeHTTP(w, r) })))
 	}
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &apiError{Status: http.StatusNotFound, Type: typeInvalidRequest, Code: "unknown_url",

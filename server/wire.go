@@ -35,6 +35,9 @@ type chatRequest struct {
 	ToolChoice   json.RawMessage `json:"tool_choice"`
 	Functions    json.RawMessage `json:"functions"`
 	FunctionCall json.RawMessage `json:"function_call"`
+	// MultitaskStrategy says what to do when the X-Session-Id session is
+	// busy (multitask.go); also the X-Multitask-Strategy header.
+	MultitaskStrategy string `json:"multitask_strategy"`
 }
 
 type requestMessage struct {
@@ -141,4 +144,6 @@ type turnRequest struct {
 	Role      string  `json:"role"`
 	// Stream sends the turn's events as they happen (SSE), then the result.
 	Stream bool `json:"stream"`
+	// MultitaskStrategy says what to do when the session is busy (multitask.go).
+	MultitaskStrategy string `json:"multitask_strategy"`
 }
