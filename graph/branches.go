@@ -89,12 +89,17 @@ func (r *Runnable[S]) branchesOf(ctx context.Context) (context.Context, *branchR
 		for fork, s := range w.bases {
 			inv.setBase(fork, s)
 		}
-		for _, a := range w.arrived {
-			inv.arrive(a.join, a.from, a.s, len(r.plan.joins[a.join]))
-		}
 		br.resumed, br.entry = w.paused, map[string]bool{}
 		for name := range w.paused {
 			br.entry[name] = true
+		}
+		for _, a := range w.arrived {
+			if r.verbs.node(a.join).deferred {
+				runOf(ctx).restoreArrival(a.join, a.from, a.s)
+				br.entry[a.join] = true
+				continue
+			}
+			inv.arrive(a.join, a.from, a.s, len(r.plan.joins[a.join]))
 		}
 	}
 	return context.WithValue(ctx, branchKey{}, br), br
@@ -137,6 +142,17 @@ func haltedAt[S any](ctx context.Context, node string) bool {
 	defer br.mu.Unlock()
 	_, ok := br.halted[node]
 	return ok
+}
+
+// pausedBranches says whether a branch node of this run paused for input.
+func pausedBranches[S any](ctx context.Context) bool {
+	br := branchesFrom[S](ctx)
+	if br == nil {
+		return false
+	}
+	br.mu.Lock()
+	defer br.mu.Unlock()
+	return len(br.halted) > 0
 }
 
 // unlessPaused is an exit of a node (a fixed edge, its router, its Goto):
@@ -266,6 +282,7 @@ func (br *branchRun[S]) pause(ctx context.Context) error {
 		}
 	}
 	inv.mu.Unlock()
+	arrived = append(arrived, heldArrivals[S](runOf(ctx))...) // at deferred nodes
 	outer := br.outerFork(names[0])
 	for i, fork := range bases {
 		data, _, err := r.codec.Encode(baseStates[i])

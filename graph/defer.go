@@ -19,7 +19,10 @@ import (
 // run again, doing nothing, in each step that has other work: it costs no
 // extra steps, only its final one. A branch that goes to END while it waits
 // ends eino's run; the run then fails naming the node rather than skip it.
-// A run resumed from a checkpoint does not remember what was waiting.
+// In a thread, a branch that pauses for input (Interrupt) is pending too:
+// the node holds what reached it, the run pauses, and the checkpoint keeps
+// those states; the resumed run enters the node again beside the paused
+// branches, and it runs once they are done.
 func WithDefer() NodeOption { return func(o *nodeOptions) { o.deferred = true } }
 
 // deferral is a deferred node's part of a run.
@@ -27,6 +30,7 @@ type deferral struct {
 	arrivals map[string]any // predecessor → the state it arrived with
 	armed    bool           // a step of the node is on its way
 	waited   int64          // the last step it waited in
+	held     bool           // it waits for a branch paused for input: it takes no step until the run resumes
 }
 
 func (rs *runState) deferralOf(node string) *deferral {
@@ -73,8 +77,9 @@ func (r *Runnable[S]) deferredInput(ctx context.Context, rs *runState, name stri
 	rs.mu.Lock()
 	d := rs.deferralOf(name)
 	d.armed = false
-	if rs.busy.Load() > 0 {
+	if rs.busy.Load() > 0 || pausedBranches[S](ctx) {
 		d.waited = rs.step.Load()
+		d.held = rs.busy.Load() == 0 // only paused branches are left: the run pauses
 		rs.mu.Unlock()
 		return s, true, nil
 	}
@@ -128,7 +133,7 @@ func (r *Runnable[S]) deferLoop(name string) func(context.Context, S) (map[strin
 		rs.mu.Lock()
 		defer rs.mu.Unlock()
 		d := rs.deferralOf(name)
-		if d.waited == rs.step.Load() && !d.armed {
+		if d.waited == rs.step.Load() && !d.armed && !d.held {
 			d.armed = true
 			return map[string]bool{name: true}, nil
 		}
@@ -160,4 +165,31 @@ func (r *Runnable[S]) deferPlan(name string, v *nodeVerbs) error {
 		}
 	}
 	return nil
+}
+
+// heldArrivals lists, for a checkpoint, the states that reached deferred
+// nodes and wait there, by node and then predecessor.
+func heldArrivals[S any](rs *runState) []arrival[S] {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	var held []arrival[S]
+	for _, node := range sortedKeys(rs.deferred) {
+		d := rs.deferred[node]
+		for _, from := range sortedKeys(d.arrivals) {
+			held = append(held, arrival[S]{join: node, from: from, s: d.arrivals[from].(S)})
+		}
+	}
+	return held
+}
+
+// restoreArrival gives a deferred node back a state a checkpoint held for
+// it; the resumed run enters the node, which waits for the rest.
+func (rs *runState) restoreArrival(node, from string, s any) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	d := rs.deferralOf(node)
+	if d.arrivals == nil {
+		d.arrivals = map[string]any{}
+	}
+	d.arrivals[from] = s
 }
