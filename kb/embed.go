@@ -2,9 +2,12 @@ package kb
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"net/url"
+	"os"
+	"time"
 
 	"github.com/cloudwego/eino-ext/components/embedding/openai"
 	"github.com/cloudwego/eino/components/embedding"
@@ -34,25 +37,11 @@ type vectorizer struct {
 	batch   int
 	dims    int // wanted; 0 takes the first vector's size
 	host    string
-	timeout bounds
-}
-
-// bounds is the time one call to an endpoint may take.
-type bounds struct{ call func(context.Context) (context.Context, context.CancelFunc) }
-
-func (b bounds) apply(ctx context.Context) (context.Context, context.CancelFunc) {
-	if b.call == nil {
-		return context.WithCancel(ctx)
-	}
-	return b.call(ctx)
+	timeout time.Duration // one call, its retries included; the client's own bound, again on the context
 }
 
 func newVectorizer(emb embedding.Embedder, c EmbeddingsConfig) *vectorizer {
-	v := &vectorizer{emb: emb, model: c.Model, batch: max(c.Batch, 1), dims: c.Dimensions, host: hostOf(c.BaseURL)}
-	if c.Timeout > 0 {
-		v.timeout.call = func(ctx context.Context) (context.Context, context.CancelFunc) { return context.WithTimeout(ctx, c.Timeout) }
-	}
-	return v
+	return &vectorizer{emb: emb, model: c.Model, batch: max(c.Batch, 1), dims: c.Dimensions, host: hostOf(c.BaseURL), timeout: c.Timeout}
 }
 
 // embed returns one unit vector per text, of dims (when not 0) or of one
@@ -90,9 +79,15 @@ func (v *vectorizer) embed(ctx context.Context, texts []string, dims int) ([][]f
 }
 
 func (v *vectorizer) call(ctx context.Context, texts []string) ([][]float64, error) {
-	ctx, cancel := v.timeout.apply(ctx)
-	defer cancel()
+	if v.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, v.timeout)
+		defer cancel()
+	}
 	got, err := v.emb.EmbedStrings(ctx, texts)
+	if timedOut(err) && v.timeout > 0 {
+		return nil, fmt.Errorf("kb.embeddings.base_url %s: model %s: embed %d texts: no answer within kb.embeddings.timeout %s: %w", v.host, v.model, len(texts), v.timeout, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("kb.embeddings.base_url %s: model %s: embed %d texts: %w", v.host, v.model, len(texts), err)
 	}
@@ -128,4 +123,10 @@ func hostOf(raw string) string {
 		return "(invalid URL)"
 	}
 	return u.Scheme + "://" + u.Host
+}
+
+// timedOut says whether a call failed for its time running out (the
+// context's deadline or the client's own timeout).
+func timedOut(err error) bool {
+	return err != nil && (errors.Is(err, context.DeadlineExceeded) || os.IsTimeout(err))
 }

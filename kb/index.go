@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
@@ -54,6 +55,8 @@ type Index struct {
 	mu     sync.RWMutex
 	gen    generation // guarded by mu; replaced by Sync
 	closed bool       // guarded by mu
+
+	ret atomic.Pointer[retrieval] // searches past bleve (UseRetrieval); nil: bleve alone
 }
 
 // errClosed is what an Index says once closed.

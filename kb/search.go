@@ -2,6 +2,7 @@ package kb
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -29,6 +30,9 @@ type Result struct {
 	Query      string                        `json:"query"`
 	Articles   []contracts.Article           `json:"articles"`
 	Confidence contracts.RetrievalConfidence `json:"confidence"`
+	// Fallback names what a search past bleve went without (an endpoint
+	// that failed, under kb.fallback bm25); empty when nothing failed.
+	Fallback string `json:"fallback,omitempty"`
 }
 
 // languages pairs each analyzer with the fields it indexed, and the
@@ -47,6 +51,9 @@ func (idx *Index) Search(q string, topK int) (Result, error) {
 	}
 	if topK < 1 || topK > MaxTopK {
 		return Result{}, fmt.Errorf("top_k: must be between 1 and %d, got %d", MaxTopK, topK)
+	}
+	if r := idx.ret.Load(); r != nil {
+		return idx.searchPast(context.Background(), r, q, topK)
 	}
 	idx.mu.RLock()
 	defer idx.mu.RUnlock()

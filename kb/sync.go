@@ -43,7 +43,12 @@ func (idx *Index) SyncContext(ctx context.Context, docs []Doc) (SyncStats, error
 		return SyncStats{}, err
 	}
 	defer lock.release()
-	return idx.rebuild(ctx, docs)
+	stats, err := idx.rebuild(ctx, docs)
+	if r := idx.ret.Load(); err == nil && r != nil && r.vz != nil {
+		// The vectors follow the articles: those of changed files are made again.
+		_, err = idx.refreshVectors(ctx, r)
+	}
+	return stats, err
 }
 
 // rebuild runs under the build lock. It plans against the published
