@@ -16,12 +16,49 @@ import (
 // used: it compiles, it has the inputs and outputs the graph's edges
 // expect, no row is unreachable, no input falls through every row, and
 // every example it carries selects its rule. The first failure stops the
-// load with the file, the rule and the cell named.
+// load with the file, the rule and the cell named; for an example, with
+// the commands that list and accept the changed outcomes.
 func (s *Set) load(dir string) error {
+	changes, err := s.loadDir(dir)
+	if err != nil {
+		return err
+	}
+	if len(changes) > 0 {
+		more := ""
+		if len(changes) > 1 {
+			more = fmt.Sprintf(" (and %d more)", len(changes)-1)
+		}
+		c := changes[0]
+		return fmt.Errorf("%s: %s example %d (%s) selects rule %d, not rule %d%s; "+
+			"`sgrgraph tables --check %s` lists every example whose outcome changed and "+
+			"`sgrgraph tables --accept %s` records the new outcomes",
+			c.File, c.Table, c.Example, inputList(c.Inputs), c.Now, c.Was, more, dir, dir)
+	}
+	return nil
+}
+
+// ExampleChangesIn loads the tables of dir over those of cfg (without its
+// Dir) as a start-up does, and returns every example whose rule changed,
+// each naming its file. A table that fails any other check (it does not
+// compile, conform, lint or cover every input) is an error, as at
+// start-up: only the examples' outcomes are the analyst's to accept.
+func ExampleChangesIn(cfg Config, dir string) ([]ExampleChange, error) {
+	cfg.Dir = ""
+	s, err := Standard(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return s.loadDir(dir)
+}
+
+// loadDir replaces the standard tables with dir's, collecting the
+// examples whose outcome changed instead of failing on them.
+func (s *Set) loadDir(dir string) ([]ExampleChange, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return fmt.Errorf("tables.dir: %w", err)
+		return nil, fmt.Errorf("tables.dir: %w", err)
 	}
+	var changes []ExampleChange
 	seen := map[string]string{} // table ID → file
 	for _, e := range entries {
 		ext := strings.ToLower(filepath.Ext(e.Name()))
@@ -31,19 +68,24 @@ func (s *Set) load(dir string) error {
 		path := filepath.Join(dir, e.Name())
 		defs, err := readTables(path)
 		if err != nil {
-			return fmt.Errorf("%s: %w", path, err)
+			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 		for _, def := range defs {
 			if other, twice := seen[def.ID]; twice {
-				return fmt.Errorf("%s: table %s is in %s too; keep one", path, def.ID, other)
+				return nil, fmt.Errorf("%s: table %s is in %s too; keep one", path, def.ID, other)
 			}
 			seen[def.ID] = path
-			if err := s.replace(def); err != nil {
-				return fmt.Errorf("%s: %w", path, err)
+			changed, err := s.replace(def)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", path, err)
+			}
+			for _, c := range changed {
+				c.File = path
+				changes = append(changes, c)
 			}
 		}
 	}
-	return nil
+	return changes, nil
 }
 
 // readTables reads one file: a .dmn file holds one table; a .json file
@@ -53,6 +95,11 @@ func readTables(path string) ([]Table, error) {
 	if err != nil {
 		return nil, err
 	}
+	return parseTables(path, data)
+}
+
+// parseTables reads the tables of a file's content, by its extension.
+func parseTables(path string, data []byte) ([]Table, error) {
 	if strings.EqualFold(filepath.Ext(path), ".dmn") {
 		t, err := ParseDMN(data)
 		return []Table{t}, err
@@ -67,32 +114,34 @@ func readTables(path string) ([]Table, error) {
 	return []Table{t}, d.Decode(&t)
 }
 
-// replace checks def and puts it in place of the standard table of its ID.
-func (s *Set) replace(def Table) error {
+// replace checks def and puts it in place of the standard table of its
+// ID, returning the examples whose rule changed.
+func (s *Set) replace(def Table) ([]ExampleChange, error) {
 	i := slices.IndexFunc(s.tables, func(t *Table) bool { return t.ID == def.ID })
 	if i < 0 {
 		var ids []string
 		for _, t := range s.tables {
 			ids = append(ids, t.ID)
 		}
-		return fmt.Errorf("table %q is not a table of the turn (%s)", def.ID, strings.Join(ids, ", "))
+		return nil, fmt.Errorf("table %q is not a table of the turn (%s)", def.ID, strings.Join(ids, ", "))
 	}
 	std := s.tables[i]
 	t, err := New(def)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := conforms(t, std); err != nil {
-		return err
+		return nil, err
 	}
 	if findings := append(Lint(t), Gaps(t)...); len(findings) > 0 {
-		return errors.New(strings.Join(findings, "; "))
+		return nil, errors.New(strings.Join(findings, "; "))
 	}
-	if err := t.CheckExamples(); err != nil {
-		return err
+	changes, err := t.ExampleChanges()
+	if err != nil {
+		return nil, err
 	}
 	s.tables[i] = t
-	return nil
+	return changes, nil
 }
 
 // conforms checks that t reads the inputs and gives the outputs of std,
@@ -134,27 +183,12 @@ func conforms(t, std *Table) error {
 // CheckExamples evaluates every example the table carries and names the
 // first that does not select its rule.
 func (t *Table) CheckExamples() error {
-	for n, e := range t.Examples {
-		values := make([]any, len(t.Inputs))
-		for j, col := range t.Inputs {
-			v, err := t.coerce(j, e.Inputs[col.Name])
-			if err != nil {
-				return fmt.Errorf("%s example %d: input %w", t.ID, n+1, err)
-			}
-			values[j] = v
-		}
-		got := 0
-		for i, rule := range t.tests {
-			if matchesAll(rule, values) {
-				got = i + 1
-				break
-			}
-		}
-		if got != e.Rule {
-			return fmt.Errorf("%s example %d (%s) selects rule %d, not rule %d", t.ID, n+1, describe(t.Inputs, values), got, e.Rule)
-		}
+	changes, err := t.ExampleChanges()
+	if err != nil || len(changes) == 0 {
+		return err
 	}
-	return nil
+	c := changes[0]
+	return fmt.Errorf("%s example %d (%s) selects rule %d, not rule %d", t.ID, c.Example, inputList(c.Inputs), c.Now, c.Was)
 }
 
 func columnList(cols []Column) string {
