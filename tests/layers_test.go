@@ -34,13 +34,20 @@ var layers = map[string]struct {
 	"graph":                               {[]string{"checkpoint", "contracts", "tables", "events", "outbound"}, true},
 	// Checkpoint stores know nothing of graphs: any program may keep its threads there.
 	"checkpoint":                 {[]string{"checkpoint/internal/blob", "checkpoint/internal/rules"}, false},
-	"checkpoint/internal/rules":  {nil, false},
+	"checkpoint/internal/rules":  {[]string{"internal/storeopen"}, false},
+	"internal/storeopen":         {nil, false}, // the SQLite, Postgres and Redis openings the stores share
 	"checkpoint/internal/blob":   {nil, false}, // states cut into pieces kept once per thread
 	"checkpoint/internal/record": {[]string{"checkpoint", "checkpoint/internal/blob", "checkpoint/internal/rules"}, false},
 	"checkpoint/checkpointtest":  {[]string{"checkpoint"}, false},
-	"checkpoint/sqlite":          {[]string{"checkpoint", "checkpoint/internal/blob", "checkpoint/internal/record", "checkpoint/internal/rules"}, false},
-	"checkpoint/postgres":        {[]string{"checkpoint", "checkpoint/internal/blob", "checkpoint/internal/record", "checkpoint/internal/rules"}, false},
-	"checkpoint/redis":           {[]string{"checkpoint", "checkpoint/internal/blob", "checkpoint/internal/record", "checkpoint/internal/rules"}, false},
+	"checkpoint/sqlite":          {[]string{"checkpoint", "checkpoint/internal/blob", "checkpoint/internal/record", "checkpoint/internal/rules", "internal/storeopen"}, false},
+	"checkpoint/postgres":        {[]string{"checkpoint", "checkpoint/internal/blob", "checkpoint/internal/record", "checkpoint/internal/rules", "internal/storeopen"}, false},
+	"checkpoint/redis":           {[]string{"checkpoint", "checkpoint/internal/blob", "checkpoint/internal/record", "checkpoint/internal/rules", "internal/storeopen"}, false},
+	// Node-cache stores know nothing of graphs but their interface's limits.
+	"graph/cachestore":           {nil, false},
+	"graph/cachestore/cachetest": {[]string{"graph", "graph/cachestore"}, false},
+	"graph/cachestore/sqlite":    {[]string{"graph/cachestore", "internal/storeopen"}, false},
+	"graph/cachestore/postgres":  {[]string{"graph/cachestore", "internal/storeopen"}, false},
+	"graph/cachestore/redis":     {[]string{"graph/cachestore", "internal/storeopen"}, false},
 	"sgrtest/servers":            {nil, false},
 	"nodes":                      {[]string{"contracts", "events", "guards", "guards/safety", "kb", "models", "tables", "templates", "tools"}, true}, // plain functions: no graph
 	// Examples use the public framework only, as a program outside the module would.
