@@ -11,6 +11,7 @@ import (
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/sgrgraph/sgrgraph/contracts"
+	"github.com/sgrgraph/sgrgraph/prebuilt"
 	"github.com/sgrgraph/sgrgraph/tables"
 	"github.com/sgrgraph/sgrgraph/tools"
 )
@@ -33,6 +34,10 @@ type AgentModel struct {
 	SystemPrompt     string
 	Product          string
 	Timeout          time.Duration
+	// About, when set, says what the run knows of the user (the default
+	// turn's memory: the product they use), added to the system prompt;
+	// "" adds nothing.
+	About func(ctx context.Context) string
 }
 
 // DefaultAgentSystemPrompt is the agent's instruction.
@@ -56,18 +61,13 @@ func (c AgentModel) Node() Func {
 		if max <= 0 {
 			max = DefaultMaxIterations
 		}
-		opts := []model.Option{model.WithTools(infos)}
-		last := s.ReactIters >= max-1
-		switch {
-		case last:
-			opts = append(opts, model.WithToolChoice(schema.ToolChoiceForbidden))
-			if s.ReactIters > 0 {
-				note(s, AgentModelName, fmt.Sprintf("iteration limit %d reached: answering from what was found", max))
-			}
-		case c.forceSearch(s):
-			opts = append(opts, model.WithToolChoice(schema.ToolChoiceForced))
-		default:
-			opts = append(opts, model.WithToolChoice(schema.ToolChoiceAllowed))
+		// The iteration rule is the prebuilt agent's, counted in ReactIters:
+		// an attempt's calls, where the conversation also holds the plan's
+		// synthetic message and, after a retry, the Guardian's review.
+		choice, last := prebuilt.ToolChoiceAt(s.ReactIters, max, c.forceSearch(s))
+		opts := []model.Option{model.WithTools(infos), model.WithToolChoice(choice)}
+		if last && s.ReactIters > 0 {
+			note(s, AgentModelName, fmt.Sprintf("iteration limit %d reached: answering from what was found", max))
 		}
 		prompt := c.SystemPrompt
 		if prompt == "" {
@@ -76,6 +76,11 @@ func (c AgentModel) Node() Func {
 		prompt = strings.ReplaceAll(prompt, "{product}", c.Product)
 		if s.Language != "" {
 			prompt += "\nAnswer in " + tools.LanguageName(s.Language) + "."
+		}
+		if c.About != nil {
+			if about := c.About(ctx); about != "" {
+				prompt += "\n" + about
+			}
 		}
 		in := append([]*schema.Message{schema.SystemMessage(prompt)}, s.Messages...)
 		s.ReactIters++
@@ -138,7 +143,7 @@ const AnswerKey = "answer"
 // AfterAgentModel routes the loop: to the tools while the last reply calls
 // any, else out of the loop.
 func AfterAgentModel(_ context.Context, s *contracts.ChatState) (string, error) {
-	if n := len(s.Messages); n > 0 && s.Messages[n-1].Role == schema.Assistant && len(s.Messages[n-1].ToolCalls) > 0 {
+	if prebuilt.CallsTools(s.Messages) { // prebuilt.ToolsCondition's test
 		return AgentToolsName, nil
 	}
 	return AnswerKey, nil

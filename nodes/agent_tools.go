@@ -17,6 +17,7 @@ import (
 	"github.com/sgrgraph/sgrgraph/events"
 	"github.com/sgrgraph/sgrgraph/guards/safety"
 	"github.com/sgrgraph/sgrgraph/kb"
+	"github.com/sgrgraph/sgrgraph/prebuilt"
 )
 
 // AgentTools configures the tools step of the react_agent loop.
@@ -61,28 +62,63 @@ func SplitToolCalls(s *contracts.ChatState) []*contracts.ChatState {
 // answers each with a tool message; a failing or unknown tool is answered
 // with its error, so the model can recover. The results wait in
 // ToolResults for Node to record.
+//
+// Each call runs through a prebuilt.ToolNode (Invoke): the tool's timeout,
+// a tool that ignores its context not waited for, a panic answered as an
+// error. The screen is this step's own: it sets single articles of a
+// search aside and lists them in the turn's SetAside, where the
+// ToolNode's withholds a whole result.
 func (c AgentTools) Call() Func {
+	runner, err := c.runner()
 	return func(ctx context.Context, s *contracts.ChatState) (*contracts.ChatState, error) {
+		if err != nil {
+			return nil, err
+		}
 		if call := s.ToolCall; call != nil {
 			s.ToolCall = nil
-			c.call(ctx, s, *call)
+			c.call(ctx, runner, s, *call)
 			return s, nil
 		}
 		if n := len(s.Messages); n > 0 && s.Messages[n-1].Role == schema.Assistant {
 			for _, call := range s.Messages[n-1].ToolCalls {
-				c.call(ctx, s, call)
+				c.call(ctx, runner, s, call)
 			}
 		}
 		return s, nil
 	}
 }
 
+// chatMessages is the turn's state as prebuilt's messages state.
+type chatMessages struct{ s *contracts.ChatState }
+
+func (m chatMessages) GetMessages() []*schema.Message   { return m.s.Messages }
+func (m chatMessages) SetMessages(ms []*schema.Message) { m.s.Messages = ms }
+
+// runner is the prebuilt tool node that runs this step's calls.
+func (c AgentTools) runner() (*prebuilt.ToolNode[chatMessages], error) {
+	timeout := c.Timeout
+	if timeout <= 0 {
+		timeout = DefaultToolTimeout
+	}
+	// Info is read once, here: the tools are the agent's, fixed when it is built.
+	tools := make([]tool.BaseTool, len(c.Tools))
+	for i, t := range c.Tools {
+		tools[i] = t
+	}
+	n, err := prebuilt.NewToolNode[chatMessages](context.Background(), tools,
+		prebuilt.WithToolPolicy(prebuilt.ToolPolicy{Timeout: timeout}), prebuilt.WithoutScreen())
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", CallToolName, err)
+	}
+	return n, nil
+}
+
 // call runs one tool call and records its answer.
-func (c AgentTools) call(ctx context.Context, s *contracts.ChatState, call schema.ToolCall) {
+func (c AgentTools) call(ctx context.Context, runner *prebuilt.ToolNode[chatMessages], s *contracts.ChatState, call schema.ToolCall) {
 	name, args := call.Function.Name, call.Function.Arguments
 	events.Emit(ctx, contracts.Event{Kind: contracts.EventToolCall, Tool: name, Text: args})
 	res := contracts.ToolResult{CallID: call.ID, Tool: name, Args: args}
-	out, err := c.run(ctx, name, args)
+	out, err := runner.Invoke(ctx, call)
 	if err == nil {
 		// Screened before anything reads it: the event the UI shows, the
 		// tool message the model reads next, the evidence the answer cites.
@@ -306,23 +342,6 @@ func addSetAside(s *contracts.ChatState, a contracts.SetAside) {
 		what = fmt.Sprintf("article %q (%s)", a.KBID, a.Title)
 	}
 	note(s, AgentToolsName, fmt.Sprintf("guardian: set aside %s as untrusted: %s; it is neither evidence nor shown to the model", what, a.Reason))
-}
-
-func (c AgentTools) run(ctx context.Context, name, args string) (string, error) {
-	for _, t := range c.Tools {
-		info, err := t.Info(ctx)
-		if err != nil || info.Name != name {
-			continue
-		}
-		timeout := c.Timeout
-		if timeout <= 0 {
-			timeout = DefaultToolTimeout
-		}
-		ctx, cancel := context.WithTimeout(ctx, timeout)
-		defer cancel()
-		return t.InvokableRun(ctx, args)
-	}
-	return "", fmt.Errorf("unknown tool %q", name)
 }
 
 // record turns a tool result, as screened, into evidence and a query

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/cloudwego/eino/components/tool"
@@ -74,7 +75,7 @@ func TestAgentTools(t *testing.T) {
 		{"a failing tool answers with its error", []schema.ToolCall{call("1", "search_kb", `{"query":"fail"}`)},
 			nil, 0, []string{"index closed"}, 2},
 		{"an unknown tool answers with an error", []schema.ToolCall{call("1", "analyse_user_request", `{}`)},
-			nil, 0, []string{`unknown tool "analyse_user_request"`}, 2},
+			nil, 0, []string{`unknown tool "analyse_user_request": the tools are search_kb, query_db`}, 2},
 		{"a plain-text tool is one db item per query", []schema.ToolCall{call("1", "query_db", `{"query":"open tickets"}`)},
 			[]string{"query_db: open tickets"}, 0, []string{""}, 2},
 	}
@@ -129,6 +130,59 @@ func runTools(t *testing.T, c AgentTools, in *contracts.ChatState) (*contracts.C
 	require.NoError(t, err)
 	assert.Empty(t, s.ToolResults, "recorded results are cleared")
 	return s, evs
+}
+
+// stuckTool ignores its context and never answers; panicTool panics.
+type (
+	stuckTool struct{ release chan struct{} }
+	panicTool struct{}
+)
+
+func (stuckTool) Info(context.Context) (*schema.ToolInfo, error) {
+	return &schema.ToolInfo{Name: "stuck", Desc: "never answers"}, nil
+}
+
+func (t stuckTool) InvokableRun(context.Context, string, ...tool.Option) (string, error) {
+	<-t.release
+	return "too late", nil
+}
+
+func (panicTool) Info(context.Context) (*schema.ToolInfo, error) {
+	return &schema.ToolInfo{Name: "boom", Desc: "panics"}, nil
+}
+
+func (panicTool) InvokableRun(context.Context, string, ...tool.Option) (string, error) {
+	panic("out of range")
+}
+
+// The calls run through the prebuilt tool node: a tool that ignores its
+// context is not waited for past the timeout, and a panic is the call's
+// error, answered to the model and kept in the query trace.
+func TestAgentToolsBoundWhatTheToolsDo(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	c := AgentTools{Tools: []tool.InvokableTool{stuckTool{release}, panicTool{}}, Timeout: 50 * time.Millisecond}
+	in := newState("q")
+	in.Messages = append(in.Messages, schema.AssistantMessage("", []schema.ToolCall{call("1", "stuck", `{}`), call("2", "boom", `{}`)}))
+	start := time.Now()
+	s, _ := runTools(t, c, in)
+	assert.Less(t, time.Since(start), 5*time.Second)
+	require.Len(t, s.QueryTraces, 2)
+	assert.Contains(t, s.QueryTraces[0].Error, "no answer within 50ms")
+	assert.Contains(t, s.QueryTraces[1].Error, "the tool panicked: out of range")
+	assert.Empty(t, s.Evidence)
+	for _, m := range s.Messages[2:] {
+		assert.True(t, strings.HasPrefix(m.Content, "error: "), m.Content)
+	}
+}
+
+func TestAgentToolsRefusesTwoToolsOfOneName(t *testing.T) {
+	c := AgentTools{Tools: []tool.InvokableTool{lookupDouble{}, lookupDouble{}}}
+	in := newState("q")
+	in.Messages = append(in.Messages, schema.AssistantMessage("", []schema.ToolCall{call("1", "query_db", `{}`)}))
+	_, err := c.Call()(context.Background(), in)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "two tools are named query_db")
 }
 
 func TestAddEvidenceKeepsTheBestScore(t *testing.T) {

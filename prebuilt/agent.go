@@ -197,21 +197,21 @@ func turnCalls(ms []*schema.Message) int {
 func (a *agentModel[S]) node(ctx context.Context, s S) (S, error) {
 	ms := s.GetMessages()
 	calls := turnCalls(ms)
-	last := calls >= a.cfg.max-1
+	choice, last := ToolChoiceAt(calls, a.cfg.max, a.cfg.force)
 	prompt := a.cfg.prompt
 	var opts []model.Option
 	if len(a.infos) > 0 {
 		opts = append(opts, model.WithTools(a.infos))
-		switch {
-		case last:
-			opts = append(opts, model.WithToolChoice(schema.ToolChoiceForbidden))
+		switch choice {
+		case schema.ToolChoiceForbidden:
 			if calls > 0 {
 				prompt = joinPrompt(prompt, lastStepNote)
 			}
-		case calls == 0 && a.cfg.force:
-			opts = append(opts, model.WithToolChoice(schema.ToolChoiceForced, a.cfg.forceOnly...))
+			opts = append(opts, model.WithToolChoice(choice))
+		case schema.ToolChoiceForced:
+			opts = append(opts, model.WithToolChoice(choice, a.cfg.forceOnly...))
 		default:
-			opts = append(opts, model.WithToolChoice(schema.ToolChoiceAllowed))
+			opts = append(opts, model.WithToolChoice(choice))
 		}
 	}
 	msg, err := streamReply(ctx, a.model, withPrompt(prompt, ms), opts...)
@@ -231,6 +231,24 @@ func (a *agentModel[S]) node(ctx context.Context, s S) (S, error) {
 	}
 	s.SetMessages(appended(ms, msg))
 	return s, nil
+}
+
+// ToolChoiceAt is the tool choice of a turn's model call number call
+// (counted from 0) when the turn may make max calls: the last one is made
+// with tools forbidden, so that the turn ends with an answer from what
+// the tools returned; the first is forced to call a tool when forced
+// says so; the others may. last says the call may use no tool, so that a
+// reply that calls one anyway has its calls dropped. NewAgent's model node
+// chooses by it, and so does the default turn's agent_model.
+func ToolChoiceAt(call, max int, forced bool) (choice schema.ToolChoice, last bool) {
+	switch {
+	case call >= max-1:
+		return schema.ToolChoiceForbidden, true
+	case call == 0 && forced:
+		return schema.ToolChoiceForced, false
+	default:
+		return schema.ToolChoiceAllowed, false
+	}
 }
 
 // ExtraDroppedCalls marks (in a message's Extra) an assistant reply whose

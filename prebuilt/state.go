@@ -49,6 +49,11 @@ func appended(ms []*schema.Message, more ...*schema.Message) []*schema.Message {
 	return append(append(out, ms...), more...)
 }
 
+// CallsTools says whether the conversation's last message is an assistant
+// message that calls tools: ToolsCondition's test, for a router of your
+// own (one that sends each call to a node of its own, say).
+func CallsTools(ms []*schema.Message) bool { return lastToolCalls(ms) >= 0 }
+
 // lastToolCalls is the index of the last message when it is an assistant
 // message that calls tools, else -1.
 func lastToolCalls(ms []*schema.Message) int {

@@ -276,6 +276,16 @@ func (n *ToolNode[S]) Run(ctx context.Context, s S) (S, error) {
 	return s, nil
 }
 
+// Invoke runs one call under the node's policy for its tool (the
+// timeout, the retries, a panic taken as the call's error) and returns
+// the tool's output unscreened and unrecorded: for a tool step of your own
+// that screens and records results its own way (the default turn's
+// call_tool, which sets single articles of a search aside). A tool that
+// reads the state (NewStateTool) has no state here, and fails.
+func (n *ToolNode[S]) Invoke(ctx context.Context, call schema.ToolCall) (string, error) {
+	return n.run(ctx, call.Function.Name, call.Function.Arguments, nil)
+}
+
 // answer runs one call and makes its tool message.
 func (n *ToolNode[S]) answer(ctx context.Context, c schema.ToolCall, view any) *schema.Message {
 	name := c.Function.Name
@@ -459,7 +469,7 @@ const ToolsKey = "tools"
 //		map[string]string{prebuilt.ToolsKey: "tools", graph.END: graph.END})
 func ToolsCondition[S Messages]() graph.Router[S] {
 	return graph.ByFunc(func(_ context.Context, s S) (string, error) {
-		if lastToolCalls(s.GetMessages()) >= 0 {
+		if CallsTools(s.GetMessages()) {
 			return ToolsKey, nil
 		}
 		return graph.END, nil
