@@ -17,6 +17,8 @@ type apiError struct {
 	Code    string `json:"-"` // "" is sent as null
 	// RetryAfter, in seconds, is sent as Retry-After when above 0.
 	RetryAfter int `json:"-"`
+	// Extra are fields of the error besides OpenAI's (a held turn's thread).
+	Extra map[string]any `json:"-"`
 }
 
 func (e *apiError) Error() string { return e.Message }
@@ -47,7 +49,11 @@ func (e *apiError) body() map[string]any {
 		}
 		return s
 	}
-	return map[string]any{"error": map[string]any{"message": e.Message, "type": e.Type, "param": nullable(e.Param), "code": nullable(e.Code)}}
+	body := map[string]any{"message": e.Message, "type": e.Type, "param": nullable(e.Param), "code": nullable(e.Code)}
+	for k, v := range e.Extra {
+		body[k] = v
+	}
+	return map[string]any{"error": body}
 }
 
 func writeError(w http.ResponseWriter, e *apiError) {

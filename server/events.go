@@ -11,7 +11,8 @@ import (
 // streamEvents sends a turn's events as server-sent events, each named by
 // its kind (node_start, node_end, ui, token, tool_call, tool_result,
 // verdict, retry) and carrying the event as JSON with its node;
-// then the structured result as a "result" event, then [DONE]. These are
+// then the structured result as a "result" event (or, for a draft held
+// for review, an "interrupted" event: reviews.go), then [DONE]. These are
 // what the CLI's live view shows: personal data masked, answer tokens
 // only after the Guardian's PASS.
 func (s *Server) streamEvents(ctx context.Context, w http.ResponseWriter, r *http.Request, t agent.Turn) {
@@ -48,6 +49,11 @@ func (s *Server) streamEvents(ctx context.Context, w http.ResponseWriter, r *htt
 		s.opts.Log.Info().Str("request", recordOf(r).id).Err(sendErr).Msg("client went away mid-stream; turn cancelled")
 		return
 	case err != nil:
+		if held, ok := s.heldTurn(ctx, r, err); ok {
+			_ = out.event("interrupted", held)
+			_ = out.raw("data: [DONE]\n\n")
+			return
+		}
 		if e := s.turnError(r, err); e != nil {
 			_ = out.event("error", e.body())
 		}

@@ -56,66 +56,6 @@ func (s *Server) continueSession(t *agent.Turn, r *http.Request, key, session, p
 	return s.holdSession(t, r, session, param)
 }
 
-// threadView is a session as GET /v1/threads/{id} shows it.
-type threadView struct {
-	ID       string        `json:"id"`
-	Object   string        `json:"object"` // thread
-	Turn     int           `json:"turn"`
-	Messages []threadEntry `json:"messages"`
-}
-
-type threadEntry struct {
-	Role    string `json:"role"`
-	Content string `json:"content"`
-}
-
-// defaultThreadMessages is how many of a thread's last messages are shown
-// unless ?limit= says otherwise.
-const defaultThreadMessages = 20
-
-// thread shows the last messages of one of the key's sessions: the user's
-// questions and the answers they got, masked as every answer is.
-func (s *Server) thread(w http.ResponseWriter, r *http.Request, key string) {
-	session := r.PathValue("id")
-	if !validSession(session) {
-		writeError(w, invalid("id", "invalid_value", "id: 1 to %d letters, digits, '-', '_', '.' or ':'", maxSessionID))
-		return
-	}
-	limit := defaultThreadMessages
-	if v := r.URL.Query().Get("limit"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > s.opts.MaxMessages {
-			writeError(w, invalid("limit", "invalid_value", "limit: a number from 1 to %d", s.opts.MaxMessages))
-			return
-		}
-		limit = n
-	}
-	recordOf(r).session = session
-	notFound := &apiError{Status: http.StatusNotFound, Type: typeInvalidRequest, Param: "id", Code: "thread_not_found", Message: "thread " + session + ": not found"}
-	if !s.opts.Sessions {
-		writeError(w, notFound)
-		return
-	}
-	last, err := s.agent.LastTurn(r.Context(), threadOf(key, session))
-	switch {
-	case errors.Is(err, checkpoint.ErrNotFound):
-		writeError(w, notFound)
-		return
-	case err != nil:
-		s.opts.Log.Error().Err(err).Str("request", recordOf(r).id).Msg("reading a thread")
-		writeError(w, internalError(recordOf(r).id))
-		return
-	}
-	recordOf(r).turn = last.State.Turn
-	msgs := agent.Carry(last.State.Messages, 1<<30) // the conversation itself: no plan, tools or withdrawn drafts
-	msgs = msgs[max(0, len(msgs)-limit):]
-	view := threadView{ID: session, Object: "thread", Turn: last.State.Turn, Messages: make([]threadEntry, 0, len(msgs))}
-	for _, m := range msgs {
-		view.Messages = append(view.Messages, threadEntry{Role: string(m.Role), Content: guards.MaskSensitiveData(m.Content)})
-	}
-	writeJSON(w, http.StatusOK, view)
-}
-
 // threadSummary is one session as GET /v1/threads lists it.
 type threadSummary struct {
 	ID     string `json:"id"`
