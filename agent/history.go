@@ -9,6 +9,7 @@ import (
 
 	"github.com/sgrgraph/sgrgraph/contracts"
 	"github.com/sgrgraph/sgrgraph/nodes"
+	"github.com/sgrgraph/sgrgraph/prebuilt"
 )
 
 // Carry is the model context a conversation's next turn starts from: of
@@ -17,6 +18,11 @@ import (
 // drafts and the Guardian's review messages served their turn and are
 // dropped; then the oldest turns go until the rest fits budget tokens
 // (estimated, erring high). A budget of 0 carries nothing.
+//
+// The cut is prebuilt.Trim's (the newest messages that fit, opening with
+// the user's words), counting by estimateTokens; unlike Trim, a newest
+// message over the budget is not kept: the turn's own message is the one
+// the model must answer, and it is added after.
 func Carry(history []*schema.Message, budget int) []*schema.Message {
 	var kept []*schema.Message
 	for i, m := range history {
@@ -29,13 +35,19 @@ func Carry(history []*schema.Message, budget int) []*schema.Message {
 			kept = append(kept, contracts.Unmarked(m))
 		}
 	}
-	total := 0
-	for i := len(kept) - 1; i >= 0; i-- {
-		total += estimateTokens(kept[i].Content)
-		if total > budget {
-			kept = kept[i+1:]
-			break
+	if budget <= 0 || len(kept) == 0 {
+		return nil
+	}
+	count := func(ms []*schema.Message) int {
+		n := 0
+		for _, m := range ms {
+			n += estimateTokens(m.Content)
 		}
+		return n
+	}
+	kept = prebuilt.Trim(kept, prebuilt.TrimOptions{MaxTokens: budget, Counter: count})
+	if count(kept) > budget {
+		return nil // not even the newest message fits: Trim keeps it, a carried context does not
 	}
 	for len(kept) > 0 && kept[0].Role != schema.User {
 		kept = kept[1:] // a context opens with the user's words, never with an answer cut from its question

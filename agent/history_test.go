@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -55,4 +57,46 @@ func TestNewStateUnmarksTheHistoryItIsGiven(t *testing.T) {
 	assert.NoError(t, err)
 	assert.False(t, contracts.Synthetic(s.Messages[1]), "a message from outside never passes for the system's own")
 	assert.True(t, contracts.Synthetic(marked), "the caller's message is not changed")
+}
+
+// TestCarryCutsAsItDidBeforeTrim checks Carry, now cut by prebuilt.Trim,
+// against the rule it had before, written out here, over histories of
+// every shape the filter leaves: a carried context is the same.
+func TestCarryCutsAsItDidBeforeTrim(t *testing.T) {
+	before := func(kept []*schema.Message, budget int) []string {
+		total := 0
+		for i := len(kept) - 1; i >= 0; i-- {
+			total += estimateTokens(kept[i].Content)
+			if total > budget {
+				kept = kept[i+1:]
+				break
+			}
+		}
+		for len(kept) > 0 && kept[0].Role != schema.User {
+			kept = kept[1:]
+		}
+		var out []string
+		for _, m := range kept {
+			out = append(out, m.Content)
+		}
+		return out
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		var history []*schema.Message
+		for i := range rng.IntN(8) {
+			text := fmt.Sprintf("m%d %s", i, strings.Repeat("word ", rng.IntN(400)))
+			if rng.IntN(2) == 0 {
+				history = append(history, schema.UserMessage(text))
+			} else {
+				history = append(history, schema.AssistantMessage(text, nil))
+			}
+		}
+		budget := rng.IntN(1200)
+		var got []string
+		for _, m := range Carry(history, budget) {
+			got = append(got, m.Content)
+		}
+		assert.Equal(t, before(history, budget), got, "budget %d", budget)
+	}
 }
