@@ -128,6 +128,14 @@ func secondTurn(t *testing.T, tb *tab, first turnView) {
 	var earlier []string
 	tb.eval(`[...document.querySelectorAll('#messages .bubble.user .text')].map((e) => e.textContent)`, &earlier)
 	assert.Equal(t, []string{question, "What does report mode do?"}, earlier)
+	// The conversation reopens as it was shown: the same answer, its
+	// citations linked to the same sources list.
+	again := tb.turn(1)
+	assert.Equal(t, first.Answer, again.Answer)
+	assert.Equal(t, first.Sources, again.Sources)
+	assert.Equal(t, first.Cites, again.Cites)
+	assert.Positive(t, again.Cites)
+	assert.Equal(t, first.Action, again.Action)
 	v = tb.ask(3, "How do I run a batch?")
 	assert.Equal(t, "3", v.Turn, "a conversation opened from the list goes on")
 }

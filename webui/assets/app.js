@@ -34,6 +34,11 @@ async function send() {
     await streamTurn({ message: text, session_id: page.session, stream: true }, ctl.signal, (name, data) => {
       const near = nearBottom();
       if (name === "result") turn.finish(data);
+      else if (name === "interrupted") {
+        turn.root.dataset.turn = String(data.turn);
+        turn.waitForReview(data.pending_review);
+        awaitReview(turn, page.session);
+      }
       else if (name === "error") turn.fail(new APIError(data?.error?.message || "error", 0, data?.error?.type, data?.error?.code));
       else turn.event(data);
       scrollDown(near);
@@ -49,6 +54,25 @@ async function send() {
     setRunning(null);
     refreshThreads();
     $("input").focus();
+  }
+}
+
+// awaitReview asks the thread, every second or two, whether the person
+// has answered the draft the turn waits on, and then shows the outcome:
+// no reload. It stops when another conversation is opened.
+async function awaitReview(turn, session) {
+  for (let wait = 1000; page.session === session && page.turns.includes(turn); wait = Math.min(wait * 1.5, 3000)) {
+    await new Promise((resolve) => setTimeout(resolve, wait));
+    if (page.session !== session) return;
+    try {
+      const last = ((await threads.loadPage(session, 1)).turns || [])[0];
+      if (last && String(last.turn) === turn.root.dataset.turn && last.status !== "interrupted") {
+        const near = nearBottom();
+        turn.reviewed(last);
+        scrollDown(near);
+        return;
+      }
+    } catch { /* the server is away for a moment: ask again */ }
   }
 }
 
@@ -99,14 +123,11 @@ async function openThread(id) {
   threads.draw($("threads"), page.threads, page.session, openThread);
   closeSidebar();
   try {
-    let turn = null;
-    for (const m of await threads.load(id)) {
-      if (m.role === "user") {
-        turn = new Turn($("messages"), m.content, { earlier: true });
-        page.turns.push(turn);
-      } else if (turn && m.role === "assistant") {
-        turn.showEarlier(m.content);
-      }
+    for (const rec of await threads.load(id)) {
+      const turn = new Turn($("messages"), rec.question, { earlier: true });
+      page.turns.push(turn);
+      turn.showRecord(rec);
+      if (rec.status === "interrupted") awaitReview(turn, id);
     }
   } catch (err) {
     $("messages").append(Object.assign(document.createElement("p"), { className: "status error", textContent: i18n.t("error_thread", { message: err.message }) }));

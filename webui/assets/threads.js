@@ -13,11 +13,25 @@ export async function list() {
   return (await res.json()).data || [];
 }
 
-// load is a thread's messages, {role, content}, oldest first.
+// load is a thread's turns as they were shown (question, UI messages,
+// sources, verdict, review, status), oldest first: every page of them.
 export async function load(id) {
-  const res = await api(`/v1/threads/${encodeURIComponent(id)}?limit=200`);
+  const turns = [];
+  for (let cursor = "", pages = 0; pages < 50; pages++) {
+    const page = await loadPage(id, 200, cursor);
+    turns.unshift(...(page.turns || []));
+    if (!page.has_more) break;
+    cursor = page.cursor;
+  }
+  return turns;
+}
+
+// loadPage is one page of a thread: the last limit turns before cursor.
+export async function loadPage(id, limit, cursor = "") {
+  const q = `limit=${limit}` + (cursor ? `&cursor=${encodeURIComponent(cursor)}` : "");
+  const res = await api(`/v1/threads/${encodeURIComponent(id)}?${q}`);
   if (!res.ok) throw new Error(await errorMessage(res));
-  return (await res.json()).messages || [];
+  return res.json();
 }
 
 // draw fills the list; the current thread is marked for assistive

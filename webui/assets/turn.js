@@ -202,8 +202,8 @@ export class Turn {
   }
 
   drawResult() {
+    if (!this.result) return this.drawRecord();
     const res = this.result;
-    if (!res) return;
     const badges = badgesFor(res);
     this.badgesEl.setAttribute("aria-label", t("badges_label"));
     this.badgesEl.replaceChildren(...badges.map((b) =>
@@ -214,6 +214,20 @@ export class Turn {
     if (res.plan && (res.action === "normal" || res.action === "clarify")) panels.push(analysisPanel(res.plan));
     if (res.action === "normal" && (res.articles || []).length > 0) panels.push(articlesPanel(this.id, res.articles));
     this.panelsEl.replaceChildren(...panels);
+  }
+
+  // drawRecord draws what a turn loaded from the thread keeps besides its
+  // messages: the person's review and the articles its citations name.
+  drawRecord() {
+    const parts = [];
+    if (this.review) {
+      const note = this.review.note ? t("review_note", { note: this.review.note }) : "";
+      parts.push(el("p", { class: "review-outcome", "data-decision": this.review.decision }, t("review_done_" + this.review.decision), note ? " " + note : ""));
+    }
+    if ((this.sources || []).length > 0) parts.push(articlesPanel(this.id, this.sources));
+    const open = [...this.panelsEl.querySelectorAll("details")].map((d) => d.open);
+    this.panelsEl.replaceChildren(...parts);
+    this.panelsEl.querySelectorAll("details").forEach((d, i) => { d.open = Boolean(open[i]); });
   }
 
   // relabel redraws every label in the current language; the answer and
@@ -229,9 +243,41 @@ export class Turn {
     this.panelsEl.querySelectorAll("details").forEach((d, i) => { d.open = Boolean(open[i]); });
   }
 
-  // showEarlier sets the answer of a turn loaded from the thread.
-  showEarlier(content) {
-    this.answerEl.innerHTML = render(content);
+  // showRecord shows a turn loaded from the thread as it was shown: its
+  // UI messages (the answer with its citations, the sources list), its
+  // sources as the articles its [n] link to, the review it had, or that
+  // its draft waits for review.
+  showRecord(rec) {
+    this.root.dataset.turn = String(rec.turn);
+    if (rec.status === "interrupted") return this.waitForReview(rec.pending_review);
+    if (rec.status === "abandoned") return this.settle({ key: "review_abandoned", vars: {} });
+    for (const m of rec.ui || []) this.ui(m);
+    if (rec.action === "guardian_block") this.heldIntent = null;
+    else this.releaseIntent(this.uiEl.firstChild);
+    if (!this.answer && this.uiEl.childElementCount === 0 && rec.answer) {
+      this.answer = rec.answer;
+      this.answerEl.innerHTML = render(rec.answer, this.cite);
+    }
+    this.root.dataset.action = rec.action || "";
+    this.sources = rec.sources || [];
+    this.review = rec.review || null;
     this.settle(null);
+  }
+
+  // waitForReview shows that a person reviews the draft before it goes out.
+  waitForReview(pending) {
+    this.pending = pending || {};
+    this.root.dataset.review = "pending";
+    for (const s of steps) if (this.state[s] === "active") this.state[s] = "done";
+    this.settle({ key: "review_waiting", vars: {} });
+    this.bot.setAttribute("aria-busy", "true");
+  }
+
+  // reviewed shows the turn's outcome once the person has answered.
+  reviewed(rec) {
+    delete this.root.dataset.review;
+    this.status = null;
+    this.bot.setAttribute("aria-busy", "false");
+    this.showRecord(rec);
   }
 }
