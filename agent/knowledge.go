@@ -21,10 +21,14 @@ type Knowledge struct {
 	Stats kb.SyncStats
 	// Source names where the articles came from: a folder, or "embedded".
 	Source string
+	// Vectors says what bringing the vector index in line did, when
+	// kb.embeddings is set (docs/retrieval.md).
+	Vectors kb.VectorStats
 }
 
 // OpenKnowledge loads the articles of c.Dir, or the embedded documentation
-// when c.Dir is empty, and brings their index up to date. Files that fail
+// when c.Dir is empty, and brings their index up to date, and their vector
+// index when c.Embeddings is set. Files that fail
 // to load are reported in the stats and the others are indexed. Ending ctx
 // stops the loading and the indexing.
 func OpenKnowledge(ctx context.Context, c kb.Config) (*Knowledge, error) {
@@ -79,6 +83,14 @@ func openKnowledge(ctx context.Context, c kb.Config, loaded func([]kb.Doc, func(
 	if err != nil {
 		idx.Close()
 		return nil, err
+	}
+	if c.Embeddings.Enabled() || c.Rerank.Enabled() {
+		// Searches past bleve: an endpoint that fails here fails start-up,
+		// unless kb.fallback is bm25.
+		if k.Vectors, err = idx.UseRetrieval(ctx, c, kb.RetrievalParts{}); err != nil {
+			idx.Close()
+			return nil, err
+		}
 	}
 	for _, e := range loadErrs {
 		stats.Errors = append(stats.Errors, e.Error())

@@ -2,7 +2,10 @@ package agent_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -10,6 +13,8 @@ import (
 	"github.com/sgrgraph/sgrgraph/agent"
 	"github.com/sgrgraph/sgrgraph/docs"
 	"github.com/sgrgraph/sgrgraph/kb"
+	"github.com/sgrgraph/sgrgraph/outbound"
+	"github.com/sgrgraph/sgrgraph/sgrtest/retrievaltest"
 )
 
 // The embedded articles are read once a process, and each knowledge base
@@ -29,4 +34,45 @@ func TestEmbeddedArticlesAreEachKnowledgeBasesOwn(t *testing.T) {
 	defer second.Close()
 	assert.Equal(t, want, second.Docs)
 	assert.Equal(t, "embedded", second.Source)
+}
+
+// A knowledge base configured with embeddings and a reranker searches
+// with them, from start-up; one whose embeddings endpoint is down does not
+// start, and says which setting and host failed.
+func TestKnowledgeSearchesPastBleveWhenConfigured(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"printer.md": "# Printer upkeep\n\nUpkeep of the office printer: paper, toner, and an upkeep schedule.\n",
+		"cars.md":    "# Car maintenance\n\nTake the car to the garage. Maintenance of a car keeps it running.\n",
+	} {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644))
+	}
+	s := retrievaltest.New(retrievaltest.WithSynonyms(map[string]string{"automobile": "car", "upkeep": "maintenance"}))
+	defer s.Close()
+	c := kb.Config{Dir: dir, CacheDir: t.TempDir(), TopK: 5, RelevanceThreshold: 0.5, Fallback: kb.FallbackNone,
+		Embeddings: kb.EmbeddingsConfig{BaseURL: s.URL, Model: "scripted", Timeout: 5 * time.Second, Batch: 8, Retry: outbound.Policy{Attempts: 1}},
+		Hybrid:     kb.HybridConfig{LexicalWeight: 1, VectorWeight: 1, K: 60, Candidates: 10}}
+	k, err := agent.OpenKnowledge(context.Background(), c)
+	require.NoError(t, err)
+	defer k.Close()
+	assert.Equal(t, kb.VectorStats{Embedded: 2}, k.Vectors)
+	res, err := k.Index.SearchContext(context.Background(), "automobile upkeep", 5)
+	require.NoError(t, err)
+	require.Len(t, res.Articles, 2, "bleve alone finds printer only")
+	assert.Equal(t, "printer", res.Articles[0].KBID)
+	assert.Equal(t, "cars", res.Articles[1].KBID)
+
+	c.Rerank = kb.RerankConfig{URL: s.RerankURL, Request: "documents", Candidates: 5, Timeout: 5 * time.Second, Retry: outbound.Policy{Attempts: 1}}
+	reranked, err := agent.OpenKnowledge(context.Background(), c)
+	require.NoError(t, err)
+	defer reranked.Close()
+	res, err = reranked.Index.SearchContext(context.Background(), "automobile upkeep", 5)
+	require.NoError(t, err)
+	assert.Equal(t, "cars", res.Articles[0].KBID, "cars holds both words as the reranker counts them")
+
+	s.Close()
+	c.CacheDir = t.TempDir()
+	_, err = agent.OpenKnowledge(context.Background(), c)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "kb.embeddings.base_url "+s.URL[:len(s.URL)-len("/v1")])
 }

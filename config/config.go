@@ -46,6 +46,9 @@ type Config struct {
 	// Tools are what the agent may call besides search_kb: tools.mcp's
 	// servers (tools.go).
 	Tools Tools `yaml:"tools"`
+	// Memory keeps what users state about themselves across their
+	// threads (memory.go).
+	Memory Memory `yaml:"memory"`
 }
 
 // Output says what the printed results carry. Personal data (e-mail
@@ -136,6 +139,7 @@ func applyEnv(c *Config, lookup func(string) (string, bool)) error {
 		"SGRGRAPH_STORE":          &c.Threads.Store,
 		"SGRGRAPH_MODEL_BASE_URL": &c.Model.BaseURL, "SGRGRAPH_MODEL_NAME": &c.Model.Name, "SGRGRAPH_MODEL_API_KEY": &c.Model.APIKey,
 		"SGRGRAPH_GUARD_URL": &c.Guard.URL, "SGRGRAPH_GUARD_MODEL": &c.Guard.Model, "SGRGRAPH_GUARD_API_KEY": &c.Guard.APIKey,
+		"SGRGRAPH_KB_EMBEDDINGS_API_KEY": &c.KB.Embeddings.APIKey, "SGRGRAPH_KB_RERANK_API_KEY": &c.KB.Rerank.APIKey,
 	}
 	for name, dst := range str {
 		if v, ok := lookup(name); ok {
@@ -196,6 +200,7 @@ func (c Config) Validate() error {
 	section("kb", c.KB.Validate())
 	section("threads", c.Threads.Validate())
 	section("tools", c.Tools.Validate())
+	section("memory", c.Memory.Validate())
 	if c.Language != "ru" && c.Language != "en" {
 		bad("language: %q is not ru or en", c.Language)
 	}

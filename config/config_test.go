@@ -81,6 +81,21 @@ func TestLoad(t *testing.T) {
 		{name: "bad threshold", file: "tables:\n  spam_threshold: 1.5\n", wantErr: "tables.spam_threshold: 1.5 is outside [0,1]"},
 		{name: "bad mode", file: "guard:\n  mode: maybe\n", wantErr: `guard.mode: "maybe" is not enforce or report`},
 		{name: "bad top_k", file: "kb:\n  top_k: 0\n", wantErr: "kb.top_k: 0 is outside 1..50"},
+		{name: "embeddings need a model", file: "kb:\n  embeddings: {base_url: http://localhost:11434/v1}\n",
+			wantErr: "kb.embeddings.model: required when embeddings.base_url is set"},
+		{name: "hybrid weights", file: "kb:\n  embeddings: {base_url: http://e/v1, model: m}\n  hybrid: {vector_weight: -1}\n",
+			wantErr: "kb.hybrid.vector_weight: -1 is outside [0,100]"},
+		{name: "rerank request shape", file: "kb:\n  rerank: {url: http://tei:8080/rerank, request: pairs}\n",
+			wantErr: `kb.rerank.request: "pairs" is not documents or texts`},
+		{name: "fallback", file: "kb:\n  fallback: silent\n", wantErr: `kb.fallback: "silent" is not none or bm25`},
+		{name: "retrieval past bleve, keys from the environment", file: "kb:\n  embeddings: {base_url: http://e/v1, model: nomic-embed-text}\n  rerank: {url: http://tei/rerank, request: texts}\n",
+			env: map[string]string{"SGRGRAPH_KB_EMBEDDINGS_API_KEY": "ek", "SGRGRAPH_KB_RERANK_API_KEY": "rk"},
+			check: func(t *testing.T, c Config) {
+				assert.Equal(t, "ek", c.KB.Embeddings.APIKey)
+				assert.Equal(t, "rk", c.KB.Rerank.APIKey)
+				assert.Equal(t, 60, c.KB.Hybrid.K, "the defaults' fusion")
+				assert.Equal(t, 20, c.KB.Rerank.Candidates)
+			}},
 		{name: "bad retries", file: "tables:\n  max_retries: 11\n", wantErr: "tables.max_retries: 11 is outside 0..10"},
 		{name: "one iteration cannot search and answer", file: "agent:\n  max_iterations: 1\n", wantErr: "agent.max_iterations: 1 is outside 2..20"},
 		{name: "step limit below the retry loop", file: "agent:\n  max_steps: 30\n",
