@@ -17,7 +17,7 @@ import (
 // InjectionMode is how the plan enters the model context.
 type InjectionMode string
 
-// The injection modes (DESIGN §1): synthetic is the default.
+// The injection modes (docs/node-inject-synthetic.md): synthetic is the default.
 const (
 	// InjectSyntheticMessage appends one assistant message (analysis and
 	// response); nothing of the tool call or its JSON.
