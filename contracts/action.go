@@ -12,6 +12,13 @@ const (
 	ActionGuardianBlock Action = "guardian_block"
 )
 
+// Actions lists the actions in DT-002's order: the one list the table's
+// output values, the graph's routes and the eval's labels are checked
+// against.
+func Actions() []Action {
+	return []Action{ActionNormal, ActionClarify, ActionBlock, ActionGuardianBlock}
+}
+
 // RequestType classifies what a request asks for; it decides which evidence
 // sources are required (seed 004 §3) and which track the turn takes.
 type RequestType string

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/sgrgraph/sgrgraph/contracts"
 )
 
 // Kind is what a labelled item measures.
@@ -32,8 +34,17 @@ var Kinds = []Kind{KindGuard, KindRouting, KindRetrieval, KindAnswers, KindInjec
 // The labels a guard and a routing item may carry.
 var (
 	Levels  = []string{"Safe", "Controversial", "Unsafe"}
-	Actions = []string{"normal", "clarify", "block", "guardian_block"}
+	Actions = actionNames()
 )
+
+// actionNames is contracts.Actions as the strings a set's lines carry.
+func actionNames() []string {
+	var names []string
+	for _, a := range contracts.Actions() {
+		names = append(names, string(a))
+	}
+	return names
+}
 
 // maxLineBytes bounds one line of a set.
 const maxLineBytes = 1 << 20
