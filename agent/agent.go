@@ -22,6 +22,7 @@ import (
 	"github.com/sgrgraph/sgrgraph/guards/safety"
 	"github.com/sgrgraph/sgrgraph/kb"
 	"github.com/sgrgraph/sgrgraph/mcptools"
+	"github.com/sgrgraph/sgrgraph/memory"
 	"github.com/sgrgraph/sgrgraph/models/offline"
 	"github.com/sgrgraph/sgrgraph/tables"
 	"github.com/sgrgraph/sgrgraph/tools"
@@ -48,6 +49,9 @@ type Options struct {
 	// Store keeps conversations as threads (Turn.Thread); the caller
 	// opens and closes it (OpenStore).
 	Store checkpoint.Store
+	// Memory keeps users' preferences across threads when memory.enabled
+	// (memory.go); the caller opens and closes it. nil opens memory.store.
+	Memory memory.Store
 	// TracerProvider, when set, gives each turn a span, each node, model
 	// call, tool call, search and guard classification one inside it
 	// (docs/observability.md); nil makes none and costs nothing.
@@ -80,6 +84,9 @@ type Agent struct {
 	outputs   *tables.Table     // DT-004, which the result reads
 	tracing   *tracing          // nil: no spans
 	mcp       *mcptools.Toolset // tools.mcp's servers; nil: none
+	// memory keeps users' preferences (memory.enabled); nil: none.
+	memory     memory.Store
+	ownsMemory bool
 }
 
 // New builds and compiles the default graph: assembly only, no turn runs.
@@ -113,6 +120,9 @@ func New(ctx context.Context, cfg config.Config, o Options) (*Agent, error) {
 		b.engine = a.startEngine(o, a.knowledge.Docs, nil)
 	}
 	n, e, err := a.parts(ctx, o, b)
+	if err == nil {
+		err = a.openMemory(ctx, o)
+	}
 	if err != nil {
 		_, _ = a.waitMCP(b) // parts may have failed before it took them: they are closed all the same
 		a.Close()
@@ -170,7 +180,7 @@ func (a *Agent) Close() error {
 	if a.ownsKB && a.knowledge != nil {
 		err = a.knowledge.Close()
 	}
-	return errors.Join(err, a.mcp.Close())
+	return errors.Join(err, a.mcp.Close(), a.closeMemory())
 }
 
 // Graph is the compiled graph, for diagrams.

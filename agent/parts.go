@@ -102,6 +102,8 @@ func (a *Agent) parts(ctx context.Context, o Options, b builds) (Nodes, Tables, 
 		return Nodes{}, Tables{}, err
 	}
 	product, lang, timeout := cfg.Product, cfg.Language, cfg.Model.Timeout
+	am := nodes.AgentModel{Model: answerer, Tools: offered, Binding: dt003, MaxIterations: cfg.Agent.MaxIterations,
+		ForceFirstSearch: cfg.Agent.ForceFirstSearch, Product: product, Timeout: timeout}
 	n := Nodes{
 		GuardianVerify: guardian(cfg, classifier, policy, dt001, texts),
 		SGRPlan: nodes.SGRPlan{Model: planner, Binding: dt003, Tracks: dt006, Texts: texts, Product: product,
@@ -109,8 +111,7 @@ func (a *Agent) parts(ctx context.Context, o Options, b builds) (Nodes, Tables, 
 		PolicyCheck: nodes.PolicyCheck{Policy: policy, Enforcement: dt001, Mode: cfg.Guard.Mode}.Node(),
 		InjectSynthetic: nodes.InjectSynthetic{Routing: dt002, Outputs: dt004, Texts: texts, Mode: nodes.InjectionMode(cfg.Agent.Injection),
 			Product: product, Language: lang}.Node(),
-		AgentModel: nodes.AgentModel{Model: answerer, Tools: offered, Binding: dt003, MaxIterations: cfg.Agent.MaxIterations,
-			ForceFirstSearch: cfg.Agent.ForceFirstSearch, Product: product, Timeout: timeout}.Node(),
+		AgentModel:    am.Node(),
 		CallTool:      toolStep.Call(),
 		AgentTools:    toolStep.Node(),
 		EvidenceCheck: nodes.EvidenceCheck{Rules: rules}.Node(),
@@ -118,6 +119,13 @@ func (a *Agent) parts(ctx context.Context, o Options, b builds) (Nodes, Tables, 
 		RetryBump:     nodes.RetryBump(),
 		Finalize:      nodes.Finalize{Texts: texts, Product: product, Language: lang}.Node(),
 		SafeExit:      nodes.SafeExit{Texts: texts, Product: product, Language: lang}.Node(),
+	}
+	if cfg.Memory.Enabled {
+		// The user's preferences are read and kept once the guard has let
+		// the message in, before the plan settles the answer language.
+		n.SGRPlan = remembering(n.SGRPlan)
+		am.About = userAbout
+		n.AgentModel = am.Node()
 	}
 	if len(cfg.Guardian.HumanReview) > 0 {
 		n.HumanReview = nodes.HumanReview{On: cfg.Guardian.HumanReview, Verdicts: dt005, Ask: askPerson}.Node()

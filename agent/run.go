@@ -44,6 +44,7 @@ func (a *Agent) RunState(ctx context.Context, t Turn) (s *contracts.ChatState, e
 		return nil, err
 	}
 	ctx = outbound.WithObserver(ctx, observeAttempt) // each node's retries reach its diagnostics
+	opts = a.withMemory(t, opts)
 	if t.Events == nil {
 		s, err := a.graph.Turn.Invoke(ctx, s, opts...)
 		a.done(ctx, t.Thread, err)

@@ -35,6 +35,13 @@ type Turn struct {
 	Language string
 	// Events, when set, receives the turn's events as they happen.
 	Events events.Sink
+	// User names whose long-term memory the turn reads and writes, with
+	// memory.enabled: the preferences they state, kept across their
+	// threads (memory.go). Tenant, when set, is the space user names
+	// live in (serve: the API key's id), so that one tenant never reads
+	// another's; with no User, the tenant is the user. Both empty: the
+	// turn remembers nothing.
+	User, Tenant string
 }
 
 // MaxMessageRunes bounds a user message.
@@ -52,6 +59,9 @@ func NewState(t Turn) (*contracts.ChatState, error) {
 	}
 	if t.Language != "" && t.Language != "ru" && t.Language != "en" {
 		return nil, fmt.Errorf("language: %q is not ru or en", t.Language)
+	}
+	if err := CheckMemoryIDs(t); err != nil {
+		return nil, err
 	}
 	if t.Number < 1 {
 		t.Number = 1

@@ -46,6 +46,9 @@ type Config struct {
 	// Tools are what the agent may call besides search_kb: tools.mcp's
 	// servers (tools.go).
 	Tools Tools `yaml:"tools"`
+	// Memory keeps what users state about themselves across their
+	// threads (memory.go).
+	Memory Memory `yaml:"memory"`
 }
 
 // Output says what the printed results carry. Personal data (e-mail
@@ -197,6 +200,7 @@ func (c Config) Validate() error {
 	section("kb", c.KB.Validate())
 	section("threads", c.Threads.Validate())
 	section("tools", c.Tools.Validate())
+	section("memory", c.Memory.Validate())
 	if c.Language != "ru" && c.Language != "en" {
 		bad("language: %q is not ru or en", c.Language)
 	}

@@ -14,6 +14,10 @@ type diagram struct {
 	nodes []*dnode
 	byID  map[string]*dnode
 	edges []dedge
+	// levels are the laid-out graphs, by their cluster (nil: the top)
+	levels map[*dnode]*level
+	// labelled counts the lane labels drawn by each node
+	labelled map[*dnode]int
 }
 
 // dnode is one box of the drawing. Path is the node's path as a streamed

@@ -20,13 +20,26 @@ const (
 	backEdgeBow  = 46.0
 )
 
+// level is one graph of the drawing (the top, or a cluster's inside): where
+// its nodes' column lies and its lanes, the columns left and right of it
+// that edges going back up (left) or over several layers (right) run in.
+type level struct {
+	left, right  float64 // the nodes' extent, relative until place
+	lanes        map[dedge]float64
+	layer        map[*dnode]int
+	backs, longs int
+}
+
+// laneGap is the distance between two lanes.
+const laneGap = 16.0
+
 // layout places every node: each cluster's inside first (its size is what
 // its nodes take), then each level in layers, a node below every node it
 // has a forward edge from.
 func (d *diagram) layout() (width, height float64) {
 	w, h := d.layoutLevel(nil)
 	d.place(nil, 0, 0)
-	return w + 2*backEdgeBow, h
+	return w, h
 }
 
 func (d *diagram) members(parent *dnode) []*dnode {
@@ -53,6 +66,11 @@ func (d *diagram) levelEdges(parent *dnode) []dedge {
 // level's top left, and returns its size.
 func (d *diagram) layoutLevel(parent *dnode) (float64, float64) {
 	nodes, edges := d.members(parent), d.levelEdges(parent)
+	lv := &level{lanes: map[dedge]float64{}, layer: map[*dnode]int{}}
+	if d.levels == nil {
+		d.levels = map[*dnode]*level{}
+	}
+	d.levels[parent] = lv
 	for _, n := range nodes {
 		switch {
 		case n.Cluster:
@@ -65,6 +83,21 @@ func (d *diagram) layoutLevel(parent *dnode) (float64, float64) {
 		}
 	}
 	layers := rank(nodes, edges)
+	for i, layer := range layers {
+		for _, n := range layer {
+			lv.layer[n] = i
+		}
+	}
+	for _, e := range edges {
+		switch span := lv.layer[e.To] - lv.layer[e.From]; {
+		case span <= 0:
+			lv.backs++
+			lv.lanes[e] = -float64(lv.backs)
+		case span > 1:
+			lv.longs++
+			lv.lanes[e] = float64(lv.longs)
+		}
+	}
 	var width float64
 	heights := make([]float64, len(layers))
 	for i, layer := range layers {
@@ -75,24 +108,38 @@ func (d *diagram) layoutLevel(parent *dnode) (float64, float64) {
 		}
 		width = max(width, w+siblingGap*float64(len(layer)-1))
 	}
+	offset := laneGap * float64(lv.backs)
+	lv.left, lv.right = offset, offset+width
 	y := 0.0
 	for i, layer := range layers {
 		var w float64
 		for _, n := range layer {
 			w += n.w
 		}
-		x := (width - w - siblingGap*float64(len(layer)-1)) / 2
+		x := offset + (width-w-siblingGap*float64(len(layer)-1))/2
 		for _, n := range layer {
 			n.x, n.y = x, y+(heights[i]-n.h)/2
 			x += n.w + siblingGap
 		}
 		y += heights[i] + layerGap
 	}
-	return width, y - layerGap
+	return width + laneGap*float64(lv.backs+lv.longs) + longLabel*boolF(lv.longs > 0), y - layerGap
+}
+
+// longLabel is the room right of a level for the labels of its long edges.
+const longLabel = 120.0
+
+func boolF(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // place turns the positions of parent's level into absolute ones.
 func (d *diagram) place(parent *dnode, ox, oy float64) {
+	lv := d.levels[parent]
+	lv.left, lv.right = lv.left+ox, lv.right+ox
 	for _, n := range d.members(parent) {
 		n.x, n.y = n.x+ox, n.y+oy
 		if n.Cluster {
@@ -210,6 +257,7 @@ func cmpFloat(a, b float64) int {
 // page's stylesheet overrides them.
 func (d *diagram) svg() string {
 	w, h := d.layout()
+	d.labelled = map[*dnode]int{}
 	var b strings.Builder
 	const margin = 12.0
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" class="graph" viewBox="%.0f %.0f %.0f %.0f" width="%.0f" height="%.0f" font-family="sans-serif" font-size="13">`,
@@ -248,32 +296,66 @@ func (d *diagram) svg() string {
 // or, for one that goes back up (a loop), round the right of both.
 func (d *diagram) writeEdge(b, labels *strings.Builder, e dedge) {
 	f, t := e.From, e.To
-	var p [4][2]float64
-	if t.y > f.y+f.h/2 {
-		sx, sy, tx, ty := f.x+f.w/2, f.y+f.h, t.x+t.w/2, t.y
-		bend := math.Max((ty-sy)/2, 20)
-		p = [4][2]float64{{sx, sy}, {sx, sy + bend}, {tx, ty - bend}, {tx, ty}}
-	} else {
-		sx, sy, tx, ty := f.x+f.w, f.y+f.h/2, t.x+t.w, t.y+t.h/2
-		bow := math.Max(sx, tx) + backEdgeBow
-		p = [4][2]float64{{sx, sy}, {bow, sy}, {bow, ty}, {tx, ty}}
-	}
+	lv := d.levels[f.Parent]
 	class, dash := "edge", ""
 	if e.Dashed {
 		class, dash = "edge dashed", ` stroke-dasharray="5 4"`
 	}
+	lane, laned := lv.lanes[e]
+	if laned {
+		// Round the nodes between: out of the source's side, along a lane,
+		// into the target's side; the label by the source.
+		sx, sy, tx, ty := f.x+f.w, f.y+f.h/2, t.x+t.w, t.y+t.h/2
+		x := lv.right + laneGap*lane
+		if lane < 0 {
+			sx, tx, x = f.x, t.x, lv.left+laneGap*lane
+		}
+		fmt.Fprintf(b, `<g class="%s" data-from="%s" data-to="%s"><path d="M%.1f,%.1f L%.1f,%.1f L%.1f,%.1f L%.1f,%.1f" fill="none" stroke="#555"%s marker-end="url(#arrow)"/></g>`,
+			class, esc(f.Path), esc(t.Path), sx, sy, x, sy, x, ty, tx, ty, dash)
+		if e.Label != "" {
+			sy -= 13 * float64(d.labelled[f]) // several from one node: stacked
+			d.labelled[f]++
+			anchor, lx := "start", sx+4
+			if lane < 0 {
+				anchor, lx = "end", sx-4
+			}
+			fmt.Fprintf(labels, `<g class="edge-label"><text x="%.1f" y="%.1f" font-size="11" text-anchor="%s" fill="#5a4a00">%s</text></g>`,
+				lx, sy-4, anchor, esc(e.Label))
+		}
+		return
+	}
+	sx, sy, tx, ty := f.x+f.w/2, f.y+f.h, t.x+t.w/2, t.y
+	bend := math.Max((ty-sy)/2, 20)
+	p := [4][2]float64{{sx, sy}, {sx, sy + bend}, {tx, ty - bend}, {tx, ty}}
 	fmt.Fprintf(b, `<g class="%s" data-from="%s" data-to="%s"><path d="M%.1f,%.1f C%.1f,%.1f %.1f,%.1f %.1f,%.1f" fill="none" stroke="#555"%s marker-end="url(#arrow)"/></g>`,
 		class, esc(f.Path), esc(t.Path), p[0][0], p[0][1], p[1][0], p[1][1], p[2][0], p[2][1], p[3][0], p[3][1], dash)
 	if e.Label == "" {
 		return
 	}
-	// The label sits at the curve's middle (t = 1/2 of the cubic).
-	mx := (p[0][0] + 3*p[1][0] + 3*p[2][0] + p[3][0]) / 8
-	my := (p[0][1] + 3*p[1][1] + 3*p[2][1] + p[3][1]) / 8
+	// The label sits at the curve's middle, or nearer the target when its
+	// node fans out, so that the labels of a fan spread with it.
+	at := 0.5
+	if d.fanOut(e.From) > 1 {
+		at = 0.78
+	}
+	u := 1 - at
+	mx := u*u*u*p[0][0] + 3*u*u*at*p[1][0] + 3*u*at*at*p[2][0] + at*at*at*p[3][0]
+	my := u*u*u*p[0][1] + 3*u*u*at*p[1][1] + 3*u*at*at*p[2][1] + at*at*at*p[3][1]
 	lw := 6.0*float64(len(e.Label)) + 8
 	fmt.Fprintf(labels, `<g class="edge-label"><rect x="%.1f" y="%.1f" width="%.1f" height="16" rx="3" fill="#fffbe6" opacity="0.9"/>`+
 		`<text x="%.1f" y="%.1f" font-size="11" text-anchor="middle" dominant-baseline="central" fill="#5a4a00">%s</text></g>`,
 		mx-lw/2, my-8, lw, mx, my, esc(e.Label))
+}
+
+// fanOut counts the edges out of n drawn as curves (not along a lane).
+func (d *diagram) fanOut(n *dnode) int {
+	count := 0
+	for _, e := range d.edges {
+		if _, laned := d.levels[n.Parent].lanes[e]; e.From == n && !laned {
+			count++
+		}
+	}
+	return count
 }
 
 var xmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&#39;")

@@ -286,7 +286,9 @@ func TestBadRequests(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			status, body := call(t, ts, c.method, c.path, c.body)
 			assert.Equal(t, c.status, status, "%s", body)
-			var e struct{ Error struct{ Message, Param string } }
+			var e struct {
+				Error struct{ Message, Param string }
+			}
 			require.NoError(t, json.Unmarshal(body, &e), "%s", body)
 			assert.Contains(t, e.Error.Message, c.says)
 			assert.Equal(t, c.param, e.Error.Param)

@@ -14,10 +14,12 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/spf13/cobra"
 
+	"github.com/sgrgraph/sgrgraph/agent"
 	"github.com/sgrgraph/sgrgraph/checkpoint"
 	"github.com/sgrgraph/sgrgraph/mcpserver"
 	"github.com/sgrgraph/sgrgraph/runs"
 	"github.com/sgrgraph/sgrgraph/server"
+	"github.com/sgrgraph/sgrgraph/studio"
 	"github.com/sgrgraph/sgrgraph/webui"
 )
 
@@ -44,6 +46,8 @@ func newServeCmd(a *app) *cobra.Command {
 		Use:   "serve",
 		Short: "Serve the default turn over an OpenAI-compatible HTTP API (/v1/chat/completions)",
 		Long: `Serve the default turn over HTTP: the web chat at / (open http://ADDR/ in a browser),
+the studio at /studio (the graph, runs live, a thread's checkpoints, edit and fork; its API
+behind the same keys),
 POST /v1/chat/completions (OpenAI's format, streaming or not), GET /v1/models, POST /v1/turns
 (the structured result), GET /v1/threads (the key's sessions), GET /v1/threads/{id},
 GET /healthz and GET /readyz. With --queue, POST /v1/runs queues a turn for the workers
@@ -121,6 +125,11 @@ func (f *serveFlags) serve(cmd *cobra.Command, a *app) error {
 	if err != nil {
 		return err
 	}
+	// The studio shows a key the threads of its own sessions only.
+	studioUI, err := studio.ForAgent(ag, studio.Options[agent.State]{Owner: server.KeyOf, Log: a.log})
+	if err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
 		return fmt.Errorf("--addr: %w", err)
@@ -132,7 +141,7 @@ func (f *serveFlags) serve(cmd *cobra.Command, a *app) error {
 		a.log.Info().Msg("--allowed-hosts has no effect with API keys: the Host is checked only on a server without keys")
 	}
 	h := server.New(ag, server.Options{APIKeys: keys, AllowedHosts: f.hosts(), MaxTurnsPerKey: f.maxTurnsPerKey, TurnTimeout: f.turnTimeout,
-		Sessions: true, TrustClientRole: f.trustClientRole, Log: a.log, Runs: queue, UI: ui, Tracing: a.serverTracing(),
+		Sessions: true, TrustClientRole: f.trustClientRole, Log: a.log, Runs: queue, UI: ui, Studio: studioUI, Tracing: a.serverTracing(),
 		MCP: mcpserver.HTTPHandler(mcpserver.New(ag, mcpserver.Options{Log: a.log}), server.KeyOf)})
 	srv := &http.Server{
 		Handler:           h,

@@ -134,7 +134,7 @@ async function openThread(id, select) {
   page.checkpoints = checkpoints;
   const branch = branches(checkpoints);
   $("checkpoints").replaceChildren(...checkpoints.map((c) => {
-    const what = c.source === "update" ? "edit" : c.node || c.source;
+    const what = c.source === "update" ? "edit" : c.source === "interrupt" ? "paused" : c.node || c.source;
     const b = el("button", { type: "button" },
       el("span", { class: "step", textContent: "#" + c.step }),
       el("span", { class: "what", textContent: what }),
@@ -193,6 +193,7 @@ function fillEdit() {
 async function stream(body) {
   if (page.running) return;
   page.running = true;
+  document.body.dataset.running = "true";
   $("run").disabled = $("fork").disabled = $("replay").disabled = true;
   clearMarks();
   $("log").replaceChildren();
@@ -228,6 +229,7 @@ async function stream(body) {
     $("run").disabled = $("fork").disabled = $("replay").disabled = false;
     for (const n of $("graph").querySelectorAll(".active")) n.classList.remove("active");
     await refresh(thread);
+    delete document.body.dataset.running;
   }
 }
 
@@ -237,13 +239,20 @@ function onEvent(name, d) {
     case "node":
       mark(d.path, "active", d.event === "start");
       if (d.event === "end") mark(d.path, "visited", true);
-      if (d.event === "end") log.append(el("li", { class: d.error ? "bad" : "" }, el("code", { textContent: d.path }),
+      if (d.event === "end") log.append(el("li", { class: d.error ? "bad" : "", "data-path": d.path }, el("code", { textContent: d.path }),
         ` ${d.duration_ms} ms` + (d.error ? " · " + d.error : "")));
       break;
     case "update":
       if (d.fields.length) log.append(el("li", { class: "muted" }, el("code", { textContent: d.path }), " changed " + d.fields.join(", ")));
       break;
     case "interrupted":
+      // The node that asked ended with its question, not a failure.
+      for (const i of d.interrupts || []) {
+        for (const li of log.querySelectorAll(`li.bad[data-path="${CSS.escape(i.node)}"]`)) {
+          li.className = "paused";
+          li.lastChild.textContent = " · paused: waits for an answer";
+        }
+      }
       status("paused: the run waits for an answer");
       break;
     case "error":
@@ -313,6 +322,7 @@ async function start() {
     await loadGraph();
     await loadThreads();
     status("ready");
+    document.body.dataset.ready = "true";
   } catch (e) {
     status(e.message, true);
   }
