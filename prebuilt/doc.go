@@ -22,7 +22,8 @@
 //     keeping a conversation within a token budget by dropping or folding
 //     its older messages.
 //
-// The default turn (package agent) does not use this package yet: its
-// react_agent loop works on *contracts.ChatState with evidence and the
-// Guardian, and agent.Carry trims its history by its own rule.
+// The default turn's react_agent loop is built of these pieces
+// (ToolChoiceAt, CallsTools, ToolNode.Invoke) on *contracts.ChatState,
+// with its own screen that sets single articles aside as evidence; its
+// agent.Carry cuts the carried history with Trim.
 package prebuilt

@@ -26,6 +26,12 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request, key str
 		return
 	}
 	t, shape, e := s.openaiTurn(req)
+	// Memory (memory.enabled) is the key's: the request's user lives in
+	// the key's space, the key itself when none is named.
+	t.Tenant, t.User = key, req.User
+	if err := agent.CheckMemoryIDs(t); e == nil && err != nil {
+		e = invalid("user", "invalid_value", "%v", err)
+	}
 	if e == nil {
 		r, e = withMultitask(r, req.MultitaskStrategy)
 	}
@@ -81,7 +87,7 @@ func (s *Server) turns(w http.ResponseWriter, r *http.Request, key string) {
 		return
 	}
 	e := s.turnOf(&req)
-	t := agent.Turn{SessionID: recordOf(r).id, Number: 1, Language: req.Language, Role: req.Role}
+	t := agent.Turn{SessionID: recordOf(r).id, Number: 1, Language: req.Language, Role: req.Role, Tenant: key}
 	if e == nil {
 		t.Message = *req.Message
 		r, e = withMultitask(r, req.MultitaskStrategy)
