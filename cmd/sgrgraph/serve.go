@@ -33,6 +33,7 @@ type serveFlags struct {
 	turnFlags
 	addr            string
 	apiKeys         []string
+	reviewerKeys    []string
 	allowedHosts    []string
 	maxTurnsPerKey  int
 	turnTimeout     time.Duration
@@ -85,6 +86,7 @@ Content-Type: application/json.`,
 	cmd.Flags().StringVar(&f.store, "store", "", "where threads are kept: postgres://..., redis://... or a SQLite file (default: threads.store, else threads.db in the user cache dir)")
 	cmd.Flags().StringVar(&f.addr, "addr", "127.0.0.1:8080", "address to listen on; port 0 picks a free one")
 	cmd.Flags().StringArrayVar(&f.apiKeys, "api-key", nil, "an API key clients must send as a bearer token (repeatable; also $SGRGRAPH_API_KEYS, comma-separated)")
+	cmd.Flags().StringArrayVar(&f.reviewerKeys, "reviewer-key", nil, "an API key that may also answer drafts held for review (guardian.human_review); an --api-key may not (repeatable)")
 	cmd.Flags().StringSliceVar(&f.allowedHosts, "allowed-hosts", nil, "without API keys, a Host name (NAME or NAME:PORT) clients may use besides loopback and the address they connect to (repeatable, comma-separated)")
 	cmd.Flags().IntVar(&f.maxTurnsPerKey, "max-turns-per-key", 8, "turns one API key (without keys, one client address) may run at once")
 	cmd.Flags().DurationVar(&f.turnTimeout, "turn-timeout", 5*time.Minute, "longest a turn may take")
@@ -134,13 +136,13 @@ func (f *serveFlags) serve(cmd *cobra.Command, a *app) error {
 	if err != nil {
 		return fmt.Errorf("--addr: %w", err)
 	}
-	if len(keys) == 0 && !loopback(ln.Addr()) {
+	if len(keys)+len(f.reviewerKeys) == 0 && !loopback(ln.Addr()) {
 		a.log.Warn().Str("addr", ln.Addr().String()).Msg("listening beyond loopback without API keys: anyone who reaches this address can run turns; give --api-key")
 	}
 	if len(keys) > 0 && len(f.allowedHosts) > 0 {
 		a.log.Info().Msg("--allowed-hosts has no effect with API keys: the Host is checked only on a server without keys")
 	}
-	h := server.New(ag, server.Options{APIKeys: keys, AllowedHosts: f.hosts(), MaxTurnsPerKey: f.maxTurnsPerKey, TurnTimeout: f.turnTimeout,
+	h := server.New(ag, server.Options{APIKeys: keys, ReviewerKeys: f.reviewerKeys, AllowedHosts: f.hosts(), MaxTurnsPerKey: f.maxTurnsPerKey, TurnTimeout: f.turnTimeout,
 		Sessions: true, TrustClientRole: f.trustClientRole, Log: a.log, Runs: queue, UI: ui, Studio: studioUI, Tracing: a.serverTracing(),
 		MCP: mcpserver.HTTPHandler(mcpserver.New(ag, mcpserver.Options{Log: a.log}), server.KeyOf)})
 	srv := &http.Server{
