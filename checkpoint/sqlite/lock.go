@@ -20,6 +20,14 @@ ON CONFLICT (thread) DO UPDATE SET owner = excluded.owner, token = excluded.toke
 WHERE thread_locks.expires <= ?5
 RETURNING token`
 
+// holderSQL reads the owner of an unexpired lease; renewSQL and freeSQL
+// extend and free a lease by its token.
+const (
+	holderSQL = `SELECT owner FROM thread_locks WHERE thread = ? AND expires > ?`
+	renewSQL  = `UPDATE thread_locks SET expires = ? WHERE thread = ? AND token = ?`
+	freeSQL   = `DELETE FROM thread_locks WHERE thread = ? AND token = ?`
+)
+
 // takeAttempts bounds the retries of a lease freed between the statement
 // that found it held and the one that reads its holder.
 const takeAttempts = 3
@@ -58,14 +66,14 @@ func (s *store) take(ctx context.Context, thread, owner, token string, now time.
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	var got string
-	err = s.db.QueryRowContext(ctx, takeSQL, thread, owner, token, now.Add(ttl).UnixMilli(), now.UnixMilli()).Scan(&got)
+	err = s.takeStmt.QueryRowContext(ctx, thread, owner, token, now.Add(ttl).UnixMilli(), now.UnixMilli()).Scan(&got)
 	if err == nil {
 		return true, "", nil
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
 		return false, "", err
 	}
-	err = s.db.QueryRowContext(ctx, `SELECT owner FROM thread_locks WHERE thread = ? AND expires > ?`, thread, now.UnixMilli()).Scan(&holder)
+	err = s.holderStmt.QueryRowContext(ctx, thread, now.UnixMilli()).Scan(&holder)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, "", nil
 	}
@@ -75,8 +83,7 @@ func (s *store) take(ctx context.Context, thread, owner, token string, now time.
 func (s *store) renew(ctx context.Context, thread, token string, ttl time.Duration) (bool, error) {
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
-	res, err := s.db.ExecContext(ctx, `UPDATE thread_locks SET expires = ? WHERE thread = ? AND token = ?`,
-		time.Now().Add(ttl).UnixMilli(), thread, token)
+	res, err := s.renewStmt.ExecContext(ctx, time.Now().Add(ttl).UnixMilli(), thread, token)
 	if err != nil {
 		return false, wrap("renew lease", err)
 	}
@@ -87,7 +94,7 @@ func (s *store) renew(ctx context.Context, thread, token string, ttl time.Durati
 func (s *store) free(ctx context.Context, thread, token string) error {
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
-	if _, err := s.db.ExecContext(ctx, `DELETE FROM thread_locks WHERE thread = ? AND token = ?`, thread, token); err != nil {
+	if _, err := s.freeStmt.ExecContext(ctx, thread, token); err != nil {
 		return wrap("free lease", err)
 	}
 	return nil

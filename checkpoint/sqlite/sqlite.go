@@ -102,6 +102,9 @@ type store struct {
 	share, piece, ref *sql.Stmt
 	heads             *sql.Stmt // List's NoState
 	prunableStmt      *sql.Stmt
+	// The lease statements: a served session turn takes and frees a lease
+	// on its thread and polls one on its stop thread every 200 ms.
+	takeStmt, holderStmt, renewStmt, freeStmt *sql.Stmt
 	// writeMu queues this process's writers in Go rather than in SQLite's
 	// busy handler, which sleeps in steps of up to 100 ms.
 	writeMu sync.Mutex
@@ -142,6 +145,10 @@ func Open(path string) (checkpoint.Store, error) {
 		{&s.ref, refSQL},
 		{&s.latest, reading(`WHERE thread = ?1 ORDER BY seq DESC LIMIT 1`)},
 		{&s.byID, reading(`WHERE thread = ?1 AND id = ?2`)},
+		{&s.takeStmt, takeSQL},
+		{&s.holderStmt, holderSQL},
+		{&s.renewStmt, renewSQL},
+		{&s.freeStmt, freeSQL},
 		{&s.heads, `SELECT id, header FROM checkpoints WHERE thread = ?1 AND seq < ?2 ORDER BY seq DESC LIMIT ?3`},
 		{&s.prunableStmt, `SELECT COALESCE((SELECT created < ?2 FROM checkpoints WHERE thread = ?1 ORDER BY thread, created LIMIT 1), 0)
 			OR COALESCE((SELECT seq FROM checkpoints WHERE thread = ?1 ORDER BY seq DESC LIMIT 1)
@@ -183,7 +190,8 @@ func create(ctx context.Context, db *sql.DB) error {
 
 func (s *store) Close() error {
 	var errs []error
-	for _, st := range []*sql.Stmt{s.put, s.share, s.piece, s.ref, s.latest, s.byID, s.heads, s.prunableStmt} {
+	for _, st := range []*sql.Stmt{s.put, s.share, s.piece, s.ref, s.latest, s.byID, s.heads, s.prunableStmt,
+		s.takeStmt, s.holderStmt, s.renewStmt, s.freeStmt} {
 		if st != nil {
 			errs = append(errs, st.Close())
 		}
