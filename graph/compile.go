@@ -170,6 +170,7 @@ func (r *Runnable[S]) build(f *fusion) (*compose.Graph[S, S], error) {
 		fn := r.lambda(name)
 		if plan := f.group[name]; len(plan) > 1 {
 			fn = r.groupLambda(r.compiled(name, plan))
+			r.direct = r.directRun(f, fn)
 		}
 		opts := []compose.GraphAddNodeOpt{compose.WithNodeName(name)}
 		if !r.oneTask {

@@ -7,7 +7,6 @@ import (
 	"math"
 	"runtime/debug"
 	"slices"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -313,10 +312,12 @@ func (st stage[S]) depth() int {
 	return d
 }
 
-// branches runs parallel branches, one on this goroutine and each other
-// on its own, and hands their states to the join. A branch that fails
-// stops the others at their next node (eino would not start a later
-// step).
+// branches runs parallel branches and hands their states to the join. A
+// branch that fails stops the others at their next node (eino would not
+// start a later step). The branches are shared out (shareOut): this
+// goroutine and helpers take the next one until none is left, so branches
+// that take a while run each on its own goroutine, and quick ones do not
+// pay for waking ten.
 func (r *Runnable[S]) branches(ctx context.Context, e *env[S], st stage[S], s S, at int) (S, error) {
 	done := ctx.Done()
 	outs := make([]S, len(st.branches))
@@ -360,16 +361,7 @@ func (r *Runnable[S]) branches(ctx context.Context, e *env[S], st stage[S], s S,
 		}
 		outs[i] = bs
 	}
-	var wg sync.WaitGroup
-	wg.Add(len(st.branches) - 1)
-	for i := 1; i < len(st.branches); i++ {
-		spawn(func() {
-			defer wg.Done()
-			run(i)
-		})
-	}
-	run(0)
-	wg.Wait()
+	shareOut(len(st.branches), run)
 	for _, err := range errs {
 		if err != nil && err != errBranchStopped {
 			return s, err

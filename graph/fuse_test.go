@@ -88,6 +88,9 @@ func fusableGraphs(t *testing.T) map[string]struct {
 		// A deferred node after branches of unequal lengths: f, l1+l2+l3,
 		// r1, d.
 		"deferred": {deferred, true, 4},
+		// Ten one-node branches and their join: one group, which a run
+		// without callbacks calls without eino (direct.go).
+		"ten branches": {fanOutGraph(), true, 1},
 	}
 }
 
@@ -192,6 +195,7 @@ func TestFusedChainsFailAsUnfused(t *testing.T) {
 		g    *StateGraph[*state]
 		opts []CompileOption
 		run  []RunOption
+		pre  bool // the context ends before the run starts
 	}{
 		"canceled between nodes": {g: line(cancels)},
 		"canceled before branches": {g: New[*state]("g").AddNode("f", cancels).AddNode("x", visit("x")).AddNode("y", visit("y")).
@@ -206,6 +210,8 @@ func TestFusedChainsFailAsUnfused(t *testing.T) {
 			AddEdge(START, "a").AddEdge("a", "b").AddEdge("b", "c").
 			AddConditionalEdges("c", ByFunc(forever), map[string]string{"again": "a", "stop": END}), opts: []CompileOption{WithMaxSteps(7)}},
 		"stop before": {g: line(visit("b")), run: []RunOption{StopBefore("c")}},
+		"canceled before the run": {g: line(visit("b")), pre: true},
+		"step limit in a chain": {g: line(visit("b")), opts: []CompileOption{WithMaxSteps(2)}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			outcome := func(opts ...CompileOption) string {
@@ -213,6 +219,9 @@ func TestFusedChainsFailAsUnfused(t *testing.T) {
 				require.NoError(t, err)
 				ctx, cancel := context.WithCancel(context.Background())
 				defer cancel()
+				if tc.pre {
+					cancel()
+				}
 				out, err := r.Invoke(context.WithValue(ctx, cancelKey{}, cancel), &state{}, tc.run...)
 				if err != nil {
 					msg := err.Error()

@@ -25,9 +25,10 @@ type Runnable[S any] struct {
 	reduce     reducer[S]   // the field reducers when there is no WithMerge
 	store      checkpoint.Store
 	codec      checkpoint.Codec[S]
-	tracing    *tracing  // WithTracing, or nil
-	verbs      *verbs[S] // Goto, fallbacks, deferred nodes, caches
-	oneTask    bool      // every eino step runs one task: its node opens the step (oneTaskPerStep)
+	tracing    *tracing                            // WithTracing, or nil
+	verbs      *verbs[S]                           // Goto, fallbacks, deferred nodes, caches
+	oneTask    bool                                // every eino step runs one task: its node opens the step (oneTaskPerStep)
+	direct     func(context.Context, S) (S, error) // the whole graph as one fused group, or nil (direct.go)
 }
 
 // RunOption tunes one run.
@@ -127,7 +128,11 @@ func (r *Runnable[S]) run(ctx context.Context, s S, o runOptions, tr *threadRun[
 	}
 	e := r.envOf(ctx) // what every node reads of the context, looked up once for the run
 	runOf(ctx).env = &e
-	out, err = r.eino.Invoke(ctx, s, eo...)
+	if r.direct != nil && len(eo) == 0 && !globalCallbacks() {
+		out, err = r.direct(ctx, s)
+	} else {
+		out, err = r.eino.Invoke(ctx, s, eo...)
+	}
 	err = unfuse(err) // a fused node's failure, as eino names the node (fuse.go)
 	err = br.settle(ctx, err)
 	out, err = r.settle(ctx, out, err)
