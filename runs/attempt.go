@@ -27,10 +27,10 @@ func (w Worker) handle(ctx context.Context, msg redis.XMessage) {
 		w.ack(ctx, msg.ID)
 		return
 	}
-	keys := []string{q.runKey(id), q.stream(), q.eventKey(id)}
+	keys := []string{q.runKey(id), q.stream(), q.eventKey(id), q.webhookStream()}
 	cctx, cancel := q.call(ctx)
 	reply, err := q.scripts.start.Run(cctx, q.client, keys, msg.ID, w.Name, time.Now().UnixMilli(),
-		q.opts.MaxAttempts, int(q.opts.Keep.Seconds()), w.TurnTimeout.Milliseconds(), q.opts.Claim.Milliseconds()).Slice()
+		q.opts.MaxAttempts, int(q.opts.Keep.Seconds()), w.TurnTimeout.Milliseconds(), q.opts.Claim.Milliseconds(), id).Slice()
 	cancel()
 	if err != nil {
 		log.Warn().Err(err).Msg("could not start the run; it stays queued for another attempt")
@@ -46,7 +46,7 @@ func (w Worker) handle(ctx context.Context, msg redis.XMessage) {
 	}
 	var spec Spec
 	if err := json.Unmarshal([]byte(fmt.Sprint(reply[1])), &spec); err != nil {
-		w.finish(ctx, log, msg.ID, keys, contracts.StructuredResult{}, fmt.Errorf("the queued turn is unreadable: %w", err))
+		w.finish(ctx, log, msg.ID, id, keys, contracts.StructuredResult{}, fmt.Errorf("the queued turn is unreadable: %w", err))
 		return
 	}
 	attempt, _ := reply[2].(int64)
@@ -69,7 +69,7 @@ func (w Worker) handle(ctx context.Context, msg redis.XMessage) {
 		log.Warn().Err(err).Msg("the worker stopped mid-turn: the run is left to another attempt")
 		return
 	}
-	w.finish(ctx, log, msg.ID, keys, res, err)
+	w.finish(ctx, log, msg.ID, id, keys, res, err)
 }
 
 // keepClaim renews the delivery every Claim/3 until ctx ends. When the
@@ -110,7 +110,7 @@ func (w Worker) keepClaim(ctx context.Context, cancelTurn context.CancelFunc, lo
 }
 
 // finish records the run's end: its result, or the turn's error.
-func (w Worker) finish(ctx context.Context, log zerolog.Logger, delivery string, keys []string, res contracts.StructuredResult, turnErr error) {
+func (w Worker) finish(ctx context.Context, log zerolog.Logger, delivery, id string, keys []string, res contracts.StructuredResult, turnErr error) {
 	q := w.Queue
 	status, result, why, kind := Done, "", "", "result"
 	var data []byte
@@ -131,7 +131,7 @@ func (w Worker) finish(ctx context.Context, log zerolog.Logger, delivery string,
 	cctx, cancel := q.call(context.WithoutCancel(ctx))
 	defer cancel()
 	n, err := q.scripts.finish.Run(cctx, q.client, keys, delivery, string(status), result, why,
-		time.Now().UnixMilli(), int(q.opts.Keep.Seconds()), kind, data).Int()
+		time.Now().UnixMilli(), int(q.opts.Keep.Seconds()), kind, data, id).Int()
 	switch {
 	case err != nil:
 		log.Error().Err(err).Msg("could not record the run's end; it will run again after its claim lapses")

@@ -102,6 +102,11 @@ func Open(ctx context.Context, url string, o Options) (*Queue, error) {
 		_ = q.client.Close()
 		return nil, fmt.Errorf("runs: open %s: %w", opt.Addr, err)
 	}
+	err = q.client.XGroupCreateMkStream(ctx, q.webhookStream(), webhookGroup, "0").Err()
+	if err != nil && err.Error() != "BUSYGROUP Consumer Group name already exists" {
+		_ = q.client.Close()
+		return nil, fmt.Errorf("runs: open %s: %w", opt.Addr, err)
+	}
 	if err := q.client.XAutoClaim(ctx, &redis.XAutoClaimArgs{Stream: q.stream(), Group: group, Consumer: "probe", MinIdle: time.Hour, Start: "0", Count: 1}).Err(); err != nil {
 		_ = q.client.Close()
 		return nil, fmt.Errorf("runs: open %s: the server lacks XAUTOCLAIM (Redis 6.2 or later is needed): %w", opt.Addr, err)

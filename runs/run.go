@@ -40,6 +40,10 @@ type Spec struct {
 	Thread    string            `json:"thread,omitempty"`
 	Role      string            `json:"role,omitempty"`
 	Language  string            `json:"language,omitempty"`
+	// Webhook, when set, is the URL the run's end is posted to, signed
+	// with WebhookSecret (see webhook.go); neither is part of the turn.
+	Webhook       string `json:"webhook,omitempty"`
+	WebhookSecret string `json:"webhook_secret,omitempty"`
 }
 
 // SpecOf is the queued form of t.
@@ -69,6 +73,9 @@ type Run struct {
 	Finished *time.Time                  `json:"finished_at,omitempty"`
 	// Limits are how long the run may take, as recorded in it.
 	Limits Limits `json:"-"`
+	// Webhook is the delivery of the run's end to its Spec.Webhook; nil
+	// without one.
+	Webhook *WebhookDelivery `json:"webhook,omitempty"`
 }
 
 // Limits are what a run may take, as its submitter and the worker of its
@@ -202,6 +209,15 @@ func runOf(id string, h map[string]string) (Run, error) {
 			return bad(l.field, err)
 		}
 		*l.to = time.Duration(ms) * time.Millisecond
+	}
+	if r.Spec.Webhook != "" {
+		r.Webhook = &WebhookDelivery{URL: r.Spec.Webhook, LastError: h["webhook_error"]}
+		r.Webhook.Attempts, _ = strconv.Atoi(h["webhook_attempts"])
+		r.Webhook.LastStatus, _ = strconv.Atoi(h["webhook_status"])
+		if ms, err := strconv.ParseInt(h["webhook_delivered"], 10, 64); err == nil {
+			at := time.UnixMilli(ms).UTC()
+			r.Webhook.Delivered = &at
+		}
 	}
 	if h["result"] != "" {
 		r.Result = new(contracts.StructuredResult)

@@ -4,7 +4,9 @@ import "github.com/redis/go-redis/v9"
 
 // The scripts keep each step of a run atomic: no worker sees a run half
 // submitted, half started or half finished. KEYS are the run's hash, the
-// queue stream and the run's event stream, in that order, where used.
+// queue stream, the run's event stream and the webhook stream, in that
+// order, where used. A run that ends with a webhook in its spec is added
+// to the webhook stream in the same script that records its end.
 type scripts struct {
 	submit, start, renew, finish *redis.Script
 }
@@ -34,7 +36,7 @@ return 1
 // startScript hands a delivered run to a worker, recording the worker's
 // turn timeout and claim (ms) in the run for its clients. ARGV: delivery
 // id, worker, now (Unix ms), most attempts, seconds to keep a finished
-// run, turn timeout (ms), claim (ms).
+// run, turn timeout (ms), claim (ms), run id.
 // Returns {'run', spec, attempt}; {'finished'} for a run finished by an
 // earlier attempt or expired, whose delivery it acknowledges; {'failed',
 // why} for a run out of attempts, which it finishes as failed.
@@ -52,6 +54,10 @@ local n = tonumber(h[3]) + 1
 if n > tonumber(ARGV[4]) then
 	local why = 'no worker finished the run in ' .. h[3] .. ' attempts: each stopped or died mid-turn'
 	redis.call('HSET', KEYS[1], 'status', 'failed', 'error', why, 'finished', ARGV[3])
+	local ok, spec = pcall(cjson.decode, h[2])
+	if ok and type(spec) == 'table' and type(spec.webhook) == 'string' and spec.webhook ~= '' then
+		redis.call('XADD', KEYS[4], '*', 'run', ARGV[8])
+	end
 	redis.call('XADD', KEYS[3], '*', 'kind', 'error', 'data', cjson.encode({error = why}))
 	redis.call('EXPIRE', KEYS[1], ARGV[5])
 	redis.call('EXPIRE', KEYS[3], ARGV[5])
@@ -77,13 +83,17 @@ return 1
 // finishScript records a run's end unless an earlier attempt recorded
 // one, adds its last event, and acknowledges the delivery. ARGV: delivery
 // id, status, result, error, now (Unix ms), seconds to keep, event kind,
-// event data. Returns 1 when recorded, 0 when the run had ended before.
+// event data, run id. Returns 1 when recorded, 0 when the run had ended before.
 const finishScript = `
 redis.call('XACK', KEYS[2], 'workers', ARGV[1])
 redis.call('XDEL', KEYS[2], ARGV[1])
 local st = redis.call('HGET', KEYS[1], 'status')
 if not st or st == 'done' or st == 'failed' then return 0 end
 redis.call('HSET', KEYS[1], 'status', ARGV[2], 'result', ARGV[3], 'error', ARGV[4], 'finished', ARGV[5])
+local ok, spec = pcall(cjson.decode, redis.call('HGET', KEYS[1], 'spec'))
+if ok and type(spec) == 'table' and type(spec.webhook) == 'string' and spec.webhook ~= '' then
+	redis.call('XADD', KEYS[4], '*', 'run', ARGV[9])
+end
 redis.call('XADD', KEYS[3], '*', 'kind', ARGV[7], 'data', ARGV[8])
 redis.call('EXPIRE', KEYS[1], ARGV[6])
 redis.call('EXPIRE', KEYS[3], ARGV[6])

@@ -42,7 +42,10 @@ type Worker struct {
 	// Grace is how long the runs in hand may go on once Work's context is
 	// done (default 30 s); a run cut then is left to another worker.
 	Grace time.Duration
-	Log   zerolog.Logger
+	// Webhooks tune the delivery of finished runs' webhooks, which every
+	// worker of the queue takes part in (webhook_delivery.go).
+	Webhooks Webhooks
+	Log      zerolog.Logger
 }
 
 func (w Worker) withDefaults() Worker {
@@ -82,6 +85,7 @@ func (w Worker) Work(ctx context.Context) error {
 
 	slots := make(chan struct{}, w.Concurrency)
 	var wg sync.WaitGroup
+	wg.Go(func() { w.deliverWebhooks(ctx) })
 	cursor, failures := "0-0", 0
 	w.Log.Info().Int("concurrency", w.Concurrency).Msg("worker started")
 	for {

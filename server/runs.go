@@ -49,11 +49,15 @@ func (s *Server) submitRun(w http.ResponseWriter, r *http.Request, key string) {
 	if e == nil {
 		e = s.continueSession(&t, r, key, cmp.Or(req.SessionID, r.Header.Get(sessionHeader)), "session_id")
 	}
+	spec := runs.SpecOf(t)
+	if e == nil {
+		e = s.webhookOf(&spec, r, req.Webhook)
+	}
 	if e != nil {
 		writeError(w, e)
 		return
 	}
-	run, err := s.opts.Runs.Submit(r.Context(), key, id, runs.SpecOf(t))
+	run, err := s.opts.Runs.Submit(r.Context(), key, id, spec)
 	if err != nil {
 		s.opts.Log.Error().Str("request", recordOf(r).id).Err(err).Msg("queueing a run failed")
 		writeError(w, &apiError{Status: http.StatusServiceUnavailable, Type: typeServer, Code: "queue_unavailable",

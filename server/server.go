@@ -60,6 +60,9 @@ type Options struct {
 	MCP http.Handler
 	// Runs, when set, takes turns for workers at /v1/runs (see package runs).
 	Runs *runs.Queue
+	// WebhookHosts are where a run's webhook may go (serve.webhook_hosts);
+	// the zero value allows loopback addresses only.
+	WebhookHosts runs.WebhookHosts
 	// UI, when set, serves a web page: GET / and GET /ui/... (package
 	// webui), without an API key, since a page holds none; the page asks
 	// for one when the API answers 401. Every other path stays the API's.

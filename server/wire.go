@@ -146,4 +146,6 @@ type turnRequest struct {
 	Stream bool `json:"stream"`
 	// MultitaskStrategy says what to do when the session is busy (multitask.go).
 	MultitaskStrategy string `json:"multitask_strategy"`
+	// Webhook, on /v1/runs, is the URL the run's end is posted to (webhooks.go).
+	Webhook string `json:"webhook"`
 }
