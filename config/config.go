@@ -12,6 +12,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/sgrgraph/sgrgraph/checkpoint"
+	"github.com/sgrgraph/sgrgraph/contracts"
 	"github.com/sgrgraph/sgrgraph/guards"
 	"github.com/sgrgraph/sgrgraph/guards/safety"
 	"github.com/sgrgraph/sgrgraph/kb"
@@ -201,8 +202,8 @@ func (c Config) Validate() error {
 	section("threads", c.Threads.Validate())
 	section("tools", c.Tools.Validate())
 	section("memory", c.Memory.Validate())
-	if c.Language != "ru" && c.Language != "en" {
-		bad("language: %q is not ru or en", c.Language)
+	if err := contracts.CheckLanguage("language", c.Language); err != nil {
+		bad("%s", err)
 	}
 	switch c.Agent.Injection {
 	case "synthetic", "directive", "trace":

@@ -3,6 +3,8 @@ package kb
 import (
 	"errors"
 	"fmt"
+
+	"github.com/sgrgraph/sgrgraph/contracts"
 )
 
 // Config is the knowledge base's section of the configuration file.
@@ -41,10 +43,8 @@ func (c Config) Validate() error {
 	if c.RelevanceThreshold < 0 || c.RelevanceThreshold > 1 {
 		errs = append(errs, fmt.Errorf("relevance_threshold: %g is outside [0,1]", c.RelevanceThreshold))
 	}
-	switch c.Language {
-	case "", "auto", "ru", "en":
-	default:
-		errs = append(errs, fmt.Errorf("language: %q is not auto, ru or en", c.Language))
+	if c.Language != "" && c.Language != "auto" && contracts.CheckLanguage("language", c.Language) != nil {
+		errs = append(errs, fmt.Errorf("language: %q is not auto, %s", c.Language, contracts.LanguageChoice()))
 	}
 	if c.TopK < 1 || c.TopK > 50 {
 		errs = append(errs, fmt.Errorf("top_k: %d is outside 1..50", c.TopK))

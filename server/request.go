@@ -14,6 +14,7 @@ import (
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/sgrgraph/sgrgraph/agent"
+	"github.com/sgrgraph/sgrgraph/contracts"
 )
 
 // decodeBody reads a JSON body of at most limit bytes into v. It checks
@@ -271,8 +272,11 @@ func checkMessage(text, field string) *apiError {
 }
 
 func checkLanguage(lang string) *apiError {
-	if lang != "" && lang != "ru" && lang != "en" {
-		return invalid("language", "invalid_value", "language: %q is not ru or en", lang)
+	if lang == "" {
+		return nil
+	}
+	if err := contracts.CheckLanguage("language", lang); err != nil {
+		return invalid("language", "invalid_value", "%s", err)
 	}
 	return nil
 }

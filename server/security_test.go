@@ -108,7 +108,7 @@ func TestRequestsRefused(t *testing.T) {
 			body, param, message string
 		}{
 			{`{}`, "message", "required"},
-			{`{"message":"hi","language":"de"}`, "language", "not ru or en"},
+			{`{"message":"hi","language":"de"}`, "language", "not en or ru"},
 			{`{"message":"hi","role":"admin"}`, "role", "does not take roles"},
 			{`{"message":"hi","session_id":"s1"}`, "session_id", "threads.store"},
 		} {

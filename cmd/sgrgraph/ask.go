@@ -88,8 +88,10 @@ func (f *turnFlags) config(a *app) config.Config {
 // build opens the knowledge base and compiles the agent; the returned
 // function releases both.
 func (f *turnFlags) build(cmd *cobra.Command, a *app) (*agent.Agent, func(), error) {
-	if f.lang != "" && f.lang != "ru" && f.lang != "en" {
-		return nil, nil, fmt.Errorf("--lang: %q is not ru or en", f.lang)
+	if f.lang != "" {
+		if err := contracts.CheckLanguage("--lang", f.lang); err != nil {
+			return nil, nil, err
+		}
 	}
 	cfg := f.config(a)
 	opts := agent.Options{TracerProvider: a.telemetry.TracerProvider()}

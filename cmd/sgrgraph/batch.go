@@ -16,6 +16,7 @@ import (
 
 	"github.com/sgrgraph/sgrgraph/batch"
 	"github.com/sgrgraph/sgrgraph/config"
+	"github.com/sgrgraph/sgrgraph/contracts"
 	"github.com/sgrgraph/sgrgraph/runs"
 	"github.com/sgrgraph/sgrgraph/templates"
 )
@@ -126,8 +127,8 @@ func newBatchCmd(a *app) *cobra.Command {
 // catalogue, naming the product.
 func batchTexts(cfg config.Config, lang string) (batch.Texts, error) {
 	lang = cmp.Or(lang, cfg.Language)
-	if lang != "ru" && lang != "en" {
-		return batch.Texts{}, fmt.Errorf("--lang: %q is not ru or en", lang)
+	if err := contracts.CheckLanguage("--lang", lang); err != nil {
+		return batch.Texts{}, err
 	}
 	texts, err := templates.Open(cfg.Texts)
 	if err != nil {

@@ -146,5 +146,5 @@ func TestBatchLangNamesTheColumns(t *testing.T) {
 	assert.Contains(t, rows[1][5], "Перечень рекомендованных статей:", "a written answer carries the header of seed 003 §10")
 
 	_, _, err = run(t, "batch", "--input", in, "--lang", "de")
-	assert.EqualError(t, err, `--lang: "de" is not ru or en`)
+	assert.EqualError(t, err, `--lang: "de" is not en or ru`)
 }

@@ -261,7 +261,7 @@ func TestAskJSON(t *testing.T) {
 
 func TestAskRejectsBadFlags(t *testing.T) {
 	_, _, err := run(t, "ask", "--lang", "de", "hello")
-	assert.EqualError(t, err, `--lang: "de" is not ru or en`)
+	assert.EqualError(t, err, `--lang: "de" is not en or ru`)
 	_, _, err = run(t, "ask", "--cache-dir", t.TempDir(), "   ")
 	assert.EqualError(t, err, `the question is empty: sgrgraph ask "How do I configure the safety guard?"`)
 	_, _, err = run(t, "ask")

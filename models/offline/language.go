@@ -2,10 +2,12 @@ package offline
 
 import (
 	_ "embed"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
 
+	"github.com/sgrgraph/sgrgraph/contracts"
 	"github.com/sgrgraph/sgrgraph/templates"
 )
 
@@ -75,7 +77,7 @@ var readGlossary = sync.OnceValue(func() map[string]glossary {
 // by most of its letters); "" when the articles mix languages, and
 // searches follow the user's.
 func SearchLanguage(configured string, corpus []string) string {
-	if configured == "ru" || configured == "en" {
+	if slices.Contains(contracts.Languages(), configured) {
 		return configured
 	}
 	count := map[string]int{}
@@ -84,7 +86,7 @@ func SearchLanguage(configured string, corpus []string) string {
 			count[l]++
 		}
 	}
-	for _, l := range []string{"en", "ru"} {
+	for _, l := range contracts.Languages() {
 		if count[l] > 0 && 20*count[l] >= 19*len(corpus) {
 			return l
 		}

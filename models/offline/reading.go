@@ -1,9 +1,12 @@
 package offline
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/sgrgraph/sgrgraph/contracts"
 )
 
 // Reading is a corpus read into words: the titles and the topic model New
@@ -47,7 +50,7 @@ func Read(corpus []string) *Reading {
 
 // searchLanguage is SearchLanguage(configured, r's corpus).
 func (r *Reading) searchLanguage(configured string) string {
-	if configured == "ru" || configured == "en" {
+	if slices.Contains(contracts.Languages(), configured) {
 		return configured
 	}
 	return r.language()
