@@ -86,6 +86,7 @@ func (w Worker) Work(ctx context.Context) error {
 	slots := make(chan struct{}, w.Concurrency)
 	var wg sync.WaitGroup
 	wg.Go(func() { w.deliverWebhooks(ctx) })
+	wg.Go(func() { w.fireCrons(ctx, w.Log) })
 	cursor, failures := "0-0", 0
 	w.Log.Info().Int("concurrency", w.Concurrency).Msg("worker started")
 	for {

@@ -128,6 +128,9 @@ func New(a *agent.Agent, o Options) *Server {
 	mux.Handle("/v1/runs", only(http.MethodPost, jsonPosts(s.authorized(s.queued(s.submitRun)))))
 	mux.Handle("/v1/runs/{id}", only(http.MethodGet, s.authorized(s.queued(s.getRun))))
 	mux.Handle("/v1/runs/{id}/events", only(http.MethodGet, s.authorized(s.queued(s.runEvents))))
+	mux.Handle("POST /v1/crons", jsonPosts(s.authorized(s.queued(s.addCron))))
+	mux.Handle("GET /v1/crons", s.authorized(s.queued(s.crons)))
+	mux.Handle("DELETE /v1/crons/{id}", s.authorized(s.queued(s.deleteCron)))
 	if o.MCP != nil {
 		mux.Handle("/mcp", jsonPosts(s.authorized(func(w http.ResponseWriter, r *http.Request, _ string) { o.MCP.ServeHTTP(w, r) })))
 	}
