@@ -439,6 +439,9 @@ func (p *panicError) Error() string {
 // any other error is wrapped by eino itself for the node's name, so its
 // text and node path are eino's.
 func unfuse(err error) error {
+	if err == nil {
+		return nil
+	}
 	var f *fusedFail
 	if !errors.As(err, &f) {
 		return err

@@ -209,9 +209,9 @@ func TestFusedChainsFailAsUnfused(t *testing.T) {
 		"step limit": {g: New[*state]("g").AddNode("a", visit("a")).AddNode("b", visit("b")).AddNode("c", visit("c")).
 			AddEdge(START, "a").AddEdge("a", "b").AddEdge("b", "c").
 			AddConditionalEdges("c", ByFunc(forever), map[string]string{"again": "a", "stop": END}), opts: []CompileOption{WithMaxSteps(7)}},
-		"stop before": {g: line(visit("b")), run: []RunOption{StopBefore("c")}},
+		"stop before":             {g: line(visit("b")), run: []RunOption{StopBefore("c")}},
 		"canceled before the run": {g: line(visit("b")), pre: true},
-		"step limit in a chain": {g: line(visit("b")), opts: []CompileOption{WithMaxSteps(2)}},
+		"step limit in a chain":   {g: line(visit("b")), opts: []CompileOption{WithMaxSteps(2)}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			outcome := func(opts ...CompileOption) string {

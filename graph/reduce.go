@@ -63,7 +63,7 @@ func reduceMerge[S any]() (reducer[S], error) {
 				}
 				return v.Elem(), nil
 			}
-			return reflect.ValueOf(&s).Elem(), nil
+			return addressable(s), nil
 		}
 		b, err := val(base)
 		if err != nil {
@@ -80,7 +80,11 @@ func reduceMerge[S any]() (reducer[S], error) {
 		}
 		res := reflect.New(st).Elem()
 		res.Set(b)
-		if err := mergeStruct(fields, res, b, in, out, names); err != nil {
+		shared := ptr // a join's branches all started from base itself
+		for i := range in {
+			shared = shared && in[i].UnsafeAddr() == b.UnsafeAddr()
+		}
+		if err := mergeStruct(fields, res, b, in, out, names, shared); err != nil {
 			return zero, err
 		}
 		if ptr {
@@ -89,6 +93,11 @@ func reduceMerge[S any]() (reducer[S], error) {
 		return res.Interface().(S), nil
 	}, nil
 }
+
+// addressable is a state that is no pointer as a value whose fields can
+// be read and set. Apart from val, so that only such a state is moved to
+// the heap: a pointer state is boxed without a copy.
+func addressable[S any](s S) reflect.Value { return reflect.ValueOf(&s).Elem() }
 
 // field is how the merge treats one exported field of a struct state,
 // worked out once at Compile: its reducer, or the fields of a nested struct
@@ -158,20 +167,28 @@ func isNumber(k reflect.Kind) bool {
 }
 
 // mergeStruct writes into res (a copy of base) what the branches changed.
-func mergeStruct(fields []field, res, base reflect.Value, ins, outs []reflect.Value, names []string) error {
+// shared says every branch was given base itself: a field of base is then
+// read once, not once a branch.
+func mergeStruct(fields []field, res, base reflect.Value, ins, outs []reflect.Value, names []string, shared bool) error {
 	scratch := make([]reflect.Value, len(ins)+len(outs)) // a field's values, reused field by field
 	for _, f := range fields {
 		in, out := scratch[:len(ins)], scratch[len(ins):]
+		bf := base.Field(f.index)
 		for j := range ins {
-			in[j], out[j] = ins[j].Field(f.index), outs[j].Field(f.index)
+			if shared {
+				in[j] = bf
+			} else {
+				in[j] = ins[j].Field(f.index)
+			}
+			out[j] = outs[j].Field(f.index)
 		}
 		if f.nested != nil {
-			if err := mergeStruct(f.nested, res.Field(f.index), base.Field(f.index), in, out, names); err != nil {
+			if err := mergeStruct(f.nested, res.Field(f.index), bf, in, out, names, shared); err != nil {
 				return err
 			}
 			continue
 		}
-		v, err := reduceField(f.tag, f.name, base.Field(f.index), in, out, names)
+		v, err := reduceField(f.tag, f.name, bf, in, out, names)
 		if err != nil {
 			return err
 		}
