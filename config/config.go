@@ -107,6 +107,26 @@ func Load(path string, lookup func(string) (string, bool)) (Config, error) {
 	return c, c.Validate()
 }
 
+// Overlay lays data (the config file's keys, as YAML or JSON) over base
+// with the file's strict reader and validates the result: a named
+// configuration of the server (an assistant) is checked exactly as the
+// file is. name labels the errors.
+func Overlay(base Config, data []byte, name string) (Config, error) {
+	// A copy that shares no map with base: the decoder fills a map it finds.
+	own, err := yaml.Marshal(base)
+	if err != nil {
+		return Config{}, fmt.Errorf("config %s: %w", name, err)
+	}
+	var c Config
+	if err := decode(own, name, &c); err != nil {
+		return Config{}, err
+	}
+	if err := decode(data, name, &c); err != nil {
+		return Config{}, err
+	}
+	return c, c.Validate()
+}
+
 // decode lays the one YAML document of data over c. A key c has no field
 // for is refused, and so is a second document: the decoder reads one
 // document a call, so anything after a "---" would be dropped unread.
