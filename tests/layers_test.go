@@ -21,7 +21,7 @@ var layers = map[string]struct {
 }{
 	"contracts":     {[]string{"tables"}, true}, // eino's schema.Message, and tables.Decisions
 	"tables":        {nil, false},
-	"config":        {[]string{"checkpoint", "guards", "guards/safety", "kb", "models", "tables", "templates"}, false}, // each package owns its section
+	"config":        {[]string{"checkpoint", "contracts", "guards", "guards/safety", "kb", "models", "tables", "templates"}, false}, // each package owns its section
 	"guards":        {[]string{"contracts"}, false},
 	"guards/safety": {[]string{"contracts", "outbound"}, false},
 	// The commands `go generate ./guards/safety` runs.
@@ -49,7 +49,8 @@ var layers = map[string]struct {
 	"graph/cachestore/postgres":  {[]string{"graph/cachestore", "internal/storeopen"}, false},
 	"graph/cachestore/redis":     {[]string{"graph/cachestore", "internal/storeopen"}, false},
 	"sgrtest/servers":            {nil, false},
-	"nodes":                      {[]string{"contracts", "events", "guards", "guards/safety", "kb", "models", "tables", "templates", "tools"}, true}, // plain functions: no graph
+	// Plain functions over the state; the agent loop's tool calls and routing are prebuilt's.
+	"nodes": {[]string{"contracts", "events", "guards", "guards/safety", "kb", "models", "prebuilt", "tables", "templates", "tools"}, true},
 	// Examples use the public framework only, as a program outside the module would.
 	"examples/custom-state":             {[]string{"graph", "tables", "examples/internal/exampletest"}, true},
 	"examples/map-reduce":               {[]string{"graph", "examples/internal/exampletest"}, true},
@@ -83,14 +84,14 @@ var layers = map[string]struct {
 	"mcptools/mcptest":                  {nil, false},                                  // real MCP servers for tests: npm's, and sgrgraph built
 	"prebuilt":                          {[]string{"graph", "guards/safety"}, true},    // LangGraph's prebuilt agent over any messages state: graph and eino only, results screened
 	"agent": {[]string{"checkpoint", "checkpoint/postgres", "checkpoint/redis", "checkpoint/sqlite", "config", "contracts", "docs", "events", "graph", "guards", "guards/safety", "kb", "models",
-		"mcptools", "models/offline", "models/openai", "nodes", "outbound", "tables", "templates", "tools"}, true},
+		"mcptools", "memory", "memory/postgres", "memory/redis", "memory/sqlite", "models/offline", "prebuilt", "models/openai", "nodes", "outbound", "tables", "templates", "tools"}, true},
 	"templates":    {[]string{"contracts"}, false},
 	"batch":        {[]string{"agent", "contracts", "templates"}, false},
 	"runs":         {[]string{"agent", "contracts"}, true},                                                             // turns queued for workers (a Spec holds eino messages)
 	"server":       {[]string{"agent", "checkpoint", "contracts", "graph", "guards", "models", "nodes", "runs"}, true}, // the default turn over HTTP
 	"mcpserver":    {[]string{"agent", "contracts", "guards", "models"}, false},                                        // the default turn over MCP
 	"webui":        {[]string{"templates"}, false},                                                                     // the web chat: static files and their labels
-	"eval":         {nil, false},                                                                                       // measurement only: sets, metrics, report
+	"eval":         {[]string{"contracts"}, false},                                                                     // measurement only: sets, metrics, report; labels are the contracts' actions
 	"eval/runner":  {[]string{"agent", "config", "contracts", "eval", "nodes"}, false},                                 // the sets' items through the default turn
 	"cmd/sgrgraph": {[]string{"agent", "batch", "checkpoint", "contracts", "docs", "eval", "eval/runner", "mcpserver", "runs", "server", "studio", "tables", "config", "guards", "guards/safety", "kb", "models", "models/openai", "templates", "tools", "webui"}, true},
 	"studio":       {[]string{"agent", "checkpoint", "graph", "nodes", "tables"}, false}, // a graph's runs and checkpoints in a page
