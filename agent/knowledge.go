@@ -9,9 +9,12 @@ import (
 	"slices"
 	"sync"
 
+	openaiembed "github.com/cloudwego/eino-ext/components/embedding/openai"
+
 	"github.com/sgrgraph/sgrgraph/docs"
 	"github.com/sgrgraph/sgrgraph/kb"
 	"github.com/sgrgraph/sgrgraph/models/offline"
+	"github.com/sgrgraph/sgrgraph/outbound"
 )
 
 // Knowledge is an opened knowledge base: its articles and their index.
@@ -87,7 +90,14 @@ func openKnowledge(ctx context.Context, c kb.Config, loaded func([]kb.Doc, func(
 	if c.Embeddings.Enabled() || c.Rerank.Enabled() {
 		// Searches past bleve: an endpoint that fails here fails start-up,
 		// unless kb.fallback is bm25.
-		if k.Vectors, err = idx.UseRetrieval(ctx, c, kb.RetrievalParts{}); err != nil {
+		var parts kb.RetrievalParts
+		if c.Embeddings.Enabled() {
+			if parts.Embedder, err = NewEmbedder(ctx, c.Embeddings); err != nil {
+				idx.Close()
+				return nil, err
+			}
+		}
+		if k.Vectors, err = idx.UseRetrieval(ctx, c, parts); err != nil {
 			idx.Close()
 			return nil, err
 		}
@@ -97,6 +107,20 @@ func openKnowledge(ctx context.Context, c kb.Config, loaded func([]kb.Doc, func(
 	}
 	k.Docs, k.Index, k.Stats = docsFound, idx, stats
 	return k, nil
+}
+
+// NewEmbedder is the embedder kb.embeddings configures: eino-ext's
+// OpenAI-compatible embedding component (Ollama, TEI, vLLM, OpenAI serve
+// /v1/embeddings) over an outbound client, so that each call is bounded
+// by c.Timeout and retried, at most c.Retry.Attempts times, on connection
+// errors, 429 and 5xx.
+func NewEmbedder(ctx context.Context, c kb.EmbeddingsConfig) (kb.Embedder, error) {
+	client := outbound.Client("embeddings", c.Retry, nil, outbound.Timeouts{Call: c.Timeout})
+	e, err := openaiembed.NewEmbedder(ctx, &openaiembed.EmbeddingConfig{BaseURL: c.BaseURL, APIKey: c.APIKey, Model: c.Model, HTTPClient: client})
+	if err != nil {
+		return nil, fmt.Errorf("kb.embeddings.base_url: %w", err)
+	}
+	return kb.EmbedFunc(func(ctx context.Context, texts []string) ([][]float64, error) { return e.EmbedStrings(ctx, texts) }), nil
 }
 
 // embeddedArticles are the embedded articles and their corpus, read once a

@@ -8,31 +8,29 @@ import (
 	"net/url"
 	"os"
 	"time"
-
-	"github.com/cloudwego/eino-ext/components/embedding/openai"
-	"github.com/cloudwego/eino/components/embedding"
-
-	"github.com/sgrgraph/sgrgraph/outbound"
 )
 
-// NewEmbedder is the embedder kb.embeddings configures: eino-ext's
-// OpenAI-compatible embedding component, whose calls go through an
-// outbound client, so that each is bounded by c.Timeout and retried, at
-// most c.Retry.Attempts times, on connection errors, 429 and 5xx.
-func NewEmbedder(ctx context.Context, c EmbeddingsConfig) (embedding.Embedder, error) {
-	client := outbound.Client("embeddings", c.Retry, nil, outbound.Timeouts{Call: c.Timeout})
-	e, err := openai.NewEmbedder(ctx, &openai.EmbeddingConfig{BaseURL: c.BaseURL, APIKey: c.APIKey, Model: c.Model, HTTPClient: client})
-	if err != nil {
-		return nil, fmt.Errorf("kb.embeddings.base_url %s: %w", hostOf(c.BaseURL), err)
-	}
-	return e, nil
+// Embedder turns texts into vectors, one a text, in order: what an eino
+// embedding.Embedder's EmbedStrings does (agent.NewEmbedder adapts
+// eino-ext's OpenAI-compatible one). This package takes no eino
+// dependency of its own.
+type Embedder interface {
+	Embed(ctx context.Context, texts []string) ([][]float64, error)
+}
+
+// EmbedFunc is a function as an Embedder.
+type EmbedFunc func(ctx context.Context, texts []string) ([][]float64, error)
+
+// Embed calls f.
+func (f EmbedFunc) Embed(ctx context.Context, texts []string) ([][]float64, error) {
+	return f(ctx, texts)
 }
 
 // vectorizer embeds texts in batches and checks what comes back: as many
 // vectors as texts, all of one size (the configured one, if any), finite.
 // Its vectors are unit length, so that a dot product is their cosine.
 type vectorizer struct {
-	emb     embedding.Embedder
+	emb     Embedder
 	model   string
 	batch   int
 	dims    int // wanted; 0 takes the first vector's size
@@ -40,7 +38,7 @@ type vectorizer struct {
 	timeout time.Duration // one call, its retries included; the client's own bound, again on the context
 }
 
-func newVectorizer(emb embedding.Embedder, c EmbeddingsConfig) *vectorizer {
+func newVectorizer(emb Embedder, c EmbeddingsConfig) *vectorizer {
 	return &vectorizer{emb: emb, model: c.Model, batch: max(c.Batch, 1), dims: c.Dimensions, host: hostOf(c.BaseURL), timeout: c.Timeout}
 }
 
@@ -84,7 +82,7 @@ func (v *vectorizer) call(ctx context.Context, texts []string) ([][]float64, err
 		ctx, cancel = context.WithTimeout(ctx, v.timeout)
 		defer cancel()
 	}
-	got, err := v.emb.EmbedStrings(ctx, texts)
+	got, err := v.emb.Embed(ctx, texts)
 	if timedOut(err) && v.timeout > 0 {
 		return nil, fmt.Errorf("kb.embeddings.base_url %s: model %s: embed %d texts: no answer within kb.embeddings.timeout %s: %w", v.host, v.model, len(texts), v.timeout, err)
 	}

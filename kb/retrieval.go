@@ -9,15 +9,15 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/cloudwego/eino/components/embedding"
 	"github.com/rs/zerolog"
 )
 
-// RetrievalParts are parts of a search past bleve given in Go; those left
-// nil are made from the configuration (NewEmbedder, NewReranker).
+// RetrievalParts are the parts of a search past bleve given in Go: the
+// embedder, and a reranker (nil: NewReranker of the configuration).
 type RetrievalParts struct {
-	// Embedder embeds chunks and queries; any eino embedder fits.
-	Embedder embedding.Embedder
+	// Embedder embeds chunks and queries; required with kb.embeddings
+	// (agent.NewEmbedder makes the configured one).
+	Embedder Embedder
 	Reranker Reranker
 }
 
@@ -86,14 +86,10 @@ func (idx *Index) UseRetrieval(ctx context.Context, c Config, p RetrievalParts) 
 	}
 	var stats VectorStats
 	if c.Embeddings.Enabled() {
-		emb := p.Embedder
-		if emb == nil {
-			var err error
-			if emb, err = NewEmbedder(ctx, c.Embeddings); err != nil {
-				return VectorStats{}, err
-			}
+		if p.Embedder == nil {
+			return VectorStats{}, fmt.Errorf("kb.embeddings: base_url is set and no embedder was given")
 		}
-		r.vz = newVectorizer(emb, c.Embeddings)
+		r.vz = newVectorizer(p.Embedder, c.Embeddings)
 		var err error
 		if stats, err = idx.refreshVectors(ctx, r); err != nil {
 			return stats, err

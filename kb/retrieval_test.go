@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	openaiembed "github.com/cloudwego/eino-ext/components/embedding/openai"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -43,6 +44,16 @@ func hybridConfig(s *retrievaltest.Server) Config {
 	return Config{TopK: 5, RelevanceThreshold: 0.5, Fallback: FallbackNone,
 		Embeddings: EmbeddingsConfig{BaseURL: s.URL, Model: "scripted", Timeout: 5 * time.Second, Batch: 2, Retry: outbound.Policy{Attempts: 1}},
 		Hybrid:     HybridConfig{LexicalWeight: 1, VectorWeight: 1.5, K: 60, Candidates: 2}}
+}
+
+// scriptedParts are the parts a production build wires (agent.NewEmbedder):
+// eino-ext's OpenAI-compatible embedder over an outbound client.
+func scriptedParts(t *testing.T, c Config) RetrievalParts {
+	t.Helper()
+	client := outbound.Client("embeddings", c.Embeddings.Retry, nil, outbound.Timeouts{Call: c.Embeddings.Timeout})
+	e, err := openaiembed.NewEmbedder(context.Background(), &openaiembed.EmbeddingConfig{BaseURL: c.Embeddings.BaseURL, Model: c.Embeddings.Model, HTTPClient: client})
+	require.NoError(t, err)
+	return RetrievalParts{Embedder: EmbedFunc(func(ctx context.Context, texts []string) ([][]float64, error) { return e.EmbedStrings(ctx, texts) })}
 }
 
 func rerankConfig(url, request string) RerankConfig {
@@ -99,7 +110,7 @@ func TestHybridRankingFusesBleveWithTheVectors(t *testing.T) {
 	assert.Equal(t, []string{"printer"}, kbIDs(bm25))
 
 	idx := retrievalIndex(t, dir, "")
-	stats, err := idx.UseRetrieval(context.Background(), hybridConfig(s), RetrievalParts{})
+	stats, err := idx.UseRetrieval(context.Background(), hybridConfig(s), scriptedParts(t, hybridConfig(s)))
 	require.NoError(t, err)
 	assert.Equal(t, 3, stats.Embedded)
 	res, err := idx.SearchContext(context.Background(), upkeepQuery, 5)
@@ -126,7 +137,7 @@ func TestHybridRankingFusesBleveWithTheVectors(t *testing.T) {
 	c := hybridConfig(s)
 	c.Hybrid.VectorWeight = 0
 	lexical := retrievalIndex(t, dir, "")
-	_, err = lexical.UseRetrieval(context.Background(), c, RetrievalParts{})
+	_, err = lexical.UseRetrieval(context.Background(), c, scriptedParts(t, c))
 	require.NoError(t, err)
 	res, err = lexical.Search(upkeepQuery, 5)
 	require.NoError(t, err)
@@ -142,7 +153,7 @@ func TestRerankReordersInBothRequestShapes(t *testing.T) {
 			c := hybridConfig(s)
 			c.Rerank = rerankConfig(shape.url, shape.request)
 			idx := retrievalIndex(t, dir, "")
-			_, err := idx.UseRetrieval(context.Background(), c, RetrievalParts{})
+			_, err := idx.UseRetrieval(context.Background(), c, scriptedParts(t, c))
 			require.NoError(t, err)
 			res, err := idx.SearchContext(context.Background(), upkeepQuery, 5)
 			require.NoError(t, err)
@@ -187,13 +198,13 @@ func TestVectorIndexIsReusedAndRebuiltWhenItShould(t *testing.T) {
 	writeFiles(t, dir, retrievalArticles)
 	ctx := context.Background()
 
-	stats, err := retrievalIndex(t, dir, cache).UseRetrieval(ctx, hybridConfig(s), RetrievalParts{})
+	stats, err := retrievalIndex(t, dir, cache).UseRetrieval(ctx, hybridConfig(s), scriptedParts(t, hybridConfig(s)))
 	require.NoError(t, err)
 	assert.Equal(t, VectorStats{Embedded: 3}, stats)
 
 	// Another process on the same cache embeds nothing.
 	before := s.Embedded()
-	stats, err = retrievalIndex(t, dir, cache).UseRetrieval(ctx, hybridConfig(s), RetrievalParts{})
+	stats, err = retrievalIndex(t, dir, cache).UseRetrieval(ctx, hybridConfig(s), scriptedParts(t, hybridConfig(s)))
 	require.NoError(t, err)
 	assert.Equal(t, VectorStats{Reused: 3}, stats)
 	assert.Equal(t, before, s.Embedded())
@@ -201,7 +212,7 @@ func TestVectorIndexIsReusedAndRebuiltWhenItShould(t *testing.T) {
 	// A changed article is embedded again, a removed one dropped, through
 	// Sync on an index already searching with vectors.
 	idx := retrievalIndex(t, dir, cache)
-	_, err = idx.UseRetrieval(ctx, hybridConfig(s), RetrievalParts{})
+	_, err = idx.UseRetrieval(ctx, hybridConfig(s), scriptedParts(t, hybridConfig(s)))
 	require.NoError(t, err)
 	writeFiles(t, dir, map[string]string{"cars.md": "# Car maintenance\n\nAn automobile needs upkeep twice a year.\n"})
 	require.NoError(t, removeFile(dir, "colours.md"))
@@ -218,21 +229,21 @@ func TestVectorIndexIsReusedAndRebuiltWhenItShould(t *testing.T) {
 	// Another model, or another size, embeds everything again.
 	c := hybridConfig(s)
 	c.Embeddings.Model = "scripted-2"
-	stats, err = retrievalIndex(t, dir, cache).UseRetrieval(ctx, c, RetrievalParts{})
+	stats, err = retrievalIndex(t, dir, cache).UseRetrieval(ctx, c, scriptedParts(t, c))
 	require.NoError(t, err)
 	assert.Equal(t, 2, stats.Embedded)
 	assert.Contains(t, stats.Rebuilt, "embedding model scripted-2, was scripted")
 	wider := retrievalServer(t, retrievaltest.WithDims(128))
 	c = hybridConfig(wider)
 	c.Embeddings.Model, c.Embeddings.Dimensions = "scripted-2", 128
-	stats, err = retrievalIndex(t, dir, cache).UseRetrieval(ctx, c, RetrievalParts{})
+	stats, err = retrievalIndex(t, dir, cache).UseRetrieval(ctx, c, scriptedParts(t, c))
 	require.NoError(t, err)
 	assert.Equal(t, 2, stats.Embedded)
 	assert.Contains(t, stats.Rebuilt, "kb.embeddings.dimensions 128, was 256")
 
 	// A damaged file is rebuilt, not misread.
 	require.NoError(t, writeRaw(cache, vectorsName, "sgrgraph-vectors 1\n{\"model\":\"scripted-2\",\"dims\":128,\"text\":1,\"count\":5}\n"))
-	stats, err = retrievalIndex(t, dir, cache).UseRetrieval(ctx, c, RetrievalParts{})
+	stats, err = retrievalIndex(t, dir, cache).UseRetrieval(ctx, c, scriptedParts(t, c))
 	require.NoError(t, err)
 	assert.Equal(t, 2, stats.Embedded)
 	assert.NotEmpty(t, stats.Rebuilt)
@@ -262,7 +273,7 @@ func TestFailingEndpointsAreReportedOrFallBackWhenConfigured(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c := hybridConfig(tc.server)
 			c.Embeddings.Timeout = time.Second
-			_, err := retrievalIndex(t, dir, "").UseRetrieval(ctx, c, RetrievalParts{})
+			_, err := retrievalIndex(t, dir, "").UseRetrieval(ctx, c, scriptedParts(t, c))
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), "kb.embeddings.base_url "+host(tc.server))
 			assert.Contains(t, err.Error(), tc.want)
@@ -270,7 +281,7 @@ func TestFailingEndpointsAreReportedOrFallBackWhenConfigured(t *testing.T) {
 			// Under fallback bm25: bleve alone, and the result says why.
 			c.Fallback = FallbackBM25
 			idx := retrievalIndex(t, dir, "")
-			_, err = idx.UseRetrieval(ctx, c, RetrievalParts{})
+			_, err = idx.UseRetrieval(ctx, c, scriptedParts(t, c))
 			require.NoError(t, err)
 			res, err := idx.SearchContext(ctx, upkeepQuery, 5)
 			require.NoError(t, err)
@@ -289,7 +300,7 @@ func TestFailingEndpointsAreReportedOrFallBackWhenConfigured(t *testing.T) {
 		return retrievaltest.Fault{}
 	}))
 	idx := retrievalIndex(t, dir, "")
-	_, err := idx.UseRetrieval(ctx, hybridConfig(s), RetrievalParts{})
+	_, err := idx.UseRetrieval(ctx, hybridConfig(s), scriptedParts(t, hybridConfig(s)))
 	require.NoError(t, err)
 	failQueries = true
 	_, err = idx.SearchContext(ctx, upkeepQuery, 5)
@@ -309,7 +320,7 @@ func TestFailingEndpointsAreReportedOrFallBackWhenConfigured(t *testing.T) {
 		c.Rerank = rerankConfig(r.RerankURL, "documents")
 		c.Rerank.Timeout = time.Second
 		idx := retrievalIndex(t, dir, "")
-		_, err := idx.UseRetrieval(ctx, c, RetrievalParts{})
+		_, err := idx.UseRetrieval(ctx, c, scriptedParts(t, c))
 		require.NoError(t, err)
 		_, err = idx.SearchContext(ctx, upkeepQuery, 5)
 		require.Error(t, err)
@@ -317,7 +328,7 @@ func TestFailingEndpointsAreReportedOrFallBackWhenConfigured(t *testing.T) {
 		assert.Contains(t, err.Error(), f.want)
 		c.Fallback = FallbackBM25
 		idx = retrievalIndex(t, dir, "")
-		_, err = idx.UseRetrieval(ctx, c, RetrievalParts{})
+		_, err = idx.UseRetrieval(ctx, c, scriptedParts(t, c))
 		require.NoError(t, err)
 		res, err := idx.SearchContext(ctx, upkeepQuery, 5)
 		require.NoError(t, err)
@@ -332,7 +343,7 @@ func TestDimensionMismatchIsAnError(t *testing.T) {
 	s := retrievalServer(t)
 	c := hybridConfig(s)
 	c.Embeddings.Dimensions = 384
-	_, err := retrievalIndex(t, dir, "").UseRetrieval(context.Background(), c, RetrievalParts{})
+	_, err := retrievalIndex(t, dir, "").UseRetrieval(context.Background(), c, scriptedParts(t, c))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "kb.embeddings.dimensions: model scripted at "+strings.TrimSuffix(s.URL, "/v1")+" answered a vector of 256 dimensions, 384 expected")
 
@@ -346,7 +357,7 @@ func TestDimensionMismatchIsAnError(t *testing.T) {
 		return retrievaltest.Fault{}
 	}))
 	idx := retrievalIndex(t, dir, "")
-	_, err = idx.UseRetrieval(context.Background(), hybridConfig(s), RetrievalParts{})
+	_, err = idx.UseRetrieval(context.Background(), hybridConfig(s), scriptedParts(t, hybridConfig(s)))
 	require.NoError(t, err)
 	wide = true
 	_, err = idx.SearchContext(context.Background(), upkeepQuery, 5)
@@ -386,7 +397,12 @@ func TestRetrievalConfigErrorsNameTheField(t *testing.T) {
 	defer idx.Close()
 	_, err = idx.UseRetrieval(context.Background(), base, RetrievalParts{})
 	assert.ErrorIs(t, err, errNoRetrieval)
-	_, err = idx.UseRetrieval(context.Background(), c, RetrievalParts{})
+	c2 := base
+	c2.Embeddings = EmbeddingsConfig{BaseURL: "http://e/v1", Model: "m", Timeout: time.Second, Batch: 1, Retry: outbound.DefaultPolicy()}
+	c2.Hybrid = HybridConfig{LexicalWeight: 1, VectorWeight: 1, K: 60, Candidates: 5}
+	_, err = idx.UseRetrieval(context.Background(), c2, RetrievalParts{})
+	assert.ErrorContains(t, err, "kb.embeddings: base_url is set and no embedder was given")
+	_, err = idx.UseRetrieval(context.Background(), c, scriptedParts(t, c))
 	assert.ErrorContains(t, err, "embeddings.model")
 }
 
@@ -422,7 +438,8 @@ func TestVectorFindsDoNotRaiseConfidence(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, retrievalArticles)
 	idx := retrievalIndex(t, dir, "")
-	_, err := idx.UseRetrieval(context.Background(), hybridConfig(retrievalServer(t)), RetrievalParts{})
+	c := hybridConfig(retrievalServer(t))
+	_, err := idx.UseRetrieval(context.Background(), c, scriptedParts(t, c))
 	require.NoError(t, err)
 	res, err := idx.SearchContext(context.Background(), "automobile", 5)
 	require.NoError(t, err)

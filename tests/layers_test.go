@@ -27,7 +27,7 @@ var layers = map[string]struct {
 	// The commands `go generate ./guards/safety` runs.
 	"guards/safety/internal/train":        {[]string{"guards/safety"}, false},
 	"guards/safety/internal/parselexicon": {[]string{"guards/safety"}, false},
-	"kb":                                  {[]string{"contracts"}, false},
+	"kb":                                  {[]string{"contracts", "outbound"}, false}, // outbound: the embeddings and rerank endpoints' retries
 	"tools":                               {[]string{"contracts", "kb"}, true},
 	"events":                              {[]string{"contracts"}, true},
 	"models":                              {[]string{"contracts", "outbound"}, true}, // a failed call's Failure is a contract
@@ -49,6 +49,7 @@ var layers = map[string]struct {
 	"graph/cachestore/postgres":  {[]string{"graph/cachestore", "internal/storeopen"}, false},
 	"graph/cachestore/redis":     {[]string{"graph/cachestore", "internal/storeopen"}, false},
 	"sgrtest/servers":            {nil, false},
+	"sgrtest/retrievaltest":      {nil, false}, // a scripted embeddings and rerank server
 	// Plain functions over the state; the agent loop's tool calls and routing are prebuilt's.
 	"nodes": {[]string{"contracts", "events", "guards", "guards/safety", "kb", "models", "prebuilt", "tables", "templates", "tools"}, true},
 	// Examples use the public framework only, as a program outside the module would.
