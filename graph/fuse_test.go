@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -240,3 +241,30 @@ func TestFusedChainsFailAsUnfused(t *testing.T) {
 }
 
 type cancelKey struct{}
+
+// Branches of a fused fan-out still run side by side: the first waits
+// for the last, which must start while the first blocks.
+func TestFusedBranchesWaitForEachOther(t *testing.T) {
+	ready := make(chan struct{})
+	waits := func(ctx context.Context, s *state) (*state, error) {
+		select {
+		case <-ready:
+		case <-time.After(10 * time.Second):
+			return nil, errors.New("the other branches did not start while this one waited")
+		}
+		return visit("first")(ctx, s)
+	}
+	signals := func(ctx context.Context, s *state) (*state, error) {
+		close(ready)
+		return visit("last")(ctx, s)
+	}
+	r, err := New[*state]("g").AddNode("f", visit("f")).AddNode("first", waits).AddNode("mid", visit("mid")).
+		AddNode("last", signals).AddNode("j", visit("j")).AddEdge(START, "f").
+		AddEdge("f", "first").AddEdge("f", "mid").AddEdge("f", "last").
+		AddEdge("first", "j").AddEdge("mid", "j").AddEdge("last", "j").AddEdge("j", END).Compile(context.Background())
+	require.NoError(t, err)
+	require.Len(t, r.fuse(true).heads, 1, "the fan-out is fused")
+	out, err := r.Invoke(context.Background(), &state{})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"f", "first", "mid", "last", "j"}, out.Path)
+}

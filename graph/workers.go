@@ -42,35 +42,52 @@ func work(f func()) {
 	}
 }
 
+// shareAfter is how long quick parallel branches run one after another
+// before the rest are handed to other goroutines (shareOut).
+const shareAfter = 100 * time.Microsecond
+
 // shareOut runs run(0) … run(n-1) and returns when all have returned.
-// This goroutine takes the next index until none is left; before it runs
-// one, it wakes a helper that does the same, unless one is already on its
-// way. Every index that has been taken while others are left has thus
-// woken a goroutine that may take the next: a run that blocks never keeps
-// the others waiting (a slow branch has its own goroutine at once), while
-// quick ones are done before the helper starts, which then finds nothing.
-// Ten quick branches wake one goroutine instead of nine.
+// This goroutine takes the next index until none is left. Waking another
+// goroutine costs more than a quick branch (ten of them took twice as
+// long as one after another), so helpers start only once the runs have
+// taken shareAfter: then each goroutine that takes an index, while others
+// are left, first wakes a helper that does the same, unless one is on its
+// way. A run that blocks thus never keeps the others waiting longer than
+// shareAfter and a wake-up each, and quick ones wake no goroutine at all.
 func shareOut(n int, run func(i int)) {
 	var next, waking atomic.Int64
+	var eager atomic.Bool // the runs took shareAfter: helpers wake at once
 	var wg sync.WaitGroup
 	wg.Add(n)
 	var take func()
+	wake := func() {
+		if waking.CompareAndSwap(0, 1) {
+			spawn(func() {
+				waking.Store(0)
+				take()
+			})
+		}
+	}
 	take = func() {
 		for {
 			i := int(next.Add(1) - 1)
 			if i >= n {
 				return
 			}
-			if i+1 < n && waking.CompareAndSwap(0, 1) {
-				spawn(func() {
-					waking.Store(0)
-					take()
-				})
+			if i+1 < n && eager.Load() {
+				wake()
 			}
 			run(i)
 			wg.Done()
 		}
 	}
+	t := time.AfterFunc(shareAfter, func() {
+		eager.Store(true)
+		if next.Load() < int64(n) {
+			wake()
+		}
+	})
 	take()
+	t.Stop()
 	wg.Wait()
 }
