@@ -40,6 +40,6 @@ func NewGuardian(cfg config.Config) (nodes.Func, error) {
 }
 
 func guardian(cfg config.Config, c safety.Classifier, p *guards.QueryPolicy, dt001 *tables.Table, texts *templates.Set) nodes.Func {
-	return nodes.GuardianVerify{Classifier: c, Policy: p, Enforcement: dt001, Mode: cfg.Guard.Mode,
+	return nodes.GuardianVerify{Classifier: c, Policy: p, Enforcement: dt001, Mode: cfg.Guard.Mode, Disabled: !cfg.Guard.Enabled,
 		Texts: texts, Product: cfg.Product, Language: cfg.Language}.Node()
 }

@@ -11,6 +11,9 @@ const (
 	LevelControversial SafetyLevel = "Controversial"
 	LevelUnsafe        SafetyLevel = "Unsafe"
 	LevelUnknown       SafetyLevel = "Unknown"
+	// LevelNotAssessed is the level of a turn whose guard is off
+	// (guard.enabled: false): no classifier was asked.
+	LevelNotAssessed SafetyLevel = "N/A"
 )
 
 // The nine Qwen3Guard safety categories.

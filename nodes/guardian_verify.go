@@ -18,7 +18,10 @@ type GuardianVerify struct {
 	// Enforcement is DT-001.
 	Enforcement *tables.Table
 	// Mode is contracts.GuardEnforce or contracts.GuardReport.
-	Mode     string
+	Mode string
+	// Disabled skips the classifier (guard.enabled: false): the level is
+	// N/A, and the query policy and DT-001 still decide.
+	Disabled bool
 	Texts    *templates.Set
 	Product  string
 	Language string // the fallback answer language
@@ -49,7 +52,7 @@ func EnforcementInputs(mode string) func(s *contracts.ChatState) map[string]any 
 func (c GuardianVerify) Node() Func {
 	inputs := EnforcementInputs(c.Mode)
 	return func(ctx context.Context, s *contracts.ChatState) (*contracts.ChatState, error) {
-		mod, err := c.Classifier.Classify(ctx, s.UserMessage)
+		mod, err := c.classify(ctx, s.UserMessage)
 		if err != nil {
 			mod = contracts.Moderation{Level: contracts.LevelUnknown, Categories: []string{}, Raw: "error: " + err.Error(),
 				Reasons: []string{"classifier failed: " + err.Error()}}
@@ -79,6 +82,15 @@ func (c GuardianVerify) Node() Func {
 		replaceUserMessage(s, placeholder)
 		return s, nil
 	}
+}
+
+// classify asks the classifier, or with the guard off says it was not asked.
+func (c GuardianVerify) classify(ctx context.Context, msg string) (contracts.Moderation, error) {
+	if c.Disabled {
+		return contracts.Moderation{Level: contracts.LevelNotAssessed, Categories: []string{},
+			Reasons: []string{"guard disabled (guard.enabled: false)"}}, nil
+	}
+	return c.Classifier.Classify(ctx, msg)
 }
 
 // replaceUserMessage swaps this turn's user message, the last user message

@@ -166,7 +166,7 @@ func (c SGRPlan) systemPrompt(m *contracts.Moderation) string {
 		prompt = DefaultSGRSystemPrompt
 	}
 	prompt = strings.ReplaceAll(prompt, "{product}", c.Product)
-	if m == nil {
+	if m == nil || m.Level == contracts.LevelNotAssessed { // the guard is off: nothing to glue (seed 000 §6)
 		return prompt
 	}
 	level := m.Level

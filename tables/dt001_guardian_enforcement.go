@@ -3,14 +3,15 @@ package tables
 // guardianEnforcement is DT-001 of seed 000 §12, plus the query policy
 // first (seed 004 §11: a DENY refuses in either mode, with no model call)
 // and the Unknown rows: a failed classifier blocks in enforce mode and is
-// recorded in report mode.
+// recorded in report mode; and N/A, a turn whose guard is off, goes on
+// (the query policy still refuses first).
 func guardianEnforcement() Table {
 	const refuse, withContext, normally = "Immediate refusal, no SGR call", "Proceed to SGR with guardian context", "Proceed to SGR normally"
 	return Table{
 		ID: "DT-001", Name: "guardian_enforcement", Title: "Guardian Enforcement Decision",
 		Description: "Whether to block a request before SGR processing, from the query policy, the safety level and the guard mode.",
 		Inputs: []Column{
-			{Name: "guardian_level", Type: TypeString, Values: []string{"Safe", "Controversial", "Unsafe", "Unknown"}},
+			{Name: "guardian_level", Type: TypeString, Values: []string{"Safe", "Controversial", "Unsafe", "Unknown", "N/A"}},
 			{Name: "guard_mode", Type: TypeString, Values: []string{"enforce", "report"}},
 			{Name: "policy", Type: TypeString, Values: []string{"ALLOW", "DENY"}},
 		},
@@ -25,6 +26,7 @@ func guardianEnforcement() Table {
 			{Inputs: []string{`"Safe"`, `"report"`, "-"}, Outputs: []string{"Continue", normally}},
 			{Inputs: []string{`"Unknown"`, `"enforce"`, "-"}, Outputs: []string{"Block", "Classifier failed: refuse, no SGR call"}, Annotation: "classifier failure"},
 			{Inputs: []string{`"Unknown"`, `"report"`, "-"}, Outputs: []string{"Continue", "Proceed to SGR; classifier failure recorded"}, Annotation: "classifier failure"},
+			{Inputs: []string{`"N/A"`, "-", "-"}, Outputs: []string{"Continue", "Guard disabled: proceed to SGR"}, Annotation: "guard.enabled: false"},
 		},
 		Examples: []Example{
 			ex(1, "guardian_level", "Safe", "guard_mode", "report", "policy", "DENY"),
@@ -36,6 +38,8 @@ func guardianEnforcement() Table {
 			ex(7, "guardian_level", "Safe", "guard_mode", "report", "policy", "ALLOW"),
 			ex(8, "guardian_level", "Unknown", "guard_mode", "enforce", "policy", "ALLOW"),
 			ex(9, "guardian_level", "Unknown", "guard_mode", "report", "policy", "ALLOW"),
+			ex(10, "guardian_level", "N/A", "guard_mode", "enforce", "policy", "ALLOW"),
+			ex(1, "guardian_level", "N/A", "guard_mode", "enforce", "policy", "DENY"),
 		},
 	}
 }

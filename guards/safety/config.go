@@ -12,6 +12,9 @@ import (
 // Config is the guard section of the configuration: which classifier
 // judges each request at the door, and how to reach a remote one.
 type Config struct {
+	// Enabled false skips the classifier: the turn's level is N/A, which
+	// DT-001 lets through and DT-002 routes on the plan alone.
+	Enabled bool `yaml:"enabled"`
 	// Mode is enforce or report (DT-001).
 	Mode string `yaml:"mode"`
 	// Provider is rules (offline lexicon), mosec, or openai (a Qwen3Guard
