@@ -62,4 +62,15 @@
 // the median, count above the threshold, likely relevant) is computed from
 // these absolute scores, so one good article is not pulled to 0.5 the way a
 // min-max normalisation would.
+//
+// # Past full-text search
+//
+// UseRetrieval adds, as configured (kb.embeddings, kb.hybrid, kb.rerank):
+// vectors of every chunk from an embeddings endpoint, kept in the cache
+// directory and searched exactly by cosine; reciprocal rank fusion of
+// bleve's ranking with theirs; and a reranker of the best passages. These
+// change only the order of the articles. Scores and confidence stay the
+// ones above, so a threshold means the same in every mode; a chunk only
+// the vectors found scores its share of the query's terms without bleve's
+// lift, 0 when it holds none: similarity never counts as evidence.
 package kb

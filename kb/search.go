@@ -45,6 +45,8 @@ var languages = []struct{ analyzer, text, title, terms string }{
 // Search returns up to topK articles for query, best first, each with its
 // best chunks, and the retrieval confidence of the query. A query with no
 // searchable word (only stop words) finds nothing and is not relevant.
+// Once UseRetrieval is set, the search goes past bleve as it says, with no
+// deadline but the configured timeouts; SearchContext takes a context.
 func (idx *Index) Search(q string, topK int) (Result, error) {
 	if strings.TrimSpace(q) == "" {
 		return Result{}, fmt.Errorf("query: must not be empty")
