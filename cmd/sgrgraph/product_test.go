@@ -31,12 +31,17 @@ func TestProductOf(t *testing.T) {
 	}{
 		{"the embedded documentation is sgrgraph's", "", "", "sgrgraph"},
 		{"a configured product is kept", "Acme Cloud", kb(map[string]string{"index.md": "# Trail Gear"}), "Acme Cloud"},
-		{"front matter product", "", kb(map[string]string{"index.md": "---\ntitle: Start here\nproduct: \"Trail Gear\"\n---\n# Welcome"}), "Trail Gear"},
-		{"front matter title", "", kb(map[string]string{"README.md": "---\ntitle: Trail Gear manuals\n---\n"}), "Trail Gear manuals"},
-		{"the first heading", "", kb(map[string]string{"README.md": "Intro line\n\n# Trail Gear\n\n## Tents"}), "Trail Gear"},
-		{"the folder's name", "", kb(map[string]string{"tent.md": "# Tent X2"}), "trail gear manuals"},
-		{"a docs folder is its project's", "", kbIn("rclone/docs/content", map[string]string{"sync.md": "# rclone sync"}), "rclone"},
-		{"a folder named only for documents, in one named the same way", "", kbIn("kb/docs", map[string]string{"a.md": "# A"}), "docs"},
+		{"front matter product", "", kb(map[string]string{"tent.md": "---\ntitle: Tents\nproduct: \"Trail Gear\"\n---\n# Welcome"}), "Trail Gear"},
+		{"the word the titles share and the texts say", "", kb(map[string]string{
+			"a.md": "# Installing Zorp\n\nZorp runs on Linux.", "b.md": "---\ntitle: Zorp backups\n---\nBack Zorp up daily.",
+			"c.md": "# Upgrades\n\nUpgrade zorp in place."}), "Zorp"},
+		{"a title word some texts lack is a kind, not a product", "", kb(map[string]string{
+			"a.md": "# Hiking Pants\n\nLight hiking pants.", "b.md": "# Hiking Shoes\n\nFor hiking.", "c.md": "# Camping Stove\n\nCooks fast."}), "this service"},
+		{"the word the titles end with names a kind of page", "", kb(map[string]string{
+			"a.md": "# Card Policy\n\nThis policy covers cards.", "b.md": "# Fraud Policy\n\nThe policy on fraud.",
+			"c.md": "# Payment Policy\n\nOur policy on payments."}), "this service"},
+		{"never the folder's name", "", kb(map[string]string{"tent.md": "# Tent X2"}), "this service"},
+		{"never the project's folder either", "", kbIn("rclone/docs/content", map[string]string{"sync.md": "# sync"}), "this service"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -48,6 +53,11 @@ func TestProductOf(t *testing.T) {
 			assert.Equal(t, tc.want, productOf(cfg))
 		})
 	}
+	t.Run("the neutral wording is in the configured language", func(t *testing.T) {
+		cfg := config.Default()
+		cfg.KB.Dir, cfg.Language = kb(map[string]string{"tent.md": "# Tent X2"}), "ru"
+		assert.Equal(t, "этого сервиса", productOf(cfg))
+	})
 }
 
 // With --kb on another domain, the texts name that knowledge base's
