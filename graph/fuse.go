@@ -36,7 +36,9 @@ import (
 // WithoutFusion gives every node an eino node of its own. Fusion changes
 // nothing a graph's nodes, stream, tracing or errors show; only eino's own
 // callbacks (WithCallbacks) see a fused chain as one node, named after its
-// first node. Use it for a handler that watches the graph's nodes.
+// first node, and a graph fused whole runs without eino when no eino
+// handler is given or global (direct.go). Use it for a handler that
+// watches the graph's nodes.
 func WithoutFusion() CompileOption { return func(o *compileOptions) { o.noFusion = true } }
 
 // group is the nodes one eino node runs: stages in order, each a node or
