@@ -48,6 +48,12 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request, key str
 		return
 	}
 	s.reviewSession(&t, key)
+	r, done, e := s.withAssistant(r, &t, key, s.chatAssistant(*req.Model), "model")
+	if e != nil {
+		writeError(w, e)
+		return
+	}
+	defer done()
 	t.SessionID = cmp.Or(t.SessionID, recordOf(r).id)
 	release, ok := s.admit(w, r, key)
 	if !ok {
@@ -100,6 +106,12 @@ func (s *Server) turns(w http.ResponseWriter, r *http.Request, key string) {
 		return
 	}
 	s.reviewSession(&t, key)
+	r, done, e := s.withAssistant(r, &t, key, req.Assistant, "assistant")
+	if e != nil {
+		writeError(w, e)
+		return
+	}
+	defer done()
 	release, ok := s.admit(w, r, key)
 	if !ok {
 		return
@@ -128,7 +140,7 @@ func (s *Server) turns(w http.ResponseWriter, r *http.Request, key string) {
 func (s *Server) run(ctx context.Context, t agent.Turn) (contracts.StructuredResult, error) {
 	done := s.metrics.turnStarted()
 	defer done(contracts.StructuredResult{}, errTurnPanicked) // counts the turn if Run panics; else a no-op
-	res, err := s.agent.Run(ctx, t)
+	res, err := s.agentOf(ctx).Run(ctx, t)
 	done(res, err)
 	s.forgetSession(t, err)
 	return res, err
@@ -140,7 +152,7 @@ var errTurnPanicked = errors.New("the turn panicked")
 // metrics are recorded when wait returns.
 func (s *Server) runStream(ctx context.Context, t agent.Turn) (<-chan contracts.Event, func() (contracts.StructuredResult, error)) {
 	done := s.metrics.turnStarted()
-	events, wait := s.agent.Stream(ctx, t)
+	events, wait := s.agentOf(ctx).Stream(ctx, t)
 	return events, func() (contracts.StructuredResult, error) {
 		res, err := wait()
 		done(res, err)

@@ -54,6 +54,9 @@ func (s *Server) checkModel(name string) *apiError {
 	if name == s.opts.Model {
 		return nil
 	}
+	if _, err := agent.ParseRef(name); err == nil && s.opts.Assistants != nil {
+		return nil // an assistant's name: the turn reads it (withAssistant)
+	}
 	return modelNotFound("model", "model: %q is not served here; this server answers as %q (GET /v1/models)", name, s.opts.Model)
 }
 
@@ -64,6 +67,10 @@ func modelNotFound(param, format string, args ...any) *apiError {
 // model answers GET /v1/models/{id}: the served model, or 404.
 func (s *Server) model(w http.ResponseWriter, r *http.Request, _ string) {
 	if id := r.PathValue("id"); id != s.opts.Model {
+		if s.assistantModel(r.Context(), id) {
+			writeJSON(w, http.StatusOK, modelInfo{ID: id, Object: "model", OwnedBy: "sgrgraph"})
+			return
+		}
 		writeError(w, modelNotFound("model", "model %q not found; this server answers as %q", id, s.opts.Model))
 		return
 	}

@@ -159,6 +159,7 @@ func (s *Server) forgetSession(t agent.Turn, err error) {
 	if derr := s.agent.Store().Delete(context.Background(), t.Thread); derr != nil {
 		s.opts.Log.Warn().Err(derr).Str("thread", t.Thread).Msg("deleting a turn's review session")
 	}
+	s.unbind(t.Thread)
 }
 
 // reviewItem is one draft waiting for review, as GET /v1/reviews lists it.
@@ -292,6 +293,13 @@ func (s *Server) resume(w http.ResponseWriter, r *http.Request, key string) {
 		return
 	}
 	defer lock.Release()
+	a, done, e := s.threadAgent(r, thread)
+	if e != nil {
+		writeError(w, e)
+		return
+	}
+	defer done()
+	r = r.WithContext(context.WithValue(r.Context(), chosenAgent{}, a))
 	release, ok := s.admit(w, r, key)
 	if !ok {
 		return
@@ -304,7 +312,7 @@ func (s *Server) resume(w http.ResponseWriter, r *http.Request, key string) {
 		s.streamResumed(ctx, w, r, review)
 		return
 	}
-	res, err := s.agent.ResumeReview(ctx, review)
+	res, err := s.agentOf(ctx).ResumeReview(ctx, review)
 	if err != nil {
 		s.resumeFailed(w, r, id, err)
 		return
@@ -346,7 +354,7 @@ func (s *Server) streamResumed(ctx context.Context, w http.ResponseWriter, r *ht
 	go func() {
 		defer close(done)
 		defer close(events)
-		res, err = s.agent.ResumeReview(ctx, review)
+		res, err = s.agentOf(ctx).ResumeReview(ctx, review)
 	}()
 	var sendErr error
 	for ev := range events {

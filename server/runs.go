@@ -49,6 +49,9 @@ func (s *Server) submitRun(w http.ResponseWriter, r *http.Request, key string) {
 	if e == nil {
 		e = s.continueSession(&t, r, key, cmp.Or(req.SessionID, r.Header.Get(sessionHeader)), "session_id")
 	}
+	if e == nil {
+		e = s.runsTakeNoAssistant(r, t, req.Assistant)
+	}
 	spec := runs.SpecOf(t)
 	if e == nil {
 		e = s.webhookOf(&spec, r, req.Webhook)

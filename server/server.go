@@ -58,6 +58,10 @@ type Options struct {
 	// HTTP), behind the same API keys; give it KeyOf as the owner of its
 	// sessions (mcpserver.HTTPHandler).
 	MCP http.Handler
+	// Assistants, when set, serves named, versioned configurations beside
+	// the agent's own (/v1/assistants; assistants.go). Its store should be
+	// the agent's, where conversations are kept.
+	Assistants *agent.Assistants
 	// Runs, when set, takes turns for workers at /v1/runs (see package runs).
 	Runs *runs.Queue
 	// WebhookHosts are where a run's webhook may go (serve.webhook_hosts);
@@ -97,6 +101,7 @@ type Server struct {
 	inFlight  *inFlight
 	draining  atomic.Bool
 	metrics   *metrics
+	running   *runningTurns // session turns this replica runs (multitask.go)
 	handler   http.Handler
 }
 
@@ -105,7 +110,7 @@ type Server struct {
 func New(a *agent.Agent, o Options) *Server {
 	o = o.withDefaults()
 	s := &Server{agent: a, opts: o, keys: newKeyring(append(slices.Clone(o.APIKeys), o.ReviewerKeys...)), reviewers: newReviewerSet(o.ReviewerKeys), hosts: newHostRule(o.AllowedHosts), inFlight: newInFlight(o.MaxTurnsPerKey),
-		metrics: newMetrics()}
+		metrics: newMetrics(), running: newRunningTurns()}
 	mux := http.NewServeMux()
 	// Probes answer without a key: a load balancer holds none.
 	mux.Handle("/healthz", only(http.MethodGet, http.HandlerFunc(s.healthz)))
@@ -125,6 +130,9 @@ func New(a *agent.Agent, o Options) *Server {
 	mux.Handle("/v1/threads/{id}", only(http.MethodGet, s.authorized(s.thread)))
 	mux.Handle("/v1/threads/{id}/resume", only(http.MethodPost, jsonPosts(s.authorized(s.resume))))
 	mux.Handle("/v1/reviews", only(http.MethodGet, s.authorized(s.reviews)))
+	mux.Handle("POST /v1/assistants", jsonPosts(s.authorized(s.createAssistant)))
+	mux.Handle("GET /v1/assistants", s.authorized(s.assistants))
+	mux.Handle("GET /v1/assistants/{name}", s.authorized(s.assistant))
 	mux.Handle("/v1/runs", only(http.MethodPost, jsonPosts(s.authorized(s.queued(s.submitRun)))))
 	mux.Handle("/v1/runs/{id}", only(http.MethodGet, s.authorized(s.queued(s.getRun))))
 	mux.Handle("/v1/runs/{id}/events", only(http.MethodGet, s.authorized(s.queued(s.runEvents))))
@@ -176,8 +184,8 @@ func (s *Server) readyz(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
 }
 
-func (s *Server) models(w http.ResponseWriter, _ *http.Request, _ string) {
-	writeJSON(w, http.StatusOK, modelList{Object: "list", Data: []modelInfo{{ID: s.opts.Model, Object: "model", OwnedBy: "sgrgraph"}}})
+func (s *Server) models(w http.ResponseWriter, r *http.Request, _ string) {
+	writeJSON(w, http.StatusOK, modelList{Object: "list", Data: append([]modelInfo{{ID: s.opts.Model, Object: "model", OwnedBy: "sgrgraph"}}, s.assistantModels(r)...)})
 }
 
 // only answers other methods with 405 in OpenAI's error shape (the mux's

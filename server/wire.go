@@ -148,4 +148,7 @@ type turnRequest struct {
 	MultitaskStrategy string `json:"multitask_strategy"`
 	// Webhook, on /v1/runs, is the URL the run's end is posted to (webhooks.go).
 	Webhook string `json:"webhook"`
+	// Assistant names the assistant that answers: "name" or "name@version"
+	// (assistants.go); empty: the server's own configuration.
+	Assistant string `json:"assistant"`
 }
