@@ -32,9 +32,12 @@ const (
 const multitaskHeader = "X-Multitask-Strategy"
 
 // stopPoll is how often a running session turn looks for a request to stop
-// it. The request lives in the thread store (a lease on a thread of its own,
-// stopThread), so that a replica other than the turn's can make it.
-const stopPoll = 200 * time.Millisecond
+// it made on another replica. The request lives in the thread store (a
+// lease on a thread of its own, stopThread); a request on the turn's own
+// replica stops it at once (runningTurns). Each look costs the store two
+// writes, so it is rare: a turn shorter than stopPoll never looks, and a
+// served session turn costs about what it did before double texting.
+const stopPoll = time.Second
 
 // multitask is a request's strategy and the means to stop its turn.
 type multitask struct {
@@ -123,7 +126,9 @@ func (s *Server) watchStops(r *http.Request, thread, holder string) {
 		return
 	}
 	ctx := r.Context()
+	remove := s.running.add(holder, func(why *turnStopped) { m.stop(why) })
 	go func() {
+		defer remove()
 		tick := time.NewTicker(stopPoll)
 		defer tick.Stop()
 		for {
@@ -177,6 +182,7 @@ func (s *Server) whenBusy(r *http.Request, thread, session, param string, busy *
 			l, err := s.agent.LockThread(ctx, stopThread(thread), stopOwner(m.strategy, rec.id, running))
 			if err == nil {
 				stop = l
+				s.running.stop(running, &turnStopped{strategy: m.strategy, by: rec.id})
 			} else if !errors.Is(err, checkpoint.ErrBusy) && ctx.Err() == nil {
 				s.opts.Log.Warn().Err(err).Str("request", rec.id).Msg("asking a session's turn to stop")
 			}

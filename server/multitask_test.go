@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -136,13 +137,19 @@ func TestDoubleTextingAcrossReplicas(t *testing.T) {
 		assert.Equal(t, 2, rb.Turn, "the enqueued turn runs after the first, on its thread")
 	})
 
-	for _, strategy := range []string{"interrupt", "rollback"} {
-		t.Run(strategy, func(t *testing.T) {
+	// On the other replica the stop goes through the store's stop lease; on
+	// the same replica the turn is stopped at once (runningTurns).
+	for _, tc := range []struct {
+		strategy string
+		replica  int
+	}{{"interrupt", 1}, {"rollback", 1}, {"interrupt", 0}, {"rollback", 0}} {
+		strategy := tc.strategy
+		t.Run(fmt.Sprintf("%s from replica %d", strategy, tc.replica+1), func(t *testing.T) {
 			g, urls := pair(t)
 			session := strategy + "-" + newID()
 			a := sendTurn(t, urls[0], turnBody(first+" (first)", session, ""))
 			entered(t, g, "the first turn")
-			b := sendTurn(t, urls[1], turnBody(second+" (second)", session, strategy))
+			b := sendTurn(t, urls[tc.replica], turnBody(second+" (second)", session, strategy))
 			ga := await(t, a, "the stopped turn") // the gate is shut: only the stop ends it
 			require.Equal(t, http.StatusConflict, ga.status, "%s", ga.body)
 			var e struct{ Error map[string]any }
