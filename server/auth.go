@@ -1,9 +1,13 @@
 package server
 
 import (
+	"bufio"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
 	"net/http"
 	"net/netip"
 	"strings"
@@ -109,4 +113,47 @@ func (f *inFlight) release(key string) {
 	if f.turns[key]--; f.turns[key] <= 0 {
 		delete(f.turns, key)
 	}
+}
+
+// Roles of a keys file (ReadKeys).
+const (
+	RoleAsker    = "asker"
+	RoleReviewer = "reviewer"
+)
+
+// ReadKeys reads a keys file: one key a line, then its role, asker (the
+// default) or reviewer, after a space; blank lines and lines starting
+// with '#' are skipped. Askers go to Options.APIKeys, reviewers to
+// Options.ReviewerKeys. Errors name the line, never the key.
+func ReadKeys(r io.Reader) (askers, reviewers []string, err error) {
+	sc := bufio.NewScanner(r)
+	for line := 1; sc.Scan(); line++ {
+		text := strings.TrimSpace(sc.Text())
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		fields := strings.Fields(text)
+		role := RoleAsker
+		switch {
+		case len(fields) > 2:
+			return nil, nil, fmt.Errorf("line %d: a key, then its role (asker or reviewer); %d words", line, len(fields))
+		case len(fields) == 2:
+			role = fields[1]
+		}
+		switch role {
+		case RoleAsker:
+			askers = append(askers, fields[0])
+		case RoleReviewer:
+			reviewers = append(reviewers, fields[0])
+		default:
+			return nil, nil, fmt.Errorf("line %d: role %q is not asker or reviewer", line, role)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, nil, err
+	}
+	if len(askers)+len(reviewers) == 0 {
+		return nil, nil, errors.New("no key in it")
+	}
+	return askers, reviewers, nil
 }

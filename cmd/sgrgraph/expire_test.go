@@ -25,7 +25,10 @@ func TestServeExpiresIdleThreads(t *testing.T) {
 	for _, th := range []struct {
 		name string
 		idle time.Duration
-	}{{"key/old", 31 * 24 * time.Hour}, {"key/fresh", time.Hour}} {
+	}{{"key/old", 31 * 24 * time.Hour}, {"key/fresh", time.Hour},
+		// An assistant's version stays whatever its age; the record of a
+		// conversation's assistant goes with the conversation.
+		{"assistant:zephyr", 40 * 24 * time.Hour}, {"assistant-of:key/fresh", 40 * 24 * time.Hour}, {"assistant-of:key/old", 2 * time.Hour}} {
 		_, err := store.Put(ctx, checkpoint.Checkpoint{Thread: th.name, State: []byte(`{}`), Metadata: checkpoint.Metadata{Time: time.Now().Add(-th.idle)}})
 		require.NoError(t, err)
 	}
@@ -39,6 +42,9 @@ func TestServeExpiresIdleThreads(t *testing.T) {
 	<-done
 	threads, err := store.Threads(context.Background())
 	require.NoError(t, err)
-	require.Len(t, threads, 1)
-	assert.Equal(t, "key/fresh", threads[0].Thread)
+	var names []string
+	for _, th := range threads {
+		names = append(names, th.Thread)
+	}
+	assert.ElementsMatch(t, []string{"key/fresh", "assistant:zephyr", "assistant-of:key/fresh"}, names)
 }

@@ -34,6 +34,7 @@ type serveFlags struct {
 	addr            string
 	apiKeys         []string
 	reviewerKeys    []string
+	keysFile        string
 	allowedHosts    []string
 	maxTurnsPerKey  int
 	turnTimeout     time.Duration
@@ -51,6 +52,7 @@ the studio at /studio (the graph, runs live, a thread's checkpoints, edit and fo
 behind the same keys),
 POST /v1/chat/completions (OpenAI's format, streaming or not), GET /v1/models, POST /v1/turns
 (the structured result), GET /v1/threads (the key's sessions), GET /v1/threads/{id},
+POST and GET /v1/assistants (named, versioned configurations; making one takes a reviewer key),
 GET /healthz and GET /readyz. With --queue, POST /v1/runs queues a turn for the workers
 (sgrgraph worker) and GET /v1/runs/{id} and /v1/runs/{id}/events follow it.
 
@@ -87,6 +89,7 @@ Content-Type: application/json.`,
 	cmd.Flags().StringVar(&f.addr, "addr", "127.0.0.1:8080", "address to listen on; port 0 picks a free one")
 	cmd.Flags().StringArrayVar(&f.apiKeys, "api-key", nil, "an API key clients must send as a bearer token (repeatable; also $SGRGRAPH_API_KEYS, comma-separated)")
 	cmd.Flags().StringArrayVar(&f.reviewerKeys, "reviewer-key", nil, "an API key that may also answer drafts held for review (guardian.human_review); an --api-key may not (repeatable)")
+	cmd.Flags().StringVar(&f.keysFile, "keys", "", "a file of API keys, one a line, each followed by its role: asker (the default) or reviewer (answers reviews, makes assistants); with --api-key and --reviewer-key")
 	cmd.Flags().StringSliceVar(&f.allowedHosts, "allowed-hosts", nil, "without API keys, a Host name (NAME or NAME:PORT) clients may use besides loopback and the address they connect to (repeatable, comma-separated)")
 	cmd.Flags().IntVar(&f.maxTurnsPerKey, "max-turns-per-key", 8, "turns one API key (without keys, one client address) may run at once")
 	cmd.Flags().DurationVar(&f.turnTimeout, "turn-timeout", 5*time.Minute, "longest a turn may take")
@@ -101,6 +104,19 @@ func (f *serveFlags) serve(cmd *cobra.Command, a *app) error {
 		if k = strings.TrimSpace(k); k != "" {
 			keys = append(keys, k)
 		}
+	}
+	reviewers := f.reviewerKeys
+	if f.keysFile != "" {
+		file, err := os.Open(f.keysFile)
+		if err != nil {
+			return fmt.Errorf("--keys: %w", err)
+		}
+		askers, revs, err := server.ReadKeys(file)
+		file.Close()
+		if err != nil {
+			return fmt.Errorf("--keys %s: %w", f.keysFile, err)
+		}
+		keys, reviewers = append(keys, askers...), append(slices.Clone(reviewers), revs...)
 	}
 	var queue *runs.Queue
 	if f.queue != "" {
@@ -136,13 +152,24 @@ func (f *serveFlags) serve(cmd *cobra.Command, a *app) error {
 	if err != nil {
 		return fmt.Errorf("--addr: %w", err)
 	}
-	if len(keys)+len(f.reviewerKeys) == 0 && !loopback(ln.Addr()) {
+	if len(keys)+len(reviewers) == 0 && !loopback(ln.Addr()) {
 		a.log.Warn().Str("addr", ln.Addr().String()).Msg("listening beyond loopback without API keys: anyone who reaches this address can run turns; give --api-key")
 	}
 	if len(keys) > 0 && len(f.allowedHosts) > 0 {
 		a.log.Info().Msg("--allowed-hosts has no effect with API keys: the Host is checked only on a server without keys")
 	}
-	h := server.New(ag, server.Options{APIKeys: keys, ReviewerKeys: f.reviewerKeys, AllowedHosts: f.hosts(), MaxTurnsPerKey: f.maxTurnsPerKey, TurnTimeout: f.turnTimeout,
+	// Assistants share the store of threads, so replicas share them; each
+	// builds its agent with the store, on its first turn.
+	assistants, err := agent.NewAssistants(agent.AssistantsOptions{Base: a.cfg, Agent: agent.Options{Store: ag.Store()}})
+	if err != nil {
+		return err
+	}
+	defer assistants.Close()
+	webhookHosts, err := runs.NewWebhookHosts(a.cfg.Serve.WebhookHosts)
+	if err != nil {
+		return fmt.Errorf("serve.webhook_hosts: %w", err)
+	}
+	h := server.New(ag, server.Options{WebhookHosts: webhookHosts, APIKeys: keys, ReviewerKeys: reviewers, Assistants: assistants, AllowedHosts: f.hosts(), MaxTurnsPerKey: f.maxTurnsPerKey, TurnTimeout: f.turnTimeout,
 		Sessions: true, TrustClientRole: f.trustClientRole, Log: a.log, Runs: queue, UI: ui, Studio: studioUI, Tracing: a.serverTracing(),
 		MCP: mcpserver.HTTPHandler(mcpserver.New(ag, mcpserver.Options{Log: a.log}), server.KeyOf)})
 	srv := &http.Server{
@@ -201,15 +228,45 @@ func sweepEvery(maxAge time.Duration) time.Duration {
 }
 
 // sweepThreads drops the checkpoints older than maxAge of every thread
-// once; a failure is logged, and the next sweep tries again.
+// once; a failure is logged, and the next sweep tries again. Assistants'
+// versions are kept whatever their age, and the record of a
+// conversation's assistant goes with the conversation.
 func sweepThreads(ctx context.Context, store checkpoint.Store, maxAge time.Duration, log zerolog.Logger) {
-	n, err := store.Prune(ctx, "", checkpoint.Retention{MaxAge: maxAge})
+	n, err := pruneConversations(ctx, store, maxAge)
 	switch {
 	case err != nil && ctx.Err() == nil:
 		log.Warn().Err(err).Msg("dropping expired threads (threads.max_age)")
 	case n > 0:
 		log.Info().Int("checkpoints", n).Dur("max_age", maxAge).Msg("dropped expired threads")
 	}
+}
+
+// pruneConversations prunes each thread but the assistants' ones, and
+// drops the record of the assistant of a conversation that is gone (once
+// it is a minute old: a conversation's first checkpoint follows it).
+func pruneConversations(ctx context.Context, store checkpoint.Store, maxAge time.Duration) (int, error) {
+	threads, err := store.Threads(ctx)
+	if err != nil {
+		return 0, err
+	}
+	live := make(map[string]bool, len(threads))
+	removed := 0
+	for _, t := range threads {
+		if agent.IsAssistantThread(t.Thread) || ctx.Err() != nil {
+			continue
+		}
+		n, perr := store.Prune(ctx, t.Thread, checkpoint.Retention{MaxAge: maxAge})
+		removed += n
+		live[t.Thread] = n < t.Checkpoints || perr != nil
+		err = errors.Join(err, perr)
+	}
+	for _, t := range threads {
+		conversation, ok := agent.BindingOf(t.Thread)
+		if ok && !live[conversation] && time.Since(t.Latest) > time.Minute && ctx.Err() == nil {
+			err = errors.Join(err, store.Delete(ctx, t.Thread))
+		}
+	}
+	return removed, err
 }
 
 // hosts are the Host names the server answers to without keys, besides
