@@ -66,13 +66,13 @@ func TestAssistantConfigIsCheckedAsTheFile(t *testing.T) {
 	ctx := context.Background()
 	as := newAssistants(t)
 	for keys, want := range map[string]string{
-		`{"guard": {"mode": "loose"}}`:               "config.guard.mode: ",
-		`{"gaurd": {}}`:                              "field gaurd not found",
-		`{"threads": {"store": "redis://x"}}`:        "config.threads: not allowed",
-		`{"tools": {"mcp": []}}`:                     "config.tools: not allowed",
-		`{"model": {"api_key": "sk-1"}}`:             "config.model.api_key: not allowed",
-		`[1, 2]`:                                     "config: an object",
-		`{"agent": {"max_iterations": 1}}`:           "config.agent.max_iterations: 1 is outside 2..20",
+		`{"guard": {"mode": "loose"}}`:              "config.guard.mode: ",
+		`{"gaurd": {}}`:                             "field gaurd not found",
+		`{"threads": {"store": "redis://x"}}`:       "config.threads: not allowed",
+		`{"tools": {"mcp": []}}`:                    "config.tools: not allowed",
+		`{"model": {"api_key": "sk-1"}}`:            "config.model.api_key: not allowed",
+		`[1, 2]`:                                    "config: an object",
+		`{"agent": {"max_iterations": 1}}`:          "config.agent.max_iterations: 1 is outside 2..20",
 		`{"kb": {"dir": "/no/such/folder/at/all"}}`: "",
 	} {
 		_, err := as.Create(ctx, "a", json.RawMessage(keys), "")
