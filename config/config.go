@@ -35,6 +35,7 @@ type Config struct {
 	Language string            `yaml:"language"`
 	Model    models.Config     `yaml:"model"`
 	Agent    Agent             `yaml:"agent"`
+	SGR      SGR               `yaml:"sgr"`
 	Tables   tables.Config     `yaml:"tables"`
 	Guard    safety.Config     `yaml:"guard"`
 	Guardian guards.Config     `yaml:"guardian"`
@@ -59,6 +60,16 @@ type Output struct {
 	// UnmaskedEvidence keeps what the knowledge base returned (evidence,
 	// query traces, articles) as found, for a reader allowed to see it.
 	UnmaskedEvidence bool `yaml:"unmasked_evidence"`
+}
+
+// SGR switches the planning step (sgr_plan's call): off, or on for a
+// share of sessions only.
+type SGR struct {
+	// Enabled false answers every message directly, without a plan.
+	Enabled bool `yaml:"enabled"`
+	// RolloutPercent is the share of sessions, 0 to 100, whose turns plan;
+	// a hash of the session id picks each session's side.
+	RolloutPercent int `yaml:"rollout_percent"`
 }
 
 // Agent tunes the turn.
@@ -234,6 +245,9 @@ func (c Config) Validate() error {
 	// never both look and reply.
 	if c.Agent.MaxIterations < 2 || c.Agent.MaxIterations > 20 {
 		bad("agent.max_iterations: %d is outside 2..20", c.Agent.MaxIterations)
+	}
+	if c.SGR.RolloutPercent < 0 || c.SGR.RolloutPercent > 100 {
+		bad("sgr.rollout_percent: %d is outside 0..100", c.SGR.RolloutPercent)
 	}
 	if c.Agent.HistoryTokens < 0 || c.Agent.HistoryTokens > 100_000 {
 		bad("agent.history_tokens: %d is outside 0..100000", c.Agent.HistoryTokens)

@@ -34,6 +34,9 @@ type SGRPlan struct {
 	// Contract is the answer contract every turn is checked against.
 	Contract contracts.ArchitectSpec
 	Timeout  time.Duration
+	// Switch turns the planning call off for all turns or for the sessions
+	// outside the rollout; the zero value plans every turn.
+	Switch PlanningSwitch
 }
 
 // DefaultSGRSystemPrompt asks for the analysis; the tool's schema does the rest.
@@ -59,6 +62,12 @@ func (c SGRPlan) Node() Func {
 		infos[lang] = info
 	}
 	return func(ctx context.Context, s *contracts.ChatState) (*contracts.ChatState, error) {
+		if why := c.Switch.Skip(s); why != "" {
+			// No plan: the turn goes on as after a planning failure, and
+			// DT-002 sees spam 0 and confidence 1 (RoutingInputs).
+			note(s, SGRPlanName, why)
+			return c.settle(s, answerLanguage(s, c.Texts, c.Language))
+		}
 		bind, err := decide(s, c.Binding, map[string]any{"turn_state": turnState(s), "sgr_call_count": s.SGRCalls})
 		if err != nil {
 			return nil, err
@@ -75,18 +84,24 @@ func (c SGRPlan) Node() Func {
 		if s.Plan != nil && s.Language == "" && slices.Contains(c.Texts.Languages(), s.Plan.AnswerLanguage) {
 			lang = s.Plan.AnswerLanguage
 		}
-		s.Language = lang
-		s.Spec = c.Contract
-		if s.Plan != nil {
-			s.RequestType = s.Plan.RequestType
-		}
-		track, err := decide(s, c.Tracks, map[string]any{"request_type": string(s.RequestType)})
-		if err != nil {
-			return nil, err
-		}
-		s.Track = contracts.Track(track.Get("track"))
-		return s, nil
+		return c.settle(s, lang)
 	}
+}
+
+// settle records what the rest of the turn reads of the planning step: the
+// answer language, the contract, the request type and DT-006's track.
+func (c SGRPlan) settle(s *contracts.ChatState, lang string) (*contracts.ChatState, error) {
+	s.Language = lang
+	s.Spec = c.Contract
+	if s.Plan != nil {
+		s.RequestType = s.Plan.RequestType
+	}
+	track, err := decide(s, c.Tracks, map[string]any{"request_type": string(s.RequestType)})
+	if err != nil {
+		return nil, err
+	}
+	s.Track = contracts.Track(track.Get("track"))
+	return s, nil
 }
 
 func (c SGRPlan) plan(ctx context.Context, s *contracts.ChatState, info *schema.ToolInfo) error {
