@@ -10,17 +10,13 @@ import (
 // Config is the guardian section of the configuration: the numbers of the
 // evidence rules, the answer contract and the query policy.
 type Config struct {
-	QualityMinItems   int     `yaml:"quality_min_items"`
-	QualityMinSources int     `yaml:"quality_min_sources"`
-	MinAvgConfidence  float64 `yaml:"min_avg_confidence"`
-	FastMinItems      int     `yaml:"fast_min_items"`
-	// SoleArticleConfidence: one article scoring at least this first in a
-	// search of the question's words, with nothing else relevant found,
-	// meets quality_min_items (0: never).
-	SoleArticleConfidence float64  `yaml:"sole_article_confidence"`
-	RequiredSections      []string `yaml:"required_sections"`
-	ForbiddenContent      []string `yaml:"forbidden_content"`
-	DomainTerms           []string `yaml:"domain_terms"`
+	QualityMinItems   int      `yaml:"quality_min_items"`
+	QualityMinSources int      `yaml:"quality_min_sources"`
+	MinAvgConfidence  float64  `yaml:"min_avg_confidence"`
+	FastMinItems      int      `yaml:"fast_min_items"`
+	RequiredSections  []string `yaml:"required_sections"`
+	ForbiddenContent  []string `yaml:"forbidden_content"`
+	DomainTerms       []string `yaml:"domain_terms"`
 	// Policy is the query policy (L0), checked at the door and again with
 	// the request type before the verdict.
 	Policy Policy `yaml:"policy"`
@@ -47,8 +43,8 @@ func (c Config) Validate() error {
 // EvidenceRules are the seed's source rules with the configured numbers.
 func (c Config) EvidenceRules() EvidenceRules {
 	r := DefaultEvidenceRules()
-	r.QualityMinItems, r.QualityMinSources, r.MinAvgConfidence, r.FastMinItems, r.SoleArticleConfidence =
-		c.QualityMinItems, c.QualityMinSources, c.MinAvgConfidence, c.FastMinItems, c.SoleArticleConfidence
+	r.QualityMinItems, r.QualityMinSources, r.MinAvgConfidence, r.FastMinItems =
+		c.QualityMinItems, c.QualityMinSources, c.MinAvgConfidence, c.FastMinItems
 	return r
 }
 

@@ -1,6 +1,7 @@
 package guards
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -28,11 +29,6 @@ type EvidenceRules struct {
 	QualityMinSources int     `json:"quality_min_sources"`
 	MinAvgConfidence  float64 `json:"min_avg_confidence"`
 	FastMinItems      int     `json:"fast_min_items"`
-	// SoleArticleConfidence lets one article meet the QUALITY count when
-	// a search of the question's words ranks it first with at least this
-	// score and the searches found nothing else relevant
-	// (SoleArticleSuffices); 0 keeps the seed's count as it is.
-	SoleArticleConfidence float64 `json:"sole_article_confidence,omitempty"`
 	// RelevanceThreshold is the article score that counts as relevant to
 	// the question (kb.relevance_threshold).
 	RelevanceThreshold float64                              `json:"relevance_threshold,omitempty"`
@@ -40,14 +36,20 @@ type EvidenceRules struct {
 }
 
 // EvidenceCase is what the evidence check judges: the request, its track,
-// the evidence gathered and the searches that gathered it.
+// the evidence gathered, the articles found and the draft that cites them.
 type EvidenceCase struct {
 	RequestType contracts.RequestType
 	Track       contracts.Track
 	Evidence    []contracts.EvidenceItem
-	// Searches are the turn's retrieval calls with their retrieval
-	// confidence; the sole-article rule reads them.
+	// Articles are the articles the searches found, in the order the
+	// draft's citations [n] number them, with their retrieved chunks.
+	Articles []contracts.Article
+	// Searches are the turn's retrieval calls: a cited article's strength
+	// is its score in the searches of the question's own words (attempt 0).
 	Searches []contracts.QueryTrace
+	// Draft is the answer being judged; its cited statements are checked
+	// against the chunks of the articles they cite (CheckGrounding).
+	Draft string
 	// SetAside are the retrieved pieces kept out of Evidence as untrusted
 	// (they give the assistant orders). They count for nothing: the
 	// evidence is judged without them, and a turn whose every piece was set
@@ -101,19 +103,21 @@ func (r EvidenceRules) Validate() error {
 	if r.FastMinItems < 0 || r.FastMinItems > 20 {
 		errs = append(errs, fmt.Errorf("fast_min_items: %d is outside 0..20", r.FastMinItems))
 	}
-	if r.SoleArticleConfidence < 0 || r.SoleArticleConfidence > 1 {
-		errs = append(errs, fmt.Errorf("sole_article_confidence: %g is outside [0,1]", r.SoleArticleConfidence))
-	}
 	return errors.Join(errs...)
 }
 
 // CheckEvidence judges whether the evidence gathered is enough for the
 // request type on the track, in the order of the seed's check: count,
-// diversity, forbidden and required sources, average confidence. One
-// strong article meets the QUALITY count when the knowledge base has
-// nothing more on the topic (SoleArticleSuffices). Whatever it decides, the
-// result names what was set aside, so the verdict on the evidence says
-// what it was given and what it was not.
+// diversity, forbidden and required sources, confidence; then whether the
+// draft's cited statements are grounded in what they cite. Evidence is
+// counted only where several kinds of source are asked for (a rule's
+// all_of of two or more, or quality_min_sources of two or more): then the
+// seed's count and diversity hold. Otherwise one strong article the draft
+// is grounded in is enough, whatever else the searches matched, and the
+// confidence is that of the articles the draft's supported statements cite
+// (all the evidence when it cites none). Whatever it decides, the result
+// names what was set aside, so the verdict on the evidence says what it
+// was given and what it was not.
 func CheckEvidence(c EvidenceCase, r EvidenceRules) contracts.CheckResult {
 	res := checkEvidence(c, r)
 	for _, a := range c.SetAside {
@@ -130,18 +134,34 @@ func checkEvidence(c EvidenceCase, r EvidenceRules) contracts.CheckResult {
 	}
 	quality := track == contracts.TrackQuality
 	sources := sourcesOf(ev)
-	if quality && len(ev) < r.QualityMinItems && !SoleArticleSuffices(c, r) {
-		return fail(fmt.Sprintf("insufficient_evidence_count(<%d)", r.QualityMinItems), contracts.ActAddEvidence, contracts.ActRetrieveMore)
+	several := len(rule.AllOf) >= 2 || r.QualityMinSources >= 2
+	minItems := min(1, r.QualityMinItems)
+	if several {
+		minItems = r.QualityMinItems
 	}
-	if quality && len(sources) < r.QualityMinSources {
+	if quality && len(ev) < minItems {
+		return fail(fmt.Sprintf("insufficient_evidence_count(<%d)", minItems), contracts.ActAddEvidence, contracts.ActRetrieveMore)
+	}
+	if quality && several && len(sources) < r.QualityMinSources {
 		return fail(fmt.Sprintf("low_source_diversity(<%d)", r.QualityMinSources), contracts.ActDiversifySources, contracts.ActRetrieveMore)
 	}
 	if res := checkSources(rt, rule, sources, quality); !res.OK {
 		return res
 	}
+	g := CheckGrounding(c.Draft, c.Articles)
+	if len(g.Unsupported) > 0 {
+		return fail(g.Reason(), contracts.ActRegenerateDraft, contracts.ActRetrieveMore)
+	}
 	if quality && len(ev) > 0 {
-		if avg := averageConfidence(ev); avg < r.MinAvgConfidence {
+		judged := ev
+		if !several {
+			judged = onTheQuestion(citedEvidence(ev, g.Cited), c.Searches)
+		}
+		if avg := averageConfidence(judged); avg < r.MinAvgConfidence {
 			return fail(fmt.Sprintf("low_evidence_confidence(avg=%.2f)", avg), contracts.ActRetrieveMore, contracts.ActRefineQuery)
+		}
+		if best := slices.MaxFunc(judged, byConfidence).Confidence; !several && best < strongOnTheQuestion {
+			return fail(fmt.Sprintf("no_strong_article(best=%.2f<%.2f)", best, strongOnTheQuestion), contracts.ActRetrieveMore, contracts.ActRefineQuery)
 		}
 	}
 	// Seed 004 §3 requires no source at all for CASUAL: a greeting is
@@ -155,6 +175,57 @@ func checkEvidence(c EvidenceCase, r EvidenceRules) contracts.CheckResult {
 		return fail("weak_evidence_fast_track", contracts.ActRestrictScope)
 	}
 	return contracts.CheckResult{OK: true, Reason: "ok"}
+}
+
+// onTheQuestion gives each item the best score the first attempt's
+// searches, made from the question's words, gave its article, where they
+// found it. A retry's search of one word finds an article strongly for
+// that word alone: in a knowledge base of one article about a router,
+// "router" does whatever was asked, and "How do I set up parental controls
+// on the router?" would pass with a grounded quote about firmware (its
+// first search, "set parental controls router", scores the article 0.27).
+func onTheQuestion(ev []contracts.EvidenceItem, searches []contracts.QueryTrace) []contracts.EvidenceItem {
+	out := slices.Clone(ev)
+	for i, e := range out {
+		best, seen := 0.0, false
+		for _, s := range searches {
+			if s.Attempt != 0 || s.Error != "" {
+				continue
+			}
+			for _, a := range s.Articles {
+				if cmpOr(a.URL, a.KBID) == e.Ref {
+					best, seen = max(best, a.Score), true
+				}
+			}
+		}
+		if seen {
+			out[i].Confidence = best
+		}
+	}
+	return out
+}
+
+// strongOnTheQuestion is the score the one article that answers must
+// reach in the searches of the question's words when one kind of source
+// is asked for. A score is at most the share of the search's words the
+// article holds, so the article holds at least two of five of them.
+const strongOnTheQuestion = 0.4
+
+func byConfidence(a, b contracts.EvidenceItem) int { return cmp.Compare(a.Confidence, b.Confidence) }
+
+// citedEvidence are the items of the cited articles; all of them when
+// the draft's supported statements cite none.
+func citedEvidence(ev []contracts.EvidenceItem, cited []string) []contracts.EvidenceItem {
+	var out []contracts.EvidenceItem
+	for _, e := range ev {
+		if slices.Contains(cited, e.Ref) {
+			out = append(out, e)
+		}
+	}
+	if len(out) == 0 {
+		return ev
+	}
+	return out
 }
 
 func checkSources(rt contracts.RequestType, rule SourceRule, have []contracts.EvidenceSource, quality bool) contracts.CheckResult {
@@ -244,4 +315,28 @@ func appendUnique(list []contracts.RequiredAction, a contracts.RequiredAction) [
 		return list
 	}
 	return append(list, a)
+}
+
+// RetryCanFindMore says whether another attempt could bring evidence the
+// turn lacks. The first retry may: other words can find what the first
+// searches did not. A later one may when the retry before it found
+// something new, or did not search at all (it has not looked yet); a
+// retry that searched and found only what the turn already had shows that
+// searching again finds the same articles, and another attempt would only
+// repeat the draft.
+func RetryCanFindMore(ev []contracts.EvidenceItem, searches []contracts.QueryTrace, retryCount int) bool {
+	if retryCount == 0 {
+		return true
+	}
+	for _, e := range ev {
+		if e.Attempt == retryCount {
+			return true
+		}
+	}
+	for _, s := range searches {
+		if s.Attempt == retryCount {
+			return false
+		}
+	}
+	return true
 }

@@ -92,7 +92,10 @@ func TestEvidenceRulesAreConfigurable(t *testing.T) {
 	assert.True(t, got.OK, "a single-source knowledge base can lower the diversity minimum")
 	rules.QualityMinItems = 3
 	got = CheckEvidence(EvidenceCase{RequestType: c.RequestHowtoPolicy, Track: c.TrackQuality, Evidence: items("doc", 0.7, "doc", 0.8)}, rules)
-	assert.Equal(t, "insufficient_evidence_count(<3)", got.Reason)
+	assert.True(t, got.OK, "one kind of source asked for: the items are not counted")
+	rules.QualityMinSources = 2
+	got = CheckEvidence(EvidenceCase{RequestType: c.RequestHowtoPolicy, Track: c.TrackQuality, Evidence: items("doc", 0.7, "policy", 0.8)}, rules)
+	assert.Equal(t, "insufficient_evidence_count(<3)", got.Reason, "two kinds asked for: the count holds")
 }
 
 // What was set aside as untrusted is not evidence: the check judges what
@@ -119,7 +122,6 @@ func TestEvidenceRulesValidate(t *testing.T) {
 		{func(r *EvidenceRules) { r.QualityMinSources = 5 }, "quality_min_sources: 5 is outside 0..4"},
 		{func(r *EvidenceRules) { r.MinAvgConfidence = 1.5 }, "min_avg_confidence: 1.5 is outside [0,1]"},
 		{func(r *EvidenceRules) { r.FastMinItems = 21 }, "fast_min_items: 21 is outside 0..20"},
-		{func(r *EvidenceRules) { r.SoleArticleConfidence = -0.1 }, "sole_article_confidence: -0.1 is outside [0,1]"},
 	} {
 		r := DefaultEvidenceRules()
 		tc.modify(&r)

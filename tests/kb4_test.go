@@ -76,8 +76,8 @@ func howToPlan(question string) string {
 	return string(b)
 }
 
-// With the strict count (sole_article_confidence 0) the one article is not
-// enough; the Guardian asks for one retry, and when that retry searches and
+// With the seed's two kinds of source asked for (quality_min_sources 2) the
+// one article is not enough; the Guardian asks for one retry, and when that retry searches and
 // finds nothing new it asks for no other, though tables.max_retries allows
 // two: searching again could only find the same article. A scripted agent
 // plays the turn, so the test holds whatever queries a model would choose;
@@ -93,7 +93,7 @@ func TestNoRetryThatCannotFindAnythingNew(t *testing.T) {
 		sgrtest.ToolCall("search_kb", `{"query":"единый вход SAML"}`),
 		sgrtest.Text("Включите SAML и загрузите метаданные IdP [1]."),
 	)...)
-	a := newAgent(t, agent.Options{Model: m}, kb4(func(c *config.Config) { c.Guardian.SoleArticleConfidence = 0 }))
+	a := newAgent(t, agent.Options{Model: m}, kb4(func(c *config.Config) { c.Guardian.QualityMinSources = 2 }))
 	s, err := a.RunState(context.Background(), agent.Turn{SessionID: "kb4", Message: q})
 	require.NoError(t, err)
 	require.NotNil(t, s.Verdict)
