@@ -51,6 +51,16 @@ type Config struct {
 	// Memory keeps what users state about themselves across their
 	// threads (memory.go).
 	Memory Memory `yaml:"memory"`
+	// Serve is what serve and worker read besides their flags.
+	Serve Serve `yaml:"serve"`
+}
+
+// Serve configures the server and the workers of its runs.
+type Serve struct {
+	// WebhookHosts are where a run's webhook may go besides loopback:
+	// host names, addresses or CIDR prefixes, checked again on every
+	// address dialled (runs.NewWebhookHosts reads them).
+	WebhookHosts []string `yaml:"webhook_hosts"`
 }
 
 // Output says what the printed results carry. Personal data (e-mail

@@ -42,6 +42,10 @@ postgres://... or redis://...).`,
 			if turnTimeout <= 0 {
 				return fmt.Errorf("--turn-timeout: %s is not above 0", turnTimeout)
 			}
+			hosts, err := runs.NewWebhookHosts(a.cfg.Serve.WebhookHosts)
+			if err != nil {
+				return fmt.Errorf("serve.webhook_hosts: %w", err)
+			}
 			q, err := runs.Open(cmd.Context(), queue, runs.Options{})
 			if err != nil {
 				return fmt.Errorf("--queue: %w", err)
@@ -54,7 +58,7 @@ postgres://... or redis://...).`,
 			}
 			defer done()
 			w := runs.Worker{Queue: q, Handler: ag, Name: name, Concurrency: concurrency, TurnTimeout: turnTimeout,
-				Grace: workerGrace, Log: a.log}
+				Grace: workerGrace, Log: a.log, Webhooks: runs.Webhooks{Hosts: hosts}}
 			fmt.Fprintf(a.out, "working on %s\n", queue)
 			return w.Work(cmd.Context())
 		},
