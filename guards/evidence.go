@@ -148,7 +148,7 @@ func checkEvidence(c EvidenceCase, r EvidenceRules) contracts.CheckResult {
 	if res := checkSources(rt, rule, sources, quality); !res.OK {
 		return res
 	}
-	g := CheckGrounding(c.Draft, c.Articles)
+	g := CheckGrounding(c.Draft, withAllChunks(c.Articles, c.Searches))
 	if len(g.Unsupported) > 0 {
 		return fail(g.Reason(), contracts.ActRegenerateDraft, contracts.ActRetrieveMore)
 	}
@@ -200,6 +200,30 @@ func onTheQuestion(ev []contracts.EvidenceItem, searches []contracts.QueryTrace)
 		}
 		if seen {
 			out[i].Confidence = best
+		}
+	}
+	return out
+}
+
+// withAllChunks gives each article every chunk any search retrieved of
+// it: the list of found articles keeps an article as its first search
+// returned it, and a later search may have brought other passages of it
+// that the draft quotes.
+func withAllChunks(articles []contracts.Article, searches []contracts.QueryTrace) []contracts.Article {
+	out := slices.Clone(articles)
+	for i := range out {
+		out[i].Chunks = slices.Clone(out[i].Chunks)
+		for _, s := range searches {
+			for _, a := range s.Articles {
+				if a.KBID != out[i].KBID || a.URL != out[i].URL {
+					continue
+				}
+				for _, ch := range a.Chunks {
+					if !slices.ContainsFunc(out[i].Chunks, func(have contracts.Chunk) bool { return have.ID == ch.ID && have.Text == ch.Text }) {
+						out[i].Chunks = append(out[i].Chunks, ch)
+					}
+				}
+			}
 		}
 	}
 	return out
