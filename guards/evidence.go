@@ -155,12 +155,12 @@ func checkEvidence(c EvidenceCase, r EvidenceRules) contracts.CheckResult {
 	if quality && len(ev) > 0 {
 		judged := ev
 		if !several {
-			judged = onTheQuestion(citedEvidence(ev, g.Cited), c.Searches)
+			judged = citedEvidence(ev, g.Cited)
 		}
 		if avg := averageConfidence(judged); avg < r.MinAvgConfidence {
 			return fail(fmt.Sprintf("low_evidence_confidence(avg=%.2f)", avg), contracts.ActRetrieveMore, contracts.ActRefineQuery)
 		}
-		if best := slices.MaxFunc(judged, byConfidence).Confidence; !several && best < strongOnTheQuestion {
+		if best := slices.MaxFunc(onTheQuestion(judged, c.Searches), byConfidence).Confidence; !several && best < strongOnTheQuestion {
 			return fail(fmt.Sprintf("no_strong_article(best=%.2f<%.2f)", best, strongOnTheQuestion), contracts.ActRetrieveMore, contracts.ActRefineQuery)
 		}
 	}
