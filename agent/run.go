@@ -159,7 +159,9 @@ func eventOf(c graph.Chunk[State]) (contracts.Event, bool) {
 }
 
 // Run runs one turn and returns its structured result with personal data
-// masked (Masked).
+// masked (Masked). Its query traces, the searches the agent ran and what
+// each found, are there with output.include_query_traces or
+// Turn.QueryTraces, and empty otherwise.
 //
 // A turn whose model could not be reached returns, with the error (a
 // *models.CallError), a result of action "error" whose Failure says which
@@ -173,7 +175,11 @@ func (a *Agent) Run(ctx context.Context, t Turn) (contracts.StructuredResult, er
 		}
 		return contracts.StructuredResult{}, err
 	}
-	return Masked(a.Result(s), a.cfg.Output), nil
+	res := Masked(a.Result(s), a.cfg.Output)
+	if !a.cfg.Output.IncludeQueryTraces && !t.QueryTraces {
+		res.QueryTraces = []contracts.QueryTrace{} // what the agent searched is internal unless asked for (seed 003)
+	}
+	return res, nil
 }
 
 // Masked is r as it may be printed, stored or sent: every value the

@@ -42,6 +42,10 @@ type Turn struct {
 	// another's; with no User, the tenant is the user. Both empty: the
 	// turn remembers nothing.
 	User, Tenant string
+	// QueryTraces asks for the turn's query traces in Run's result
+	// whatever output.include_query_traces says: for a caller that reads
+	// them, such as batch's found_articles and confidence columns.
+	QueryTraces bool
 }
 
 // MaxMessageRunes bounds a user message.

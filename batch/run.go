@@ -197,7 +197,8 @@ func work(ctx context.Context, h Handler, jb job) outcome {
 		return outcome{rec: rec}
 	}
 	start := time.Now()
-	res, err := h.Run(ctx, agent.Turn{SessionID: "batch-" + jb.id, Number: 1, Message: jb.request, Role: jb.role})
+	res, err := h.Run(ctx, agent.Turn{SessionID: "batch-" + jb.id, Number: 1, Message: jb.request, Role: jb.role,
+		QueryTraces: true}) // the found_articles, found_chunks and confidence columns read them
 	rec.LatencyMS = float64(time.Since(start).Microseconds()) / 1000
 	if err != nil && ctx.Err() != nil {
 		return outcome{dropped: true} // interrupted: run again next time

@@ -70,6 +70,9 @@ type Output struct {
 	// UnmaskedEvidence keeps what the knowledge base returned (evidence,
 	// query traces, articles) as found, for a reader allowed to see it.
 	UnmaskedEvidence bool `yaml:"unmasked_evidence"`
+	// IncludeQueryTraces puts the searches the agent ran, with what each
+	// found, in the turn's result (agent.Run, serve's /v1/turns).
+	IncludeQueryTraces bool `yaml:"include_query_traces"`
 }
 
 // SGR switches the planning step (sgr_plan's call): off, or on for a

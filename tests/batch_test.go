@@ -131,7 +131,7 @@ func TestBatchOfTheExampleSpreadsheet(t *testing.T) {
 // roundTrip is a single turn of the request as ask --json prints it.
 func roundTrip(t *testing.T, a *agent.Agent, request string) contracts.StructuredResult {
 	t.Helper()
-	res, err := a.Run(context.Background(), agent.Turn{SessionID: "single", Message: request})
+	res, err := a.Run(context.Background(), agent.Turn{SessionID: "single", Message: request, QueryTraces: true})
 	require.NoError(t, err)
 	b, err := json.Marshal(res)
 	require.NoError(t, err)

@@ -52,7 +52,7 @@ func TestRoleIsCheckedBeforeAnySearch(t *testing.T) {
 	assertRefusedBeforeAnySearch(t, res)
 
 	for _, role := range []string{"admin", ""} {
-		res, err = a.Run(context.Background(), agent.Turn{SessionID: "r", Message: "How do I configure the safety guard?", Role: role})
+		res, err = a.Run(context.Background(), agent.Turn{SessionID: "r", Message: "How do I configure the safety guard?", Role: role, QueryTraces: true})
 		require.NoError(t, err)
 		require.NotNil(t, res.Verdict)
 		assert.Equal(t, contracts.VerdictPass, res.Verdict.Verdict, "role %q", role)
