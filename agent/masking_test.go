@@ -80,7 +80,7 @@ func assertMasked(t *testing.T, text, what string) {
 
 func TestStreamShowsNoDraftTheGuardianRejects(t *testing.T) {
 	a := newAgent(t, agent.Options{Model: leakingModel(), Searcher: contactSearch{}})
-	evs, wait := a.Stream(context.Background(), agent.Turn{SessionID: "s", Message: question})
+	evs, wait := a.Stream(context.Background(), agent.Turn{SessionID: "s", Message: question, QueryTraces: true})
 	var verdicts []contracts.VerdictKind
 	for ev := range evs {
 		assert.NotEqual(t, contracts.EventToken, ev.Kind, "a token of a rejected draft reached the stream: %q", ev.Text)
@@ -134,7 +134,7 @@ func TestStreamReleasesAPassedAnswerAfterItsVerdict(t *testing.T) {
 func TestRunMasksUnlessEvidenceIsAskedUnmasked(t *testing.T) {
 	unmasked := newAgent(t, agent.Options{Model: leakingModel(), Searcher: contactSearch{}},
 		func(c *config.Config) { c.Output.UnmaskedEvidence = true })
-	res, err := unmasked.Run(context.Background(), agent.Turn{SessionID: "s", Message: question})
+	res, err := unmasked.Run(context.Background(), agent.Turn{SessionID: "s", Message: question, QueryTraces: true})
 	require.NoError(t, err)
 	assert.Equal(t, contactText, res.Evidence[0].Snippet, "output.unmasked_evidence keeps the evidence as found")
 	assert.Equal(t, contactText, res.QueryTraces[0].Articles[0].Chunks[0].Text)

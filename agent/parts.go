@@ -80,7 +80,7 @@ func (a *Agent) parts(ctx context.Context, o Options, b builds) (Nodes, Tables, 
 		}
 		info, err := t.Info(ctx)
 		if err != nil || info == nil || info.Name == "" {
-			return Nodes{}, Tables{}, fmt.Errorf("%s: no name (%v)", which, err)
+			return Nodes{}, Tables{}, fmt.Errorf("%s: no name (%w)", which, err)
 		}
 		if info.Name == tools.SGRToolName || info.Name == tools.SearchKBToolName || toolStep.Sources[info.Name] != "" {
 			return Nodes{}, Tables{}, fmt.Errorf("%s: the name %q is taken", which, info.Name)
@@ -108,7 +108,7 @@ func (a *Agent) parts(ctx context.Context, o Options, b builds) (Nodes, Tables, 
 		GuardianVerify: guardian(cfg, classifier, policy, dt001, texts),
 		SGRPlan: nodes.SGRPlan{Model: planner, Binding: dt003, Tracks: dt006, Texts: texts, Product: product,
 			Language: lang, SearchLanguage: searchLang, Contract: contract, Timeout: timeout,
-			Switch: nodes.PlanningSwitch{Off: !cfg.SGR.Enabled, RolloutPercent: cfg.SGR.RolloutPercent}}.Node(),
+			Switch: nodes.PlanningSwitch{Off: !cfg.SGR.Enabled, HeldBackPercent: 100 - cfg.SGR.RolloutPercent}}.Node(),
 		PolicyCheck: nodes.PolicyCheck{Policy: policy, Enforcement: dt001, Mode: cfg.Guard.Mode}.Node(),
 		InjectSynthetic: nodes.InjectSynthetic{Routing: dt002, Outputs: dt004, Texts: texts, Mode: nodes.InjectionMode(cfg.Agent.Injection),
 			Product: product, Language: lang}.Node(),

@@ -13,8 +13,9 @@ import (
 type PlanningSwitch struct {
 	// Off turns planning off for every turn.
 	Off bool
-	// RolloutPercent is the share of sessions, 0 to 100, whose turns plan.
-	RolloutPercent int
+	// HeldBackPercent is the share of sessions, 0 to 100, whose turns do
+	// not plan: 100 - sgr.rollout_percent, so that the zero value plans all.
+	HeldBackPercent int
 }
 
 // Skip says why s's turn answers without a plan, or "" when it plans. The
@@ -24,8 +25,8 @@ func (p PlanningSwitch) Skip(s *contracts.ChatState) string {
 	switch {
 	case p.Off:
 		return "planning off (sgr.enabled: false): the agent answers the message directly"
-	case !InRollout(rolloutKey(s), p.RolloutPercent):
-		return fmt.Sprintf("planning skipped: the session is outside sgr.rollout_percent %d; the agent answers the message directly", p.RolloutPercent)
+	case !InRollout(rolloutKey(s), 100-p.HeldBackPercent):
+		return fmt.Sprintf("planning skipped: the session is outside sgr.rollout_percent %d; the agent answers the message directly", 100-p.HeldBackPercent)
 	}
 	return ""
 }

@@ -44,7 +44,7 @@ func TestInRolloutGrowsWithThePercent(t *testing.T) {
 
 func TestPlanningSwitchSkip(t *testing.T) {
 	s := &contracts.ChatState{SessionID: "a", UserMessage: "hi"}
-	assert.Empty(t, nodes.PlanningSwitch{RolloutPercent: 100}.Skip(s))
-	assert.Contains(t, nodes.PlanningSwitch{Off: true, RolloutPercent: 100}.Skip(s), "sgr.enabled: false")
-	assert.Contains(t, nodes.PlanningSwitch{RolloutPercent: 0}.Skip(s), "sgr.rollout_percent 0")
+	assert.Empty(t, nodes.PlanningSwitch{}.Skip(s), "the zero value plans every turn")
+	assert.Contains(t, nodes.PlanningSwitch{Off: true}.Skip(s), "sgr.enabled: false")
+	assert.Contains(t, nodes.PlanningSwitch{HeldBackPercent: 100}.Skip(s), "sgr.rollout_percent 0")
 }
