@@ -2,6 +2,7 @@ package events_test
 
 import (
 	"context"
+	"errors"
 	"io"
 	"sync"
 	"testing"
@@ -44,7 +45,7 @@ func TestTokenCallbacks(t *testing.T) {
 	var text string
 	for {
 		c, err := sr.Recv()
-		if err == io.EOF {
+		if errors.Is(err, io.EOF) {
 			break
 		}
 		require.NoError(t, err)

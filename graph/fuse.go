@@ -365,7 +365,7 @@ func (r *Runnable[S]) branches(ctx context.Context, e *env[S], st stage[S], s S,
 	}
 	shareOut(len(st.branches), run)
 	for _, err := range errs {
-		if err != nil && err != errBranchStopped {
+		if err != nil && !errors.Is(err, errBranchStopped) {
 			return s, err
 		}
 	}

@@ -152,7 +152,8 @@ func statements(draft string) []statement {
 		marks := citationMark.FindAllStringSubmatchIndex(line, -1)
 		start := 0
 		for i := 0; i < len(marks); {
-			cites, end, j := []int{}, marks[i][1], i
+			cites, j := []int{}, i
+			var end int
 			for {
 				n, _ := strconv.Atoi(line[marks[j][2]:marks[j][3]])
 				cites, end, j = append(cites, n), marks[j][1], j+1

@@ -138,7 +138,7 @@ func openGeneration(dir, name string, timeout time.Duration) (generation, error)
 	n, err := b.DocCount()
 	if want := m.chunks(); err != nil || n != uint64(want) {
 		b.Close()
-		return generation{}, fmt.Errorf("index %s: %d chunks, the manifest lists %d (%v)", path, n, want, err)
+		return generation{}, fmt.Errorf("index %s: %d chunks, the manifest lists %d (%w)", path, n, want, err)
 	}
 	return generation{name: name, bleve: b, manifest: m, chunks: newChunkStore(b, int(n))}, nil
 }

@@ -96,7 +96,7 @@ func plainScalar(v []byte, inList bool) bool {
 		return false
 	}
 	if inList {
-		return bytes.IndexAny(v, ",[]{}:#?") < 0
+		return !bytes.ContainsAny(v, ",[]{}:#?")
 	}
 	return !bytes.Contains(v, []byte(" #")) && !bytes.Contains(v, []byte(": ")) && v[len(v)-1] != ':'
 }

@@ -139,7 +139,7 @@ func readVectors(path string) (*vectorSet, error) {
 func readString(r *bufio.Reader) (string, error) {
 	n, err := binary.ReadUvarint(r)
 	if err != nil || n > 1<<16 {
-		return "", fmt.Errorf("bad string length %d (%v)", n, err)
+		return "", fmt.Errorf("bad string length %d (%w)", n, err)
 	}
 	b := make([]byte, n)
 	_, err = io.ReadFull(r, b)

@@ -61,7 +61,7 @@ func decode(raw json.RawMessage, v any) error {
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		return fmt.Errorf("arguments: %s is not an argument of this tool", strings.TrimPrefix(err.Error(), "json: unknown field "))
 	default:
-		return fmt.Errorf("arguments: %v", err)
+		return fmt.Errorf("arguments: %w", err)
 	}
 }
 

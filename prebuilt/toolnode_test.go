@@ -216,7 +216,7 @@ func TestToolsReadTheRunContextAndTheState(t *testing.T) {
 	assert.Empty(t, out.Notes, "the tool had a copy")
 
 	t.Run("outside a ToolNode a state tool fails", func(t *testing.T) {
-		_, err := peek.(tool.InvokableTool).InvokableRun(ctx, `{}`)
+		_, err := peek.InvokableRun(ctx, `{}`)
 		assert.ErrorContains(t, err, "tool peek reads the state (*prebuilt_test.chat): run it in a prebuilt.ToolNode over that state")
 	})
 }

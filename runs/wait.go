@@ -92,7 +92,7 @@ func (w *waiter) wait(ctx context.Context) (Run, error) {
 				}
 				continue
 			}
-			w.failures, check = 0, false
+			w.failures = 0
 		}
 		evs, err := w.read(ctx)
 		if err != nil {

@@ -115,7 +115,7 @@ func askAtOnce(t *testing.T, urls []string, key, session string, n int, g *gate)
 			if res.StatusCode == http.StatusOK {
 				var c chatCompletion
 				if err := json.Unmarshal(body, &c); err != nil || c.SGRGraph == nil {
-					errs <- fmt.Errorf("question %d: a 200 without its result: %v: %s", i, err, body)
+					errs <- fmt.Errorf("question %d: a 200 without its result: %w: %s", i, err, body)
 					return
 				}
 				out[i].turn = c.SGRGraph.Turn
@@ -130,7 +130,7 @@ func askAtOnce(t *testing.T, urls []string, key, session string, n int, g *gate)
 				} `json:"error"`
 			}
 			if err := json.Unmarshal(body, &e); err != nil {
-				errs <- fmt.Errorf("question %d: status %d, not OpenAI's error shape: %v: %s", i, res.StatusCode, err, body)
+				errs <- fmt.Errorf("question %d: status %d, not OpenAI's error shape: %w: %s", i, res.StatusCode, err, body)
 				return
 			}
 			out[i].code, out[i].typ, out[i].param, out[i].message = e.Error.Code, e.Error.Type, e.Error.Param, e.Error.Message

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"net/http"
 	"runtime/debug"
 	"time"
@@ -86,7 +87,7 @@ func (s *Server) recovered(next http.Handler) http.Handler {
 			if v == nil {
 				return
 			}
-			if v == http.ErrAbortHandler { // net/http's own way to drop a connection
+			if err, ok := v.(error); ok && errors.Is(err, http.ErrAbortHandler) { // net/http's own way to drop a connection
 				panic(v)
 			}
 			s.opts.Log.Error().Str("request", recordOf(r).id).Interface("panic", v).Bytes("stack", debug.Stack()).Msg("handler panicked")

@@ -378,8 +378,9 @@ func literal(typ, text string) (string, error) {
 // exampleInputs reads an example's FEEL context, each value as its
 // column's type.
 func exampleInputs(cols []Column, context string) (map[string]any, error) {
-	body, ok := strings.CutPrefix(strings.TrimSpace(context), "{")
-	if body, ok = strings.CutSuffix(body, "}"); !ok {
+	body, opened := strings.CutPrefix(strings.TrimSpace(context), "{")
+	body, closed := strings.CutSuffix(body, "}")
+	if !opened || !closed {
 		return nil, fmt.Errorf("%q is not a FEEL context {name: value, ...}", context)
 	}
 	inputs := map[string]any{}

@@ -59,7 +59,7 @@ func (t *test) add(p string) error {
 	case strings.HasPrefix(p, `"`):
 		v, err := strconv.Unquote(p)
 		if err != nil {
-			return fmt.Errorf("bad string %s: %v", p, err)
+			return fmt.Errorf("bad string %s: %w", p, err)
 		}
 		t.strings = append(t.strings, v)
 	case p == "true" || p == "false":

@@ -19,7 +19,7 @@ import (
 func FuzzWriteResult(f *testing.F) {
 	f.Add("guard <mode> & \"x\"", "Line\nnext\t\u2028 \x01 \xff ё", "A > B", "a,b", 0.8307183540431828, 1e-7, 3, true)
 	f.Add("", "", "", "", 0.0, 1e21, 0, false)
-	f.Add("q", "\\ / \b \f \r", "h", "", -0.0, 123456789.0, -1, true)
+	f.Add("q", "\\ / \b \f \r", "h", "", math.Copysign(0, -1), 123456789.0, -1, true)
 	f.Fuzz(func(t *testing.T, query, text, heading, tags string, score, raw float64, n int, flag bool) {
 		var tagList []string
 		if tags != "" {

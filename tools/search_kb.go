@@ -101,7 +101,7 @@ func (t *SearchKB) HandOver(out string) (kb.Result, bool) { return t.results.tak
 func (t *SearchKB) parseArgs(raw string) (SearchKBArgs, error) {
 	var in map[string]any
 	if err := json.Unmarshal([]byte(stripFence(raw)), &in); err != nil {
-		return SearchKBArgs{}, fmt.Errorf(`%s arguments: invalid JSON (%v); call again with {"query": "...", "top_k": 5}`, SearchKBToolName, err)
+		return SearchKBArgs{}, fmt.Errorf(`%s arguments: invalid JSON (%w); call again with {"query": "...", "top_k": 5}`, SearchKBToolName, err)
 	}
 	args := SearchKBArgs{TopK: t.defaultTopK}
 	switch q := in["query"].(type) {

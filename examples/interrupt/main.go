@@ -99,7 +99,7 @@ func run(ctx context.Context, w io.Writer) error {
 	_, err = r.Invoke(ctx, &Reply{Question: "The export hangs. What now?"}, graph.WithThread("ticket-7"))
 	var paused *graph.InterruptError
 	if !errors.As(err, &paused) {
-		return fmt.Errorf("expected a pause, got %v", err)
+		return fmt.Errorf("expected a pause, got %w", err)
 	}
 	fmt.Fprintf(w, "paused at %s: %s\n", paused.Pending().Node, paused.Pending().Payload)
 	store.Close()

@@ -76,7 +76,7 @@ func run(ctx context.Context, w io.Writer, servers []mcptools.Server) error {
 		} `json:"articles"`
 	}
 	if err := json.Unmarshal([]byte(found), &res); err != nil || len(res.Articles) == 0 {
-		return fmt.Errorf("search_kb answered %q (%v)", found, err)
+		return fmt.Errorf("search_kb answered %q (%w)", found, err)
 	}
 	fmt.Fprintf(w, "echo: %s\nget-sum: %s\nsearch_kb: %s (%s)\n", echo, sum, res.Articles[0].Title, res.Articles[0].KBID)
 	return nil

@@ -112,7 +112,7 @@ func run(ctx context.Context, w io.Writer) error {
 	_, err = agent.Invoke(ctx, in, thread, carry)
 	var paused *graph.InterruptError
 	if !errors.As(err, &paused) {
-		return fmt.Errorf("expected a pause for approval, got %v", err)
+		return fmt.Errorf("expected a pause for approval, got %w", err)
 	}
 	fmt.Fprintf(w, "paused at %s: %s\n", paused.Pending().Node, paused.Pending().Payload)
 	decision := prebuilt.Edit(`{"amount":150,"category":"hotel","note":"Oslo, capped at the limit"}`)

@@ -243,7 +243,7 @@ func (m *Model) Host() string {
 // GetType names the model in callbacks.
 func (m *Model) GetType() string { return "OpenAI" }
 
-// IsCallbacksEnabled: eino-ext's client reports its own callbacks.
+// IsCallbacksEnabled reports true: eino-ext's client reports its own callbacks.
 func (m *Model) IsCallbacksEnabled() bool { return true }
 
 // adapt rewrites a forced tool choice the server cannot take.

@@ -56,7 +56,7 @@ func startRedis(tb testing.TB, bin string) (string, error) {
 	if err := waitFor(func() error { return pingRedis(addr) }, exited); err != nil {
 		stop()
 		if isClosed(exited) {
-			err = fmt.Errorf("%w (%v)", err, exitErr)
+			err = fmt.Errorf("%w (%w)", err, exitErr)
 		}
 		return "", fmt.Errorf("port %d: %w; log: %s", port, err, tail(logPath))
 	}

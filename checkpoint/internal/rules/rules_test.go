@@ -90,7 +90,7 @@ func TestContextAddsTimeoutOnlyWhenMissing(t *testing.T) {
 	require.True(t, ok)
 	assert.WithinDuration(t, time.Now().Add(DefaultTimeout), deadline, time.Second)
 
-	ctx, cancel = Context(nil) //lint:ignore SA1012 a nil context must not panic
+	ctx, cancel = Context(nil) //nolint:staticcheck // SA1012: a nil context must not panic
 
 	defer cancel()
 	_, ok = ctx.Deadline()

@@ -163,7 +163,7 @@ func testConcurrent(t *testing.T, open Open) {
 				errs <- s.Set(ctx(t), own, []byte(own), 0)
 				errs <- s.Set(ctx(t), "shared", []byte(own), time.Minute)
 				if _, ok, err := s.Get(ctx(t), own); err != nil || !ok {
-					errs <- fmt.Errorf("get %s: ok %v, err %v", own, ok, err)
+					errs <- fmt.Errorf("get %s: ok %v, err %w", own, ok, err)
 				}
 			}
 		})
