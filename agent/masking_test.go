@@ -109,7 +109,7 @@ func TestStreamReleasesAPassedAnswerAfterItsVerdict(t *testing.T) {
 	m := sgrtest.NewScriptedModel(
 		sgrtest.ToolCall("analyse_user_request", planJSON(question)),
 		sgrtest.ToolCall("search_kb", `{"query":"support contact"}`),
-		sgrtest.Chunks("Write to the address ", "in the contact article [1]."),
+		sgrtest.Chunks("Write to the support address ", "or call support [1]."),
 	)
 	a := newAgent(t, agent.Options{Model: m, Searcher: contactSearch{}})
 	evs, wait := a.Stream(context.Background(), agent.Turn{SessionID: "s", Message: question})
@@ -127,7 +127,7 @@ func TestStreamReleasesAPassedAnswerAfterItsVerdict(t *testing.T) {
 	res, err := wait()
 	require.NoError(t, err)
 	require.Equal(t, contracts.VerdictPass, res.Verdict.Verdict)
-	assert.Equal(t, "Write to the address in the contact article [1].", tokens.String(), "the passed draft, whole, once")
+	assert.Equal(t, "Write to the support address or call support [1].", tokens.String(), "the passed draft, whole, once")
 	assert.True(t, strings.HasPrefix(res.Answer, tokens.String()))
 }
 

@@ -53,7 +53,12 @@ func (w *jsonWriter) result(res kb.Result) bool {
 	w.Write(strconv.AppendInt(w.num[:0], int64(c.NAboveThreshold), 10))
 	w.WriteString(`,"likely_relevant":`)
 	w.WriteString(strconv.FormatBool(c.LikelyRelevant))
-	w.WriteString("}}")
+	w.WriteByte('}')
+	if res.Fallback != "" { // omitempty
+		w.WriteString(`,"fallback":`)
+		w.str(res.Fallback)
+	}
+	w.WriteByte('}')
 	return ok
 }
 

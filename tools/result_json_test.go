@@ -33,6 +33,7 @@ func FuzzWriteResult(f *testing.F) {
 		checkWriteResult(t, res)
 		checkWriteResult(t, kb.Result{Query: query})
 		checkWriteResult(t, kb.Result{Query: query, Articles: []contracts.Article{}})
+		checkWriteResult(t, kb.Result{Query: query, Fallback: text})
 	})
 }
 
@@ -52,7 +53,7 @@ func checkWriteResult(t *testing.T, res kb.Result) {
 // TestWriteResultKnowsEveryField: a field added to a result's types must
 // be written by jsonWriter too.
 func TestWriteResultKnowsEveryField(t *testing.T) {
-	for typ, n := range map[reflect.Type]int{reflect.TypeFor[kb.Result](): 3, reflect.TypeFor[contracts.Article](): 6,
+	for typ, n := range map[reflect.Type]int{reflect.TypeFor[kb.Result](): 4, reflect.TypeFor[contracts.Article](): 6,
 		reflect.TypeFor[contracts.Chunk](): 5, reflect.TypeFor[contracts.RetrievalConfidence](): 5} {
 		assert.Equal(t, n, typ.NumField(), "%s has fields jsonWriter does not write", typ)
 	}
