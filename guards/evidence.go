@@ -148,7 +148,7 @@ func checkEvidence(c EvidenceCase, r EvidenceRules) contracts.CheckResult {
 	if res := checkSources(rt, rule, sources, quality); !res.OK {
 		return res
 	}
-	g := CheckGrounding(c.Draft, withAllChunks(c.Articles, c.Searches))
+	g := CheckGrounding(c.Draft, append(withAllChunks(c.Articles, c.Searches), toolRecords(ev)...))
 	if len(g.Unsupported) > 0 {
 		return fail(g.Reason(), contracts.ActRegenerateDraft, contracts.ActRetrieveMore)
 	}
@@ -209,6 +209,21 @@ func onTheQuestion(ev []contracts.EvidenceItem, searches []contracts.QueryTrace)
 // it: the list of found articles keeps an article as its first search
 // returned it, and a later search may have brought other passages of it
 // that the draft quotes.
+// toolRecords are the evidence items that are no knowledge-base article
+// (a tool's answer: a db lookup, an MCP server's result) as articles of one
+// chunk, their text: the draft numbers them after the articles, and a
+// statement citing one is checked against what the tool answered.
+func toolRecords(ev []contracts.EvidenceItem) []contracts.Article {
+	var out []contracts.Article
+	for _, e := range ev {
+		if e.Source == contracts.SourceDoc {
+			continue
+		}
+		out = append(out, contracts.Article{KBID: e.Ref, Chunks: []contracts.Chunk{{Text: e.Snippet}}})
+	}
+	return out
+}
+
 func withAllChunks(articles []contracts.Article, searches []contracts.QueryTrace) []contracts.Article {
 	out := slices.Clone(articles)
 	for i := range out {
