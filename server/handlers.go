@@ -93,7 +93,7 @@ func (s *Server) turns(w http.ResponseWriter, r *http.Request, key string) {
 		return
 	}
 	e := s.turnOf(&req)
-	t := agent.Turn{SessionID: recordOf(r).id, Number: 1, Language: req.Language, Role: req.Role, Tenant: key}
+	t := agent.Turn{SessionID: recordOf(r).id, Number: 1, Language: req.Language, Role: req.Role, Tenant: key, QueryTraces: req.IncludeQueryTraces}
 	if e == nil {
 		t.Message = *req.Message
 		r, e = withMultitask(r, req.MultitaskStrategy)

@@ -41,7 +41,7 @@ func (s *Server) submitRun(w http.ResponseWriter, r *http.Request, key string) {
 		e = invalid("stream", "invalid_value", "stream: a run answers at once; its events are at GET /v1/runs/{id}/events")
 	}
 	id := runs.NewID()
-	t := agent.Turn{SessionID: id, Number: 1, Language: req.Language, Role: req.Role}
+	t := agent.Turn{SessionID: id, Number: 1, Language: req.Language, Role: req.Role, QueryTraces: req.IncludeQueryTraces}
 	if e == nil {
 		t.Message = *req.Message
 		r, e = withMultitask(r, req.MultitaskStrategy)

@@ -144,6 +144,10 @@ type turnRequest struct {
 	Role      string  `json:"role"`
 	// Stream sends the turn's events as they happen (SSE), then the result.
 	Stream bool `json:"stream"`
+	// IncludeQueryTraces asks for the searches the agent ran and what each
+	// found in the result, as output.include_query_traces does for every
+	// turn (the web chat's confidence and queries badges read them).
+	IncludeQueryTraces bool `json:"include_query_traces"`
 	// MultitaskStrategy says what to do when the session is busy (multitask.go).
 	MultitaskStrategy string `json:"multitask_strategy"`
 	// Webhook, on /v1/runs, is the URL the run's end is posted to (webhooks.go).

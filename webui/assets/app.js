@@ -31,7 +31,7 @@ async function send() {
   const ctl = new AbortController();
   setRunning(ctl);
   try {
-    await streamTurn({ message: text, session_id: page.session, stream: true }, ctl.signal, (name, data) => {
+    await streamTurn({ message: text, session_id: page.session, stream: true, include_query_traces: true }, ctl.signal, (name, data) => {
       const near = nearBottom();
       if (name === "result") turn.finish(data);
       else if (name === "interrupted") {
