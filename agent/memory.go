@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
@@ -88,30 +86,12 @@ func CheckMemoryIDs(t Turn) error {
 // redis:// URL, a SQLite file (a path, or sqlite:PATH), or, when empty,
 // memory.db under the user cache directory. The caller closes it.
 func OpenMemory(ctx context.Context, where string) (memory.Store, error) {
-	var (
-		s   memory.Store
-		err error
-	)
-	switch {
-	case strings.HasPrefix(where, "postgres://"), strings.HasPrefix(where, "postgresql://"):
-		s, err = postgres.Open(ctx, where)
-	case strings.HasPrefix(where, "redis://"), strings.HasPrefix(where, "rediss://"):
-		s, err = redis.Open(ctx, where)
-	default:
-		path := strings.TrimPrefix(where, "sqlite:")
-		if path == "" {
-			if path, err = sqlite.DefaultPath(); err != nil {
-				return nil, fmt.Errorf("memory.store: %w", err)
-			}
-		} else if info, statErr := os.Stat(filepath.Dir(path)); statErr != nil || !info.IsDir() {
-			return nil, fmt.Errorf("memory.store %s: the folder %s does not exist", where, filepath.Dir(path))
-		}
-		s, err = sqlite.Open(path)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("memory.store %s: %w", redact(where), err)
-	}
-	return s, nil
+	return openByURL(ctx, "memory.store", where, storeOpeners[memory.Store]{
+		postgres:    func(ctx context.Context, url string) (memory.Store, error) { return postgres.Open(ctx, url) },
+		redis:       func(ctx context.Context, url string) (memory.Store, error) { return redis.Open(ctx, url) },
+		sqlite:      func(path string) (memory.Store, error) { return sqlite.Open(path) },
+		defaultPath: sqlite.DefaultPath,
+	})
 }
 
 // openMemory gives the agent its memory store when memory.enabled: the
