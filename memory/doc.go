@@ -34,6 +34,8 @@
 // memorytest) and enforce the same limits (MaxKeyBytes and the others).
 // Every call honours the deadline of its context and, when it has none,
 // gives up after DefaultTimeout: a memory lookup sits in a turn's path.
+// The durable stores are Drivers behind NewStore, which keeps these rules
+// for all of them; a store of your own can be one too.
 //
 // # In a graph
 //

@@ -2,10 +2,7 @@ package postgres
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
-	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -32,78 +29,38 @@ RETURNING created`
 
 const columns = `namespace, key, value, created, updated, expires`
 
-func (s *store) Put(ctx context.Context, namespace []string, key string, value json.RawMessage, ttl time.Duration) (memory.Item, error) {
-	if err := rules.Put(namespace, key, value, ttl); err != nil {
-		return memory.Item{}, wrap("put", err)
-	}
-	ctx, cancel, err := call(ctx, "put")
-	if err != nil {
-		return memory.Item{}, err
-	}
-	defer cancel()
-	now := time.Unix(0, time.Now().UnixNano()).UTC()
-	it := memory.Item{Namespace: slices.Clone(namespace), Key: key, Value: slices.Clone(value), Updated: now}
-	if ttl > 0 {
-		it.Expires = now.Add(ttl)
-	}
+func (s *store) Put(ctx context.Context, it memory.Item) (time.Time, error) {
 	// One round trip: a batch runs as one implicit transaction.
 	b := &pgx.Batch{}
-	b.Queue(purgeSQL, now.UnixNano(), rules.PurgeBatch)
+	b.Queue(purgeSQL, it.Updated.UnixNano(), rules.PurgeBatch)
 	var created int64
-	b.Queue(putSQL, rules.Encode(namespace), key, []byte(value), string(value), now.UnixNano(), nanos(it.Expires)).
+	b.Queue(putSQL, rules.Encode(it.Namespace), it.Key, []byte(it.Value), string(it.Value), it.Updated.UnixNano(), memory.UnixNanos(it.Expires)).
 		QueryRow(func(row pgx.Row) error { return row.Scan(&created) })
 	if err := s.pool.SendBatch(ctx, b).Close(); err != nil {
-		return memory.Item{}, wrap("put", err)
+		return time.Time{}, err
 	}
-	it.Created = at(created)
-	return it, nil
+	return memory.FromUnixNanos(created), nil
 }
 
-func (s *store) Get(ctx context.Context, namespace []string, key string) (memory.Item, error) {
-	if err := errors.Join(rules.Namespace(namespace), rules.Key(key)); err != nil {
-		return memory.Item{}, wrap("get", err)
-	}
-	ctx, cancel, err := call(ctx, "get")
-	if err != nil {
-		return memory.Item{}, err
-	}
-	defer cancel()
+func (s *store) Get(ctx context.Context, namespace []string, key string) (memory.Item, bool, error) {
 	row := s.pool.QueryRow(ctx, `SELECT `+columns+` FROM sgrgraph_memories
 		WHERE namespace = $1 AND key = $2 AND (expires = 0 OR expires > $3)`, rules.Encode(namespace), key, time.Now().UnixNano())
 	it, err := scan(row)
 	if errors.Is(err, pgx.ErrNoRows) {
-		err = fmt.Errorf("%q %q: %w", namespace, key, memory.ErrNotFound)
+		return memory.Item{}, false, nil
 	}
-	if err != nil {
-		return memory.Item{}, wrap("get", err)
-	}
-	return it, nil
+	return it, err == nil, err
 }
 
 func (s *store) Delete(ctx context.Context, namespace []string, key string) error {
-	if err := errors.Join(rules.Namespace(namespace), rules.Key(key)); err != nil {
-		return wrap("delete", err)
-	}
-	ctx, cancel, err := call(ctx, "delete")
-	if err != nil {
-		return err
-	}
-	defer cancel()
-	if _, err := s.pool.Exec(ctx, `DELETE FROM sgrgraph_memories WHERE namespace = $1 AND key = $2`, rules.Encode(namespace), key); err != nil {
-		return wrap("delete", err)
-	}
-	return nil
+	_, err := s.pool.Exec(ctx, `DELETE FROM sgrgraph_memories WHERE namespace = $1 AND key = $2`, rules.Encode(namespace), key)
+	return err
 }
 
 func (s *store) Purge(ctx context.Context) (int, error) {
-	ctx, cancel, err := call(ctx, "purge")
-	if err != nil {
-		return 0, err
-	}
-	defer cancel()
 	tag, err := s.pool.Exec(ctx, `DELETE FROM sgrgraph_memories WHERE expires > 0 AND expires <= $1`, time.Now().UnixNano())
 	if err != nil {
-		return 0, wrap("purge", err)
+		return 0, err
 	}
 	return int(tag.RowsAffected()), nil
 }
@@ -118,5 +75,5 @@ func scan(row pgx.Row) (memory.Item, error) {
 	if err := row.Scan(&ns, &key, &value, &created, &updated, &expires); err != nil {
 		return memory.Item{}, err
 	}
-	return memory.Item{Namespace: rules.Decode(ns), Key: key, Value: value, Created: at(created), Updated: at(updated), Expires: at(expires)}, nil
+	return memory.Item{Namespace: rules.Decode(ns), Key: key, Value: value, Created: memory.FromUnixNanos(created), Updated: memory.FromUnixNanos(updated), Expires: memory.FromUnixNanos(expires)}, nil
 }

@@ -11,7 +11,6 @@ package postgres
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -62,7 +61,7 @@ func Open(ctx context.Context, url string) (memory.Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("memory/postgres: open: create table: %w", err)
 	}
-	return &store{pool: pool}, nil
+	return memory.NewStore("postgres", &store{pool: pool}), nil
 }
 
 // createTable creates the table under a lock: two processes running CREATE
@@ -86,35 +85,4 @@ func createTable(ctx context.Context, pool *pgxpool.Pool) error {
 func (s *store) Close() error {
 	s.pool.Close()
 	return nil
-}
-
-// call bounds one store call: the default timeout when ctx has none, and
-// no work at all once ctx is done.
-func call(ctx context.Context, op string) (context.Context, context.CancelFunc, error) {
-	ctx, cancel := rules.Context(ctx)
-	if err := ctx.Err(); err != nil {
-		cancel()
-		return nil, nil, wrap(op, err)
-	}
-	return ctx, cancel, nil
-}
-
-// wrap names the store and the operation in err.
-func wrap(op string, err error) error {
-	return fmt.Errorf("memory/postgres: %s: %w", op, err)
-}
-
-// nanos and at convert the stored times; 0 is the zero time (never).
-func nanos(t time.Time) int64 {
-	if t.IsZero() {
-		return 0
-	}
-	return t.UnixNano()
-}
-
-func at(n int64) time.Time {
-	if n == 0 {
-		return time.Time{}
-	}
-	return time.Unix(0, n).UTC()
 }

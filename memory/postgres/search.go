@@ -22,29 +22,17 @@ func live(prefix []string, now time.Time) (string, []any) {
 	return where, args
 }
 
-func (s *store) List(ctx context.Context, o memory.ListOptions) ([][]string, error) {
-	if err := o.Validate(); err != nil {
-		return nil, wrap("list", err)
-	}
-	ctx, cancel, err := call(ctx, "list")
+func (s *store) Namespaces(ctx context.Context, o memory.ListOptions) ([][]string, error) {
+	where, args := live(o.Prefix, time.Now())
+	n := len(args)
+	rows, err := s.pool.Query(ctx, fmt.Sprintf(`SELECT DISTINCT namespace FROM sgrgraph_memories WHERE %s
+		ORDER BY namespace LIMIT $%d OFFSET $%d`, where, n+1, n+2), append(args, o.Limit, o.Offset)...)
 	if err != nil {
 		return nil, err
 	}
-	defer cancel()
-	where, args := live(o.Prefix, time.Now())
-	limit := o.Limit
-	if limit == 0 {
-		limit = memory.DefaultLimit
-	}
-	n := len(args)
-	rows, err := s.pool.Query(ctx, fmt.Sprintf(`SELECT DISTINCT namespace FROM sgrgraph_memories WHERE %s
-		ORDER BY namespace LIMIT $%d OFFSET $%d`, where, n+1, n+2), append(args, limit, o.Offset)...)
-	if err != nil {
-		return nil, wrap("list", err)
-	}
 	spaces, err := pgx.CollectRows(rows, pgx.RowTo[string])
 	if err != nil {
-		return nil, wrap("list", err)
+		return nil, err
 	}
 	out := make([][]string, len(spaces))
 	for i, ns := range spaces {
@@ -53,36 +41,20 @@ func (s *store) List(ctx context.Context, o memory.ListOptions) ([][]string, err
 	return out, nil
 }
 
-func (s *store) Search(ctx context.Context, q memory.Query) ([]memory.Item, error) {
-	if err := q.Validate(); err != nil {
-		return nil, wrap("search", err)
-	}
-	ctx, cancel, err := call(ctx, "search")
-	if err != nil {
-		return nil, err
-	}
-	defer cancel()
+func (s *store) Live(ctx context.Context, q memory.Query) ([]memory.Item, error) {
 	where, args := live(q.Prefix, time.Now())
 	if len(q.Filter) > 0 {
 		// Containment of scalars is equality: the index narrows the rows,
-		// and Apply decides with the same rules as every store.
+		// and Query.Apply decides with the same rules as every store.
 		f, err := json.Marshal(q.Filter)
 		if err != nil {
-			return nil, wrap("search", err)
+			return nil, err
 		}
 		where, args = fmt.Sprintf(`%s AND doc @> $%d`, where, len(args)+1), append(args, string(f))
 	}
 	rows, err := s.pool.Query(ctx, `SELECT `+columns+` FROM sgrgraph_memories WHERE `+where, args...)
 	if err != nil {
-		return nil, wrap("search", err)
+		return nil, err
 	}
-	found, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (memory.Item, error) { return scan(row) })
-	if err != nil {
-		return nil, wrap("search", err)
-	}
-	out, err := q.Apply(found)
-	if err != nil {
-		return nil, wrap("search", err)
-	}
-	return out, nil
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (memory.Item, error) { return scan(row) })
 }

@@ -3,9 +3,7 @@ package redis
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"time"
 
@@ -15,70 +13,30 @@ import (
 
 var setKeys = []string{indexKey, expiresKey}
 
-func (s *store) Put(ctx context.Context, namespace []string, key string, value json.RawMessage, ttl time.Duration) (memory.Item, error) {
-	if err := rules.Put(namespace, key, value, ttl); err != nil {
-		return memory.Item{}, wrap("put", err)
-	}
-	ctx, cancel, err := call(ctx, "put")
-	if err != nil {
-		return memory.Item{}, err
-	}
-	defer cancel()
-	now := time.Unix(0, time.Now().UnixNano()).UTC()
-	it := memory.Item{Namespace: slices.Clone(namespace), Key: key, Value: slices.Clone(value), Updated: now}
+func (s *store) Put(ctx context.Context, it memory.Item) (time.Time, error) {
 	expNS, expMS := int64(0), int64(0)
-	if ttl > 0 {
-		it.Expires = now.Add(ttl)
+	if !it.Expires.IsZero() {
 		expNS, expMS = it.Expires.UnixNano(), ceilMS(it.Expires)
 	}
-	created, err := putScript.Run(ctx, s.client, setKeys, itemPrefix, member(namespace, key), []byte(value),
-		now.UnixNano(), expNS, floorMS(now), expMS, rules.PurgeBatch).Text()
+	created, err := putScript.Run(ctx, s.client, setKeys, itemPrefix, member(it.Namespace, it.Key), []byte(it.Value),
+		it.Updated.UnixNano(), expNS, floorMS(it.Updated), expMS, rules.PurgeBatch).Text()
 	if err != nil {
-		return memory.Item{}, wrap("put", err)
+		return time.Time{}, err
 	}
-	if it.Created, err = at(created); err != nil {
-		return memory.Item{}, wrap("put", err)
-	}
-	return it, nil
+	return at(created)
 }
 
-func (s *store) Get(ctx context.Context, namespace []string, key string) (memory.Item, error) {
-	if err := errors.Join(rules.Namespace(namespace), rules.Key(key)); err != nil {
-		return memory.Item{}, wrap("get", err)
-	}
-	ctx, cancel, err := call(ctx, "get")
-	if err != nil {
-		return memory.Item{}, err
-	}
-	defer cancel()
+func (s *store) Get(ctx context.Context, namespace []string, key string) (memory.Item, bool, error) {
 	m := member(namespace, key)
 	fields, err := s.client.HMGet(ctx, itemPrefix+m, fieldNames...).Result()
 	if err != nil {
-		return memory.Item{}, wrap("get", err)
+		return memory.Item{}, false, err
 	}
-	it, ok, err := item(m, fields, time.Now())
-	if err == nil && !ok {
-		err = fmt.Errorf("%q %q: %w", namespace, key, memory.ErrNotFound)
-	}
-	if err != nil {
-		return memory.Item{}, wrap("get", err)
-	}
-	return it, nil
+	return item(m, fields, time.Now())
 }
 
 func (s *store) Delete(ctx context.Context, namespace []string, key string) error {
-	if err := errors.Join(rules.Namespace(namespace), rules.Key(key)); err != nil {
-		return wrap("delete", err)
-	}
-	ctx, cancel, err := call(ctx, "delete")
-	if err != nil {
-		return err
-	}
-	defer cancel()
-	if err := deleteScript.Run(ctx, s.client, setKeys, itemPrefix, member(namespace, key)).Err(); err != nil {
-		return wrap("delete", err)
-	}
-	return nil
+	return deleteScript.Run(ctx, s.client, setKeys, itemPrefix, member(namespace, key)).Err()
 }
 
 // purgeChunk is how many expired items one purge script removes: Purge
@@ -86,16 +44,11 @@ func (s *store) Delete(ctx context.Context, namespace []string, key string) erro
 const purgeChunk = 1000
 
 func (s *store) Purge(ctx context.Context) (int, error) {
-	ctx, cancel, err := call(ctx, "purge")
-	if err != nil {
-		return 0, err
-	}
-	defer cancel()
 	total := 0
 	for {
 		n, err := purgeScript.Run(ctx, s.client, setKeys, itemPrefix, floorMS(time.Now()), purgeChunk).Int()
 		if err != nil {
-			return total, wrap("purge", err)
+			return total, err
 		}
 		total += n
 		if n < purgeChunk {

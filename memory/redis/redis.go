@@ -15,7 +15,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -33,9 +32,7 @@ const (
 )
 
 type store struct {
-	client    *redis.Client
-	closeOnce sync.Once
-	closeErr  error
+	client *redis.Client
 }
 
 // Open connects to the server at url (redis://[user:password@]host:port/db,
@@ -53,18 +50,10 @@ func Open(ctx context.Context, url string) (memory.Store, error) {
 		_ = client.Close()
 		return nil, fmt.Errorf("memory/redis: open %s: %w", opt.Addr, err)
 	}
-	return &store{client: client}, nil
+	return memory.NewStore("redis", &store{client: client}), nil
 }
 
-// Close closes the connections; closing again is no error.
-func (s *store) Close() error {
-	s.closeOnce.Do(func() {
-		if err := s.client.Close(); err != nil {
-			s.closeErr = fmt.Errorf("memory/redis: close: %w", err)
-		}
-	})
-	return s.closeErr
-}
+func (s *store) Close() error { return s.client.Close() }
 
 // member names an item in the sorted sets: its encoded namespace, then its
 // key. A key holds no control character, so the last rules.Sep ends the
@@ -74,22 +63,6 @@ func member(namespace []string, key string) string { return rules.Encode(namespa
 func split(m string) ([]string, string) {
 	i := strings.LastIndex(m, rules.Sep) + 1
 	return rules.Decode(m[:i]), m[i:]
-}
-
-// call bounds one store call: the default timeout when ctx has none, and
-// no work at all once ctx is done.
-func call(ctx context.Context, op string) (context.Context, context.CancelFunc, error) {
-	ctx, cancel := rules.Context(ctx)
-	if err := ctx.Err(); err != nil {
-		cancel()
-		return nil, nil, wrap(op, err)
-	}
-	return ctx, cancel, nil
-}
-
-// wrap names the store and the operation in err.
-func wrap(op string, err error) error {
-	return fmt.Errorf("memory/redis: %s: %w", op, err)
 }
 
 // The expiry set is scored in milliseconds, which a Lua number holds

@@ -56,18 +56,10 @@ func (s *store) live(ctx context.Context, prefix []string) ([]memory.Item, error
 	}
 }
 
-func (s *store) List(ctx context.Context, o memory.ListOptions) ([][]string, error) {
-	if err := o.Validate(); err != nil {
-		return nil, wrap("list", err)
-	}
-	ctx, cancel, err := call(ctx, "list")
-	if err != nil {
-		return nil, err
-	}
-	defer cancel()
+func (s *store) Namespaces(ctx context.Context, o memory.ListOptions) ([][]string, error) {
 	items, err := s.live(ctx, o.Prefix)
 	if err != nil {
-		return nil, wrap("list", err)
+		return nil, err
 	}
 	var spaces [][]string // in member order, so each namespace's items are together
 	for _, it := range items {
@@ -78,22 +70,7 @@ func (s *store) List(ctx context.Context, o memory.ListOptions) ([][]string, err
 	return append([][]string{}, memory.Page(spaces, o.Limit, o.Offset)...), nil
 }
 
-func (s *store) Search(ctx context.Context, q memory.Query) ([]memory.Item, error) {
-	if err := q.Validate(); err != nil {
-		return nil, wrap("search", err)
-	}
-	ctx, cancel, err := call(ctx, "search")
-	if err != nil {
-		return nil, err
-	}
-	defer cancel()
-	items, err := s.live(ctx, q.Prefix)
-	if err != nil {
-		return nil, wrap("search", err)
-	}
-	out, err := q.Apply(items)
-	if err != nil {
-		return nil, wrap("search", err)
-	}
-	return out, nil
+// Live reads every live item under the prefix; Query.Apply filters them.
+func (s *store) Live(ctx context.Context, q memory.Query) ([]memory.Item, error) {
+	return s.live(ctx, q.Prefix)
 }

@@ -3,10 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
-	"fmt"
-	"slices"
 	"time"
 
 	"github.com/sgrgraph/sgrgraph/memory"
@@ -27,78 +24,55 @@ ON CONFLICT (namespace, key) DO UPDATE SET
 		THEN excluded.created ELSE memories.created END
 RETURNING created`
 
-func (s *store) Put(ctx context.Context, namespace []string, key string, value json.RawMessage, ttl time.Duration) (memory.Item, error) {
-	if err := rules.Put(namespace, key, value, ttl); err != nil {
-		return memory.Item{}, wrap("put", err)
-	}
-	ctx, cancel, err := call(ctx, "put")
-	if err != nil {
-		return memory.Item{}, err
-	}
-	defer cancel()
-	now := time.Unix(0, time.Now().UnixNano()).UTC()
-	it := memory.Item{Namespace: slices.Clone(namespace), Key: key, Value: slices.Clone(value), Updated: now}
-	if ttl > 0 {
-		it.Expires = now.Add(ttl)
-	}
+func (s *store) Put(ctx context.Context, it memory.Item) (time.Time, error) {
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return memory.Item{}, wrap("put", err)
+		return time.Time{}, err
 	}
 	defer func() { _ = tx.Rollback() }()
 	var created int64
-	if _, err = tx.ExecContext(ctx, purgeSQL, now.UnixNano(), rules.PurgeBatch); err == nil {
-		err = tx.QueryRowContext(ctx, putSQL, rules.Encode(namespace), key, []byte(value), now.UnixNano(), nanos(it.Expires)).Scan(&created)
+	now := it.Updated.UnixNano()
+	if _, err = tx.ExecContext(ctx, purgeSQL, now, rules.PurgeBatch); err == nil {
+		err = tx.QueryRowContext(ctx, putSQL, rules.Encode(it.Namespace), it.Key, []byte(it.Value), now, memory.UnixNanos(it.Expires)).Scan(&created)
 	}
 	if err == nil {
 		err = tx.Commit()
 	}
-	if err != nil {
-		return memory.Item{}, wrap("put", err)
-	}
-	it.Created = at(created)
-	return it, nil
+	return memory.FromUnixNanos(created), err
 }
 
-func (s *store) Get(ctx context.Context, namespace []string, key string) (memory.Item, error) {
-	if err := errors.Join(rules.Namespace(namespace), rules.Key(key)); err != nil {
-		return memory.Item{}, wrap("get", err)
-	}
-	ctx, cancel, err := call(ctx, "get")
-	if err != nil {
-		return memory.Item{}, err
-	}
-	defer cancel()
-	row := s.db.QueryRowContext(ctx, `SELECT namespace, key, value, created, updated, expires FROM memories
+func (s *store) Get(ctx context.Context, namespace []string, key string) (memory.Item, bool, error) {
+	row := s.db.QueryRowContext(ctx, `SELECT `+columns+` FROM memories
 		WHERE namespace = ? AND key = ? AND (expires = 0 OR expires > ?)`, rules.Encode(namespace), key, time.Now().UnixNano())
 	it, err := scan(row)
 	if errors.Is(err, sql.ErrNoRows) {
-		err = fmt.Errorf("%q %q: %w", namespace, key, memory.ErrNotFound)
+		return memory.Item{}, false, nil
 	}
-	if err != nil {
-		return memory.Item{}, wrap("get", err)
-	}
-	return it, nil
+	return it, err == nil, err
 }
 
 func (s *store) Delete(ctx context.Context, namespace []string, key string) error {
-	if err := errors.Join(rules.Namespace(namespace), rules.Key(key)); err != nil {
-		return wrap("delete", err)
-	}
-	ctx, cancel, err := call(ctx, "delete")
-	if err != nil {
-		return err
-	}
-	defer cancel()
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
-	if _, err := s.db.ExecContext(ctx, `DELETE FROM memories WHERE namespace = ? AND key = ?`, rules.Encode(namespace), key); err != nil {
-		return wrap("delete", err)
-	}
-	return nil
+	_, err := s.db.ExecContext(ctx, `DELETE FROM memories WHERE namespace = ? AND key = ?`, rules.Encode(namespace), key)
+	return err
 }
+
+func (s *store) Purge(ctx context.Context) (int, error) {
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	res, err := s.db.ExecContext(ctx, `DELETE FROM memories WHERE expires > 0 AND expires <= ?`, time.Now().UnixNano())
+	if err != nil {
+		return 0, err
+	}
+	n, err := res.RowsAffected()
+	return int(n), err
+}
+
+// columns are the columns scan reads, in its order.
+const columns = `namespace, key, value, created, updated, expires`
 
 // scan reads one row of namespace, key, value, created, updated, expires.
 func scan(row interface{ Scan(...any) error }) (memory.Item, error) {
@@ -110,5 +84,5 @@ func scan(row interface{ Scan(...any) error }) (memory.Item, error) {
 	if err := row.Scan(&ns, &key, &value, &created, &updated, &expires); err != nil {
 		return memory.Item{}, err
 	}
-	return memory.Item{Namespace: rules.Decode(ns), Key: key, Value: value, Created: at(created), Updated: at(updated), Expires: at(expires)}, nil
+	return memory.Item{Namespace: rules.Decode(ns), Key: key, Value: value, Created: memory.FromUnixNanos(created), Updated: memory.FromUnixNanos(updated), Expires: memory.FromUnixNanos(expires)}, nil
 }

@@ -17,7 +17,6 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
@@ -84,43 +83,7 @@ func Open(path string) (memory.Store, error) {
 		_ = db.Close()
 		return nil, fmt.Errorf("memory/sqlite: open %s: create table: %w", path, err)
 	}
-	return &store{db: db}, nil
+	return memory.NewStore("sqlite", &store{db: db}), nil
 }
 
-func (s *store) Close() error {
-	if err := s.db.Close(); err != nil {
-		return fmt.Errorf("memory/sqlite: close: %w", err)
-	}
-	return nil
-}
-
-// call bounds one store call: the default timeout when ctx has none, and
-// no work at all once ctx is done.
-func call(ctx context.Context, op string) (context.Context, context.CancelFunc, error) {
-	ctx, cancel := rules.Context(ctx)
-	if err := ctx.Err(); err != nil {
-		cancel()
-		return nil, nil, wrap(op, err)
-	}
-	return ctx, cancel, nil
-}
-
-// wrap names the store and the operation in err.
-func wrap(op string, err error) error {
-	return fmt.Errorf("memory/sqlite: %s: %w", op, err)
-}
-
-// nanos and at convert the stored times; 0 is the zero time (never).
-func nanos(t time.Time) int64 {
-	if t.IsZero() {
-		return 0
-	}
-	return t.UnixNano()
-}
-
-func at(n int64) time.Time {
-	if n == 0 {
-		return time.Time{}
-	}
-	return time.Unix(0, n).UTC()
-}
+func (s *store) Close() error { return s.db.Close() }
