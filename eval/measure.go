@@ -25,6 +25,10 @@ type SetReport struct {
 	Injection *InjectionReport
 	// Results are the items' runs one by one (results.jsonl).
 	Results []Result
+	// Parts are the development and the held-out part measured apart,
+	// named <set>.dev and <set>.heldout (docs/eval.md); a part with no
+	// item is left out. A part's own Parts and Results are empty.
+	Parts []SetReport
 }
 
 // Figure is one headline number, named <set>.<figure>.
@@ -144,7 +148,38 @@ const maxMisses = 15
 
 // Measure computes a set's report from the observations of its items.
 func Measure(s Set, obs []Observation, topK int) SetReport {
-	r := SetReport{Name: s.Name, Items: len(s.Items), Results: results(s, obs)}
+	r := measureKinds(s, s.Name, obs, topK)
+	r.Items, r.Results = len(s.Items), results(s, obs)
+	part := make([]Part, len(s.Items))
+	for i, it := range s.Items {
+		part[i] = it.Part()
+	}
+	for _, p := range Parts {
+		n := 0
+		for i := range s.Items {
+			if part[i] == p {
+				n++
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		var in []Observation
+		for _, o := range obs {
+			if part[o.Item] == p {
+				in = append(in, o)
+			}
+		}
+		pr := measureKinds(s, s.Name+"."+string(p), in, topK)
+		pr.Items = n
+		r.Parts = append(r.Parts, pr)
+	}
+	return r
+}
+
+// measureKinds measures the observations given, a part per kind they hold.
+func measureKinds(s Set, name string, obs []Observation, topK int) SetReport {
+	r := SetReport{Name: name}
 	by := map[Kind][]Observation{}
 	for _, o := range obs {
 		it := s.Items[o.Item]
@@ -482,6 +517,9 @@ func (s SetReport) Figures() []Figure {
 			add(m.Mode+"_tokens", m.Tokens, "<=")
 			add(m.Mode+"_consistency", m.Consistency, ">=")
 		}
+	}
+	for _, p := range s.Parts {
+		out = append(out, p.Figures()...)
 	}
 	return out
 }

@@ -69,7 +69,13 @@ func TestMeasure(t *testing.T) {
 		// The failed turn counts in neither the means nor the drafted turns.
 		"s.directive_early_termination": 1, "s.directive_retries": 1, "s.directive_tokens": 300, "s.directive_consistency": 0.5,
 	}
-	assert.Len(t, figures, len(want))
+	whole := 0
+	for name := range figures {
+		if !strings.Contains(name, ".dev.") && !strings.Contains(name, ".heldout.") {
+			whole++
+		}
+	}
+	assert.Equal(t, len(want), whole, "the whole set's figures")
 	for name, v := range want {
 		assert.InDelta(t, v, figures[name], 1e-9, name)
 	}

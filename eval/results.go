@@ -11,8 +11,10 @@ import (
 // of each part; the results hold every verdict, action and answer, so a
 // figure can be traced to the items that make it.
 type Result struct {
-	Set  string      `json:"set"`
-	Line int         `json:"line"`
+	Set  string `json:"set"`
+	Line int    `json:"line"`
+	// Part is the part of the set the item falls in: dev or heldout.
+	Part Part        `json:"part"`
 	Item Item        `json:"item"`
 	Got  Observation `json:"got"` // the item's index left out: set and line name it
 	// TermRecall and BaselineRecall are an answers item's answer-term
@@ -26,7 +28,7 @@ func results(s Set, obs []Observation) []Result {
 	out := make([]Result, 0, len(obs))
 	for _, o := range obs {
 		it := s.Items[o.Item]
-		r := Result{Set: s.Name, Line: it.Line, Item: it, Got: o}
+		r := Result{Set: s.Name, Line: it.Line, Part: it.Part(), Item: it, Got: o}
 		if it.Kind == KindAnswers {
 			if rc, ok := TermRecall(it.Reference, o.Answer); ok {
 				bc, _ := TermRecall(it.Reference, o.Baseline)

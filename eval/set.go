@@ -54,6 +54,11 @@ const maxLineBytes = 1 << 20
 // out of the way and ignored.
 type Item struct {
 	Kind Kind `json:"kind,omitempty"`
+	// ID and Group, when given, are the key that places the item in the
+	// development or the held-out part (see Key): rows of one group (one
+	// request phrased many ways) fall on one side.
+	ID    string `json:"id,omitempty"`
+	Group string `json:"group,omitempty"`
 	// Text is the message of a guard or routing item.
 	Text string `json:"text,omitempty"`
 	Lang string `json:"lang,omitempty"`

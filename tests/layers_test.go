@@ -92,7 +92,8 @@ var layers = map[string]struct {
 	"server":       {[]string{"agent", "checkpoint", "contracts", "graph", "guards", "models", "nodes", "runs"}, true}, // the default turn over HTTP
 	"mcpserver":    {[]string{"agent", "contracts", "guards", "models"}, false},                                        // the default turn over MCP
 	"webui":        {[]string{"templates"}, false},                                                                     // the web chat: static files and their labels
-	"eval":         {[]string{"contracts"}, false},                                                                     // measurement only: sets, metrics, report; labels are the contracts' actions
+	"eval":         {[]string{"contracts", "eval/split"}, false},                                                       // measurement only: sets, metrics, report; labels are the contracts' actions
+	"eval/split":   {nil, false},                                                                                       // which part of its set a row is in: one hash, shared with the guard's training
 	"eval/runner":  {[]string{"agent", "config", "contracts", "eval", "nodes"}, false},                                 // the sets' items through the default turn
 	"cmd/sgrgraph": {[]string{"agent", "batch", "checkpoint", "contracts", "docs", "eval", "eval/runner", "mcpserver", "runs", "server", "studio", "tables", "config", "guards", "guards/safety", "kb", "models", "models/openai", "templates", "tools", "webui"}, true},
 	"studio":       {[]string{"agent", "checkpoint", "graph", "nodes", "tables"}, false}, // a graph's runs and checkpoints in a page

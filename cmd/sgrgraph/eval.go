@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -23,10 +24,10 @@ const evalFloorsDoc = "eval.md"
 func newEvalCmd(a *app) *cobra.Command {
 	var f turnFlags
 	var (
-		out, floorsFile string
-		check           bool
-		topK, parallel  int
-		modes           []string
+		out, floorsFile, part string
+		check                 bool
+		topK, parallel        int
+		modes                 []string
 	)
 	cmd := &cobra.Command{
 		Use:   "eval SET.jsonl|DIR ...",
@@ -46,6 +47,12 @@ func newEvalCmd(a *app) *cobra.Command {
 					return fmt.Errorf("--modes: %q is not one of %s", m, strings.Join(runner.Modes, ", "))
 				}
 			}
+			if part != "" && !slices.Contains(eval.Parts, eval.Part(part)) {
+				return fmt.Errorf("--part: %q is not one of dev, heldout", part)
+			}
+			if part != "" && (check || floorsFile != "") {
+				return errors.New("--part: the floors are checked on a whole run, which measures each part apart; leave out --part or --check and --floors")
+			}
 			floors, err := loadFloors(check, floorsFile)
 			if err != nil {
 				return err
@@ -53,6 +60,9 @@ func newEvalCmd(a *app) *cobra.Command {
 			sets, err := eval.LoadSets(args)
 			if err != nil {
 				return err
+			}
+			if part != "" {
+				sets = onlyPart(sets, eval.Part(part))
 			}
 			cfg := a.cfg
 			if f.kbDir != "" {
@@ -93,10 +103,22 @@ func newEvalCmd(a *app) *cobra.Command {
 	cmd.Flags().StringVar(&out, "out", "", "write report.md, report.html and the plots to this folder")
 	cmd.Flags().BoolVar(&check, "check", false, "fail when a headline figure is below its floor in the eval article (docs/eval.md)")
 	cmd.Flags().StringVar(&floorsFile, "floors", "", "check against the floors table of this Markdown file instead")
+	cmd.Flags().StringVar(&part, "part", "", "run only this part of each set: dev (for tuning) or heldout")
 	cmd.Flags().IntVar(&topK, "top-k", 5, "the k of retrieval's hit@k")
 	cmd.Flags().IntVar(&parallel, "parallel", 1, "turns run at once")
 	cmd.Flags().StringSliceVar(&modes, "modes", nil, "injection modes of the A/B (default synthetic,directive,trace)")
 	return cmd
+}
+
+// onlyPart keeps the items of one part of each set, and the sets that have any.
+func onlyPart(sets []eval.Set, p eval.Part) []eval.Set {
+	var out []eval.Set
+	for _, s := range sets {
+		if s = s.Only(p); len(s.Items) > 0 {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // loadFloors reads the floors to check: from floorsFile when given, else

@@ -80,6 +80,41 @@ func TestEvalCheckNamesTheFigureBelowItsFloor(t *testing.T) {
 	assert.Contains(t, msg, "other.mrr: not measured (no set produced it), floor >= 0.500")
 }
 
+// TestEvalCheckFailsOnABrokenHeldOutFloor: the floors name parts' figures;
+// a held-out figure past its bound, or one the held-out part does not
+// produce, fails the check. In the tiny set the bomb request alone is held
+// out (docs/eval.md: FNV-1a of the text, modulo 100, is 23).
+func TestEvalCheckFailsOnABrokenHeldOutFloor(t *testing.T) {
+	kbDir, set := tinyEval(t)
+	floors := writeFloors(t, "| `tiny.heldout.guard_recall` | ≥ 0.9 |\n| `tiny.heldout.guard_recall` | ≤ 0.5 |\n"+
+		"| `tiny.heldout.routing_accuracy` | ≥ 0.5 |\n| `tiny.dev.routing_accuracy` | ≥ 1 |\n")
+	stdout, _, err := run(t, "eval", "--kb", kbDir, "--cache-dir", filepath.Join(kbDir, ".c"), "--floors", floors, set)
+	require.Error(t, err)
+	assert.Contains(t, stdout, "tiny.heldout.guard_recall")
+	assert.Contains(t, stdout, "tiny.dev.term_recall")
+	msg := err.Error()
+	assert.True(t, strings.HasPrefix(msg, "2 of 4 floors not kept:"), msg)
+	assert.Contains(t, msg, "tiny.heldout.guard_recall = 1.000, above its ceiling 0.500")
+	assert.Contains(t, msg, "tiny.heldout.routing_accuracy: not measured")
+}
+
+// TestEvalPartRunsOnePart: --part dev runs the development lines alone, as
+// tuning should; it cannot be checked against floors, which are on the
+// held-out parts.
+func TestEvalPartRunsOnePart(t *testing.T) {
+	kbDir, set := tinyEval(t)
+	stdout, _, err := run(t, "eval", "--kb", kbDir, "--cache-dir", filepath.Join(kbDir, ".c"), "--part", "dev", "--modes", "synthetic", set)
+	require.NoError(t, err)
+	assert.Contains(t, stdout, "tiny.dev.routing_accuracy")
+	assert.Contains(t, stdout, "tiny.dev.lookalike_fpr")
+	assert.NotContains(t, stdout, "heldout", "no held-out line ran")
+	assert.Regexp(t, `tiny\.guard_recall\s+0\.000`, stdout, "the one flagged message is held out: no positive ran")
+
+	_, _, err = run(t, "eval", "--kb", kbDir, "--cache-dir", filepath.Join(kbDir, ".c"), "--part", "dev", "--check", set)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "--part: the floors are checked on a whole run")
+}
+
 // TestEvalCheckReadsTheEvalArticle: --check takes the floors of
 // docs/eval.md, which name the repository's sets; a set of another name
 // produces none of their figures.
@@ -87,12 +122,13 @@ func TestEvalCheckReadsTheEvalArticle(t *testing.T) {
 	kbDir, set := tinyEval(t)
 	_, _, err := run(t, "eval", "--kb", kbDir, "--cache-dir", filepath.Join(kbDir, ".c"), "--check", set)
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "safety_holdout.guard_f1: not measured")
+	assert.Contains(t, err.Error(), "safety_holdout.heldout.guard_f1: not measured")
 
 	floors, err := loadFloors(true, "")
 	require.NoError(t, err)
 	for _, f := range floors {
-		set, _, _ := strings.Cut(f.Figure, ".")
+		set, rest, _ := strings.Cut(f.Figure, ".")
+		assert.True(t, strings.HasPrefix(rest, "heldout."), "floor %s is not on a held-out part", f.Figure)
 		matches, _ := filepath.Glob(filepath.Join("..", "..", "tests", "testdata", "*", set+".jsonl"))
 		top, _ := filepath.Glob(filepath.Join("..", "..", "tests", "testdata", set+".jsonl"))
 		assert.NotEmpty(t, append(matches, top...), "floor %s names no set of tests/testdata", f.Figure)
@@ -111,6 +147,7 @@ func TestEvalRefusesBadInput(t *testing.T) {
 		{"a bad line", []string{bad}, `bad.jsonl: line 2: level: "Fine" is not one of Safe, Controversial, Unsafe`},
 		{"top-k out of range", []string{"--top-k", "0", set}, "--top-k: 0 is outside 1..50"},
 		{"an unknown mode", []string{"--modes", "synthetic,loud", set}, `modes: "loud" is not one of synthetic, directive, trace`},
+		{"an unknown part", []string{"--part", "test", set}, `--part: "test" is not one of dev, heldout`},
 		{"a floors file without floors", []string{"--floors", set, set}, `--floors: floors: no table of floors under "## Floors"`},
 		{"no set", nil, "requires at least 1 arg"},
 	}
