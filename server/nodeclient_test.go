@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -33,6 +34,9 @@ type nodeCall struct {
 	Code       *string `json:"code"`
 	RetryAfter *string `json:"retryAfter"`
 	Message    string  `json:"message"`
+	// Turn is the turn number of a completion that carried the whole
+	// result (double.mjs asks for it).
+	Turn *int `json:"turn"`
 }
 
 // TestNodeClient is TestModelFaults seen from the official Node client: for
@@ -40,7 +44,7 @@ type nodeCall struct {
 // stream both raise an APIError of serve's status and code, never a success;
 // over the offline agent both succeed, so the script can pass.
 func TestNodeClient(t *testing.T) {
-	script := nodeScript(t, nodeOpenAI(t))
+	script := nodeScript(t, nodeOpenAI(t), "chat.mjs")
 	// The first row is the offline agent, which answers; the others are
 	// rows of the fault table, each over an agent whose model faults so.
 	rows := []modelFault{{name: "offline agent answers"}}
@@ -146,16 +150,16 @@ func nodeOpenAIInstalled(dir string) bool {
 	return json.Unmarshal(b, &pkg) == nil && pkg.Version == nodeOpenAIVersion
 }
 
-// nodeScript is testdata/nodeclient/chat.mjs copied into a directory of the
+// nodeScript is testdata/nodeclient/NAME copied into a directory of the
 // test beside a node_modules that links to the installed package: Node
 // resolves an ES module's imports from the file's own directory.
-func nodeScript(t *testing.T, pkgDir string) string {
+func nodeScript(t *testing.T, pkgDir, name string) string {
 	t.Helper()
-	src, err := os.ReadFile(filepath.Join("testdata", "nodeclient", "chat.mjs"))
+	src, err := os.ReadFile(filepath.Join("testdata", "nodeclient", name))
 	require.NoError(t, err)
 	dir := t.TempDir()
 	require.NoError(t, os.Symlink(filepath.Join(pkgDir, "node_modules"), filepath.Join(dir, "node_modules")))
-	script := filepath.Join(dir, "chat.mjs")
+	script := filepath.Join(dir, name)
 	require.NoError(t, os.WriteFile(script, src, 0o644))
 	return script
 }
@@ -163,29 +167,42 @@ func nodeScript(t *testing.T, pkgDir string) string {
 // runNode runs the script against baseURL and reads its lines.
 func runNode(t *testing.T, script, baseURL, q string) []nodeCall {
 	t.Helper()
+	calls, out, err := execNode(script, baseURL, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("node: %s", out)
+	return calls
+}
+
+// execNode runs a script with args and reads its lines; out is what it
+// printed. It makes no assertion, so that a test's other goroutines may
+// call it.
+func execNode(script string, args ...string) (calls []nodeCall, out string, err error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	var stdout, stderr bytes.Buffer
-	cmd := exec.CommandContext(ctx, "node", script, baseURL, q)
+	cmd := exec.CommandContext(ctx, "node", append([]string{script}, args...)...)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
+	err = cmd.Run()
 	var exit *exec.ExitError
 	switch {
 	case ctx.Err() != nil:
-		t.Fatalf("node %s took over 2m: %s%s", filepath.Base(script), stdout.String(), stderr.String())
+		return nil, "", fmt.Errorf("node %s took over 2m: %s%s", filepath.Base(script), stdout.String(), stderr.String())
 	case errors.As(err, &exit):
-		t.Fatalf("node %s failed (%v): %s%s", filepath.Base(script), err, stdout.String(), stderr.String())
+		return nil, "", fmt.Errorf("node %s failed (%w): %s%s", filepath.Base(script), err, stdout.String(), stderr.String())
 	case err != nil:
-		t.Fatalf("node %s: %v", filepath.Base(script), err)
+		return nil, "", fmt.Errorf("node %s: %w", filepath.Base(script), err)
 	}
-	t.Logf("node: %s", strings.TrimSpace(stdout.String()))
-	var calls []nodeCall
+	out = strings.TrimSpace(stdout.String())
 	sc := bufio.NewScanner(&stdout)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
 		var c nodeCall
-		require.NoError(t, json.Unmarshal(sc.Bytes(), &c), "a line of the script: %s", sc.Text())
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			return nil, out, fmt.Errorf("a line of node %s: %w: %s", filepath.Base(script), err, sc.Text())
+		}
 		calls = append(calls, c)
 	}
-	return calls
+	return calls, out, nil
 }
