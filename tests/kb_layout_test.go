@@ -5,6 +5,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -16,23 +18,28 @@ import (
 )
 
 // TestKnowledgeBaseLayoutDoesNotChooseTheArticle: which article answers a
-// question depends on what the articles say, not on where they are kept.
-// Each knowledge base (four documentation sets from different projects) is
-// copied under another folder name; every question of its answers set must
-// be answered from the same article (the first one the answer cites) as
-// from the original.
+// question depends on what the articles say, not on where they are kept
+// nor on whether their headings name the product. Each knowledge base
+// (five documentation sets from different projects) is copied under
+// another folder name, and copied again with the product's name taken out
+// of its titles and headings ("Upgrading etcd clusters" becomes "Upgrading
+// clusters"); every question of its answers set must be answered from the
+// same article (the first one the answer cites) from each copy as from the
+// original.
 func TestKnowledgeBaseLayoutDoesNotChooseTheArticle(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs four answer sets three times")
+		t.Skip("runs five answer sets three times")
 	}
-	for _, name := range []string{"etcd", "cargo", "helm", "rclone"} {
+	for name, product := range map[string]string{"etcd": "etcd", "cargo": "Cargo", "helm": "Helm", "rclone": "rclone",
+		"prometheus": "Prometheus"} {
 		t.Run(name, func(t *testing.T) {
 			set, err := eval.LoadSet("testdata/eval/answers_" + name + ".jsonl")
 			require.NoError(t, err)
 			src, err := filepath.Abs(filepath.Join(set.Dir, set.Items[0].KB))
 			require.NoError(t, err)
 			tmp := t.TempDir()
-			renamed := copyKB(t, src, filepath.Join(tmp, "export-2031", "kb_files"))
+			renamed := copyKB(t, src, filepath.Join(tmp, "export-2031", "kb_files"), nil)
+			unnamed := copyKB(t, src, filepath.Join(tmp, "unnamed"), withoutName(product))
 			answered := func(dir string) []string {
 				s := eval.Set{Name: set.Name, Dir: set.Dir}
 				for _, it := range set.Items {
@@ -54,13 +61,14 @@ func TestKnowledgeBaseLayoutDoesNotChooseTheArticle(t *testing.T) {
 			}
 			want := answered(src)
 			assert.Equal(t, want, answered(renamed), "the folder's name changed which article answers")
+			assert.Equal(t, want, answered(unnamed), "taking the product's name out of the headings changed which article answers")
 		})
 	}
 }
 
-// copyKB copies the Markdown articles of src to dst; dst is returned
-// absolute.
-func copyKB(t *testing.T, src, dst string) string {
+// copyKB copies the Markdown articles of src to dst, each through edit
+// when it is given; dst is returned absolute.
+func copyKB(t *testing.T, src, dst string, edit func(string) string) string {
 	t.Helper()
 	require.NoError(t, filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || filepath.Ext(path) != ".md" {
@@ -71,6 +79,9 @@ func copyKB(t *testing.T, src, dst string) string {
 			return err
 		}
 		text := string(b)
+		if edit != nil {
+			text = edit(text)
+		}
 		rel, _ := filepath.Rel(src, path)
 		out := filepath.Join(dst, rel)
 		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
@@ -81,4 +92,36 @@ func copyKB(t *testing.T, src, dst string) string {
 	abs, err := filepath.Abs(dst)
 	require.NoError(t, err)
 	return abs
+}
+
+// withoutName takes product out of an article's title (its front matter's
+// and its headings'), outside code, as a knowledge base whose headings do
+// not repeat the product's name has them: "# Upgrading etcd clusters" is
+// "# Upgrading clusters". A word that only holds the name ("Cargo.toml",
+// "etcdctl") is left.
+func withoutName(product string) func(string) string {
+	return func(text string) string {
+		lines := strings.Split(text, "\n")
+		fence := false
+		for i, line := range lines {
+			t := strings.TrimSpace(line)
+			if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+				fence = !fence
+			}
+			title := strings.HasPrefix(line, "title:")
+			if fence || !title && !strings.HasPrefix(line, "#") {
+				continue
+			}
+			words := strings.Fields(strings.TrimPrefix(line, "title:"))
+			words = slices.DeleteFunc(words, func(w string) bool {
+				return strings.EqualFold(strings.Trim(w, "\"'`()[]:,;!?"), product)
+			})
+			line = strings.Join(words, " ")
+			if title {
+				line = `title: "` + strings.Trim(line, `"`) + `"`
+			}
+			lines[i] = line
+		}
+		return strings.Join(lines, "\n")
+	}
 }

@@ -100,7 +100,7 @@ func (e *Engine) analyse(request, guardian string) analysis {
 			p.Subqueries = append(p.Subqueries, strings.Join(words[:min(len(words), maxSubqueryWords)], " "))
 		}
 	}
-	p.Subqueries = e.inLanguage(p.Subqueries) // the answer still follows the user's language
+	p.Subqueries = e.telling(e.inLanguage(p.Subqueries)) // the answer still follows the user's language
 	p.ActionPlan = actionPlan(p.Subqueries, lang)
 	if p.RequestType == contracts.RequestCasual {
 		// A greeting needs no search (seed 004 §3: no sources for CASUAL).

@@ -25,13 +25,17 @@ type Reading struct {
 	// definitions are the corpus's defining sentences by the name they
 	// define, found when a question first asks what something is.
 	definitions func() map[string]string
+	// sections counts the corpus's sections and those holding each
+	// stem (sectionCounts), found when a search is first planned.
+	sections func() sectionCounts
 }
 
 // Read reads a corpus (see Options.Corpus) as New does.
 func Read(corpus []string) *Reading {
 	r := &Reading{corpus: corpus, titled: make([]found, 0, len(corpus)), byTitle: make(map[string]int, len(corpus)),
 		language:    sync.OnceValue(func() string { return SearchLanguage("auto", corpus) }),
-		definitions: sync.OnceValue(func() map[string]string { return definitions(corpus) })}
+		definitions: sync.OnceValue(func() map[string]string { return definitions(corpus) }),
+		sections:    sync.OnceValue(func() sectionCounts { return countSections(corpus) })}
 	for _, text := range corpus {
 		title, _, _ := strings.Cut(text, "\n")
 		if title = strings.TrimSpace(title); utf8.RuneCountInString(title) > 100 || strings.Contains(title, ". ") {
