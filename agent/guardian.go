@@ -2,6 +2,7 @@ package agent
 
 import (
 	"github.com/sgrgraph/sgrgraph/config"
+	"github.com/sgrgraph/sgrgraph/decisions"
 	"github.com/sgrgraph/sgrgraph/guards"
 	"github.com/sgrgraph/sgrgraph/guards/safety"
 	"github.com/sgrgraph/sgrgraph/nodes"
@@ -24,7 +25,7 @@ func NewGuardian(cfg config.Config) (nodes.Func, error) {
 	if err != nil {
 		return nil, err
 	}
-	set, err := tables.Standard(cfg.Tables)
+	set, err := decisions.Standard(cfg.Tables)
 	if err != nil {
 		return nil, err
 	}

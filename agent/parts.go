@@ -10,6 +10,7 @@ import (
 	"github.com/cloudwego/eino/components/tool"
 
 	"github.com/sgrgraph/sgrgraph/contracts"
+	"github.com/sgrgraph/sgrgraph/decisions"
 	"github.com/sgrgraph/sgrgraph/graph"
 	"github.com/sgrgraph/sgrgraph/guards"
 	"github.com/sgrgraph/sgrgraph/models/offline"
@@ -21,7 +22,7 @@ import (
 
 func (a *Agent) parts(ctx context.Context, o Options, b builds) (Nodes, Tables, error) {
 	cfg := a.cfg
-	set, err := tables.Standard(cfg.Tables)
+	set, err := decisions.Standard(cfg.Tables)
 	if err != nil {
 		return Nodes{}, Tables{}, err
 	}

@@ -13,11 +13,11 @@ import (
 
 	"github.com/sgrgraph/sgrgraph/checkpoint"
 	"github.com/sgrgraph/sgrgraph/contracts"
+	"github.com/sgrgraph/sgrgraph/decisions"
 	"github.com/sgrgraph/sgrgraph/guards"
 	"github.com/sgrgraph/sgrgraph/guards/safety"
 	"github.com/sgrgraph/sgrgraph/kb"
 	"github.com/sgrgraph/sgrgraph/models"
-	"github.com/sgrgraph/sgrgraph/tables"
 	"github.com/sgrgraph/sgrgraph/templates"
 )
 
@@ -36,7 +36,7 @@ type Config struct {
 	Model    models.Config     `yaml:"model"`
 	Agent    Agent             `yaml:"agent"`
 	SGR      SGR               `yaml:"sgr"`
-	Tables   tables.Config     `yaml:"tables"`
+	Tables   decisions.Config  `yaml:"tables"`
 	Guard    safety.Config     `yaml:"guard"`
 	Guardian guards.Config     `yaml:"guardian"`
 	KB       kb.Config         `yaml:"kb"`

@@ -7,5 +7,5 @@
 //
 //	cfg, err := config.Load("sgrgraph.yaml", os.LookupEnv)
 //	if err != nil { ... }
-//	set, err := tables.Standard(cfg.Tables.TablesConfig())
+//	set, err := decisions.Standard(cfg.Tables)
 package config

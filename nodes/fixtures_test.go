@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sgrgraph/sgrgraph/contracts"
+	"github.com/sgrgraph/sgrgraph/decisions"
 	"github.com/sgrgraph/sgrgraph/tables"
 	"github.com/sgrgraph/sgrgraph/templates"
 )
@@ -22,7 +23,7 @@ func newFixtures(t *testing.T) fixtures {
 	t.Helper()
 	texts, err := templates.Default()
 	require.NoError(t, err)
-	set, err := tables.Standard(tables.DefaultConfig())
+	set, err := decisions.Standard(decisions.DefaultConfig())
 	require.NoError(t, err)
 	f := fixtures{texts: texts, tables: map[string]*tables.Table{}}
 	for _, id := range []string{"DT-001", "DT-002", "DT-003", "DT-004", "DT-005", "DT-006"} {

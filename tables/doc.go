@@ -1,7 +1,8 @@
-// Package tables holds decision tables as data (DMN, hit policy FIRST) and
-// the standard tables of an sgrgraph turn: DT-001 guardian enforcement,
-// DT-002 SGR routing, DT-003 SGR tool binding, DT-004 output routing, DT-005
-// the Guardian's verdict and DT-006 track selection.
+// Package tables holds decision tables as data (DMN, hit policy FIRST):
+// the evaluator, the linter and the gap check, DMN 1.3 and JSON reading and
+// writing, Markdown printing, and sets of tables that tables edited outside
+// the program replace once they pass every check. It knows no graph's
+// tables; those of the default turn are in package decisions.
 //
 // A table is a value: named input and output columns, rules whose input
 // entries are DMN unary tests ("-", "< 0.7", "[0.3..0.7)", "\"Safe\",\"Controversial\"",
@@ -13,8 +14,10 @@
 //
 // # Example
 //
-//	set, _ := tables.Standard(tables.DefaultConfig())
-//	dt, _ := set.Get("DT-002")
-//	res, _ := dt.Evaluate(map[string]any{"spam_score": 0.7, "intent_confidence": 0.9, "guardian_level": "Safe"})
-//	fmt.Println(res.Rule, res.Get("action")) // 3 block
+//	t, _ := tables.New(tables.Table{ID: "Q-1", Name: "queue",
+//		Inputs:  []tables.Column{{Name: "urgent", Type: tables.TypeBool}},
+//		Outputs: []tables.Column{{Name: "queue", Type: tables.TypeString}},
+//		Rules:   []tables.Rule{{Inputs: []string{"true"}, Outputs: []string{"oncall"}}, {Inputs: []string{"-"}, Outputs: []string{"support"}}}})
+//	res, _ := t.Evaluate(map[string]any{"urgent": true})
+//	fmt.Println(res.Rule, res.Get("queue")) // 1 oncall
 package tables

@@ -11,15 +11,15 @@ import (
 	"strings"
 )
 
-// load puts the tables of dir's .dmn and .json files in place of the
-// standard tables of the same ID. Every table is checked before it is
-// used: it compiles, it has the inputs and outputs the graph's edges
-// expect, no row is unreachable, no input falls through every row, and
-// every example it carries selects its rule. The first failure stops the
-// load with the file, the rule and the cell named; for an example, with
-// the commands that list and accept the changed outcomes.
-func (s *Set) load(dir string) error {
-	changes, err := s.loadDir(dir)
+// Load puts the tables of dir's .dmn and .json files in place of the
+// set's tables of the same ID. Every table is checked before it is used:
+// it compiles, it has the inputs and outputs the graph's edges expect, no
+// row is unreachable, no input falls through every row, and every example
+// it carries selects its rule. The first failure stops the load with the
+// file, the rule and the cell named; for an example, with the commands
+// that list and accept the changed outcomes.
+func (s *Set) Load(dir string) error {
+	changes, err := s.LoadChanges(dir)
 	if err != nil {
 		return err
 	}
@@ -37,26 +37,15 @@ func (s *Set) load(dir string) error {
 	return nil
 }
 
-// ExampleChangesIn loads the tables of dir over those of cfg (without its
-// Dir) as a start-up does, and returns every example whose rule changed,
-// each naming its file. A table that fails any other check (it does not
-// compile, conform, lint or cover every input) is an error, as at
-// start-up: only the examples' outcomes are the analyst's to accept.
-func ExampleChangesIn(cfg Config, dir string) ([]ExampleChange, error) {
-	cfg.Dir = ""
-	s, err := Standard(cfg)
-	if err != nil {
-		return nil, err
-	}
-	return s.loadDir(dir)
-}
-
-// loadDir replaces the standard tables with dir's, collecting the
-// examples whose outcome changed instead of failing on them.
-func (s *Set) loadDir(dir string) ([]ExampleChange, error) {
+// LoadChanges loads dir's tables as Load does, but collects the examples
+// whose rule changed instead of failing on them, each naming its file. A
+// table that fails any other check (it does not compile, conform, lint or
+// cover every input) is an error, as in Load: only the examples' outcomes
+// are the analyst's to accept.
+func (s *Set) LoadChanges(dir string) ([]ExampleChange, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, fmt.Errorf("tables.dir: %w", err)
+		return nil, err
 	}
 	var changes []ExampleChange
 	seen := map[string]string{} // table ID → file
@@ -114,8 +103,7 @@ func parseTables(path string, data []byte) ([]Table, error) {
 	return []Table{t}, d.Decode(&t)
 }
 
-// replace checks def and puts it in place of the standard table of its
-// ID, returning the examples whose rule changed.
+// replace checks def and puts it in place of the set's table of its ID, returning the examples whose rule changed.
 func (s *Set) replace(def Table) ([]ExampleChange, error) {
 	i := slices.IndexFunc(s.tables, func(t *Table) bool { return t.ID == def.ID })
 	if i < 0 {

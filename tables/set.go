@@ -5,37 +5,32 @@ import (
 	"strings"
 )
 
-// Set is the standard tables of a turn, built from one Config.
+// Set is the tables a graph routes by, in the order given: each one a
+// table the graph's nodes and edges were written for, which a table edited
+// outside the program may replace (Load).
 type Set struct {
 	tables []*Table
 }
 
-// Standard builds DT-001 … DT-006 with the thresholds of cfg, and puts the
-// tables of cfg.Dir in place of those of the same ID (see Load).
-func Standard(cfg Config) (*Set, error) {
-	if err := cfg.Validate(); err != nil {
-		return nil, err
-	}
-	defs := []Table{
-		guardianEnforcement(), sgrRouting(cfg), sgrToolBinding(), outputRouting(), guardianVerdict(cfg), trackSelection(),
-	}
+// NewSet compiles defs into a set, in order. An ID given twice is an error.
+func NewSet(defs ...Table) (*Set, error) {
 	s := &Set{}
+	seen := map[string]bool{}
 	for _, d := range defs {
+		if seen[d.ID] {
+			return nil, fmt.Errorf("table %s: given twice", d.ID)
+		}
+		seen[d.ID] = true
 		t, err := New(d)
 		if err != nil {
 			return nil, err
 		}
 		s.tables = append(s.tables, t)
 	}
-	if cfg.Dir != "" {
-		if err := s.load(cfg.Dir); err != nil {
-			return nil, err
-		}
-	}
 	return s, nil
 }
 
-// All returns the tables in ID order.
+// All returns the tables in the set's order.
 func (s *Set) All() []*Table { return s.tables }
 
 // Get finds a table by ID or name, ignoring case.

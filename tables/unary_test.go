@@ -111,30 +111,6 @@ func TestLintComparesTestsNotTheirSpelling(t *testing.T) {
 	assert.Equal(t, []string{"T row 2 is unreachable: row 1 already matches every case it matches"}, Lint(tbl))
 }
 
-func BenchmarkEvaluateDT002(b *testing.B) {
-	s, _ := Standard(DefaultConfig())
-	dt, _ := s.Get("DT-002")
-	in := map[string]any{"spam_score": 0.2, "intent_confidence": 0.9, "guardian_level": "Safe"}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := dt.Evaluate(in); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-func BenchmarkEvaluateVerdict(b *testing.B) {
-	s, _ := Standard(DefaultConfig())
-	dt, _ := s.Get("DT-005")
-	in := map[string]any{"policy_ok": true, "evidence_ok": true, "evidence_items": 2, "retry_useful": true, "contract_ok": true, "track": "QUALITY", "retry_count": 0}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := dt.Evaluate(in); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
 // FuzzSplitList: the parts cut from an entry are what copying it rune by
 // rune into each part gives (splitListByRunes, the reference).
 func FuzzSplitList(f *testing.F) {

@@ -14,14 +14,17 @@ import (
 const module = "github.com/sgrgraph/sgrgraph/"
 
 // layers says which project packages each package may import, and whether it
-// may import eino at all. Lower layers know nothing of the ones above.
+// may import eino at all. Lower layers know nothing of the ones above: graph
+// and tables are the framework, and the default turn's tables (decisions,
+// DT-001 … DT-006) sit above them with its nodes.
 var layers = map[string]struct {
 	allowed []string
 	eino    bool
 }{
 	"contracts":     {[]string{"tables"}, true}, // eino's schema.Message, and tables.Decisions
 	"tables":        {nil, false},
-	"config":        {[]string{"checkpoint", "contracts", "guards", "guards/safety", "kb", "models", "tables", "templates"}, false}, // each package owns its section
+	"decisions":     {[]string{"tables"}, false},
+	"config":        {[]string{"checkpoint", "contracts", "decisions", "guards", "guards/safety", "kb", "models", "templates"}, false}, // each package owns its section
 	"guards":        {[]string{"contracts"}, false},
 	"guards/safety": {[]string{"contracts", "outbound"}, false},
 	// The commands `go generate ./guards/safety` runs.
@@ -84,7 +87,7 @@ var layers = map[string]struct {
 	"mcptools":                          {[]string{"guards/safety", "outbound"}, true}, // tools of MCP servers as eino tools
 	"mcptools/mcptest":                  {nil, false},                                  // real MCP servers for tests: npm's, and sgrgraph built
 	"prebuilt":                          {[]string{"graph", "guards/safety"}, true},    // LangGraph's prebuilt agent over any messages state: graph and eino only, results screened
-	"agent": {[]string{"checkpoint", "checkpoint/postgres", "checkpoint/redis", "checkpoint/sqlite", "config", "contracts", "docs", "events", "graph", "guards", "guards/safety", "kb", "models",
+	"agent": {[]string{"checkpoint", "checkpoint/postgres", "checkpoint/redis", "checkpoint/sqlite", "config", "contracts", "decisions", "docs", "events", "graph", "guards", "guards/safety", "kb", "models",
 		"mcptools", "memory", "memory/postgres", "memory/redis", "memory/sqlite", "models/offline", "prebuilt", "models/openai", "nodes", "outbound", "tables", "templates", "tools"}, true},
 	"templates":    {[]string{"contracts"}, false},
 	"batch":        {[]string{"agent", "contracts", "templates"}, false},
@@ -95,7 +98,7 @@ var layers = map[string]struct {
 	"eval":         {[]string{"contracts", "eval/split"}, false},                                                       // measurement only: sets, metrics, report; labels are the contracts' actions
 	"eval/split":   {nil, false},                                                                                       // which part of its set a row is in: one hash, shared with the guard's training
 	"eval/runner":  {[]string{"agent", "config", "contracts", "eval", "nodes"}, false},                                 // the sets' items through the default turn
-	"cmd/sgrgraph": {[]string{"agent", "batch", "checkpoint", "contracts", "docs", "eval", "eval/runner", "mcpserver", "runs", "server", "studio", "tables", "config", "guards", "guards/safety", "kb", "models", "models/openai", "templates", "tools", "webui"}, true},
+	"cmd/sgrgraph": {[]string{"agent", "batch", "checkpoint", "contracts", "decisions", "docs", "eval", "eval/runner", "mcpserver", "runs", "server", "studio", "tables", "config", "guards", "guards/safety", "kb", "models", "models/openai", "templates", "tools", "webui"}, true},
 	"studio":       {[]string{"agent", "checkpoint", "graph", "nodes", "tables"}, false}, // a graph's runs and checkpoints in a page
 }
 
@@ -142,5 +145,27 @@ func TestLayers(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestFrameworkNamesNoTurnTable: the framework's code (graph, tables)
+// names none of the default turn's tables, nodes or table columns: those
+// live in decisions and nodes, which import the framework, never the other
+// way round.
+func TestFrameworkNamesNoTurnTable(t *testing.T) {
+	for _, pkg := range []string{"graph", "tables"} {
+		files, err := filepath.Glob(filepath.Join("..", pkg, "*.go"))
+		require.NoError(t, err)
+		require.NotEmpty(t, files, pkg)
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			data, err := os.ReadFile(f)
+			require.NoError(t, err)
+			for _, word := range []string{"DT-00", "guardian_verify", "sgr_plan", "contract_check", "spam_score", "guardian_level"} {
+				assert.NotContains(t, string(data), word, "%s names the default turn's %s", f, word)
+			}
+		}
 	}
 }

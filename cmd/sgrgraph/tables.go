@@ -10,10 +10,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sgrgraph/sgrgraph/decisions"
 	"github.com/sgrgraph/sgrgraph/tables"
 )
 
-func (a *app) tables() (*tables.Set, error) { return tables.Standard(a.cfg.Tables) }
+func (a *app) tables() (*tables.Set, error) { return decisions.Standard(a.cfg.Tables) }
 
 func newTablesCmd(a *app) *cobra.Command {
 	var asJSON bool
@@ -70,7 +71,7 @@ the new rules in the files. A table that fails any other check is refused by bot
 // checkExamples lists the examples of dir's tables whose outcome changed
 // and, with accept, records the new outcomes in the files.
 func checkExamples(a *app, dir string, accept bool) error {
-	changes, err := tables.ExampleChangesIn(a.cfg.Tables, dir)
+	changes, err := decisions.ExampleChangesIn(a.cfg.Tables, dir)
 	if err != nil {
 		return err
 	}

@@ -1,13 +1,13 @@
-package tables_test
+package decisions_test
 
 import (
 	"fmt"
 
-	"github.com/sgrgraph/sgrgraph/tables"
+	"github.com/sgrgraph/sgrgraph/decisions"
 )
 
 func Example() {
-	set, err := tables.Standard(tables.DefaultConfig())
+	set, err := decisions.Standard(decisions.DefaultConfig())
 	if err != nil {
 		panic(err)
 	}

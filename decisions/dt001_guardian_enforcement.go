@@ -1,22 +1,24 @@
-package tables
+package decisions
+
+import "github.com/sgrgraph/sgrgraph/tables"
 
 // guardianEnforcement is DT-001 of seed 000 §12, plus the query policy
 // first (seed 004 §11: a DENY refuses in either mode, with no model call)
 // and the Unknown rows: a failed classifier blocks in enforce mode and is
 // recorded in report mode; and N/A, a turn whose guard is off, goes on
 // (the query policy still refuses first).
-func guardianEnforcement() Table {
+func guardianEnforcement() tables.Table {
 	const refuse, withContext, normally = "Immediate refusal, no SGR call", "Proceed to SGR with guardian context", "Proceed to SGR normally"
-	return Table{
+	return tables.Table{
 		ID: "DT-001", Name: "guardian_enforcement", Title: "Guardian Enforcement Decision",
 		Description: "Whether to block a request before SGR processing, from the query policy, the safety level and the guard mode.",
-		Inputs: []Column{
-			{Name: "guardian_level", Type: TypeString, Values: []string{"Safe", "Controversial", "Unsafe", "Unknown", "N/A"}},
-			{Name: "guard_mode", Type: TypeString, Values: []string{"enforce", "report"}},
-			{Name: "policy", Type: TypeString, Values: []string{"ALLOW", "DENY"}},
+		Inputs: []tables.Column{
+			{Name: "guardian_level", Type: tables.TypeString, Values: []string{"Safe", "Controversial", "Unsafe", "Unknown", "N/A"}},
+			{Name: "guard_mode", Type: tables.TypeString, Values: []string{"enforce", "report"}},
+			{Name: "policy", Type: tables.TypeString, Values: []string{"ALLOW", "DENY"}},
 		},
-		Outputs: []Column{{Name: "decision", Type: TypeString}, {Name: "action", Type: TypeString}},
-		Rules: []Rule{
+		Outputs: []tables.Column{{Name: "decision", Type: tables.TypeString}, {Name: "action", Type: tables.TypeString}},
+		Rules: []tables.Rule{
 			{Inputs: []string{"-", "-", `"DENY"`}, Outputs: []string{"Block", "Query policy denied: refuse, no SGR call"}, Annotation: "query policy (L0)"},
 			{Inputs: []string{`"Unsafe"`, `"enforce"`, "-"}, Outputs: []string{"Block", refuse}},
 			{Inputs: []string{`"Unsafe"`, `"report"`, "-"}, Outputs: []string{"Continue", withContext}},
@@ -28,7 +30,7 @@ func guardianEnforcement() Table {
 			{Inputs: []string{`"Unknown"`, `"report"`, "-"}, Outputs: []string{"Continue", "Proceed to SGR; classifier failure recorded"}, Annotation: "classifier failure"},
 			{Inputs: []string{`"N/A"`, "-", "-"}, Outputs: []string{"Continue", "Guard disabled: proceed to SGR"}, Annotation: "guard.enabled: false"},
 		},
-		Examples: []Example{
+		Examples: []tables.Example{
 			ex(1, "guardian_level", "Safe", "guard_mode", "report", "policy", "DENY"),
 			ex(2, "guardian_level", "Unsafe", "guard_mode", "enforce", "policy", "ALLOW"),
 			ex(3, "guardian_level", "Unsafe", "guard_mode", "report", "policy", "ALLOW"),
@@ -45,10 +47,10 @@ func guardianEnforcement() Table {
 }
 
 // ex builds an example from alternating names and values.
-func ex(rule int, kv ...any) Example {
+func ex(rule int, kv ...any) tables.Example {
 	in := make(map[string]any, len(kv)/2)
 	for i := 0; i+1 < len(kv); i += 2 {
 		in[kv[i].(string)] = kv[i+1]
 	}
-	return Example{Inputs: in, Rule: rule}
+	return tables.Example{Inputs: in, Rule: rule}
 }

@@ -1,4 +1,4 @@
-package tables_test
+package decisions_test
 
 import (
 	"testing"
@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sgrgraph/sgrgraph/contracts"
-	"github.com/sgrgraph/sgrgraph/tables"
+	"github.com/sgrgraph/sgrgraph/decisions"
 )
 
 // TestRoutingActionsAreTheContractsActions: DT-002's action column gives
@@ -15,7 +15,7 @@ import (
 // the other fails here; the graph's routes are checked against the table
 // when it compiles.
 func TestRoutingActionsAreTheContractsActions(t *testing.T) {
-	set, err := tables.Standard(tables.DefaultConfig())
+	set, err := decisions.Standard(decisions.DefaultConfig())
 	require.NoError(t, err)
 	dt2, err := set.Get("DT-002")
 	require.NoError(t, err)

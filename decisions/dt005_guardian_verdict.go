@@ -1,6 +1,10 @@
-package tables
+package decisions
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/sgrgraph/sgrgraph/tables"
+)
 
 // guardianVerdict is the verdict logic of seed 004 §9 with the flow of §5:
 // a policy violation fails at once and carries no required action (§11:
@@ -13,24 +17,24 @@ import "fmt"
 // on either track. No evidence retry is asked when it cannot find anything new
 // (retry_useful false: the last retry found nothing the turn had not), and
 // retries end at MaxRetries.
-func guardianVerdict(c Config) Table {
+func guardianVerdict(c Config) tables.Table {
 	left, spent := fmt.Sprintf("< %d", c.MaxRetries), fmt.Sprintf(">= %d", c.MaxRetries)
 	m := c.MaxRetries
-	return Table{
+	return tables.Table{
 		ID: "DT-005", Name: "guardian_verdict", Title: "Guardian Verdict Decision",
 		Description: "PASS, RETRY or FAIL from the policy, evidence and contract checks, whether a retry could find more, and the retries spent.",
-		Inputs: []Column{
-			{Name: "policy_ok", Type: TypeBool}, {Name: "evidence_ok", Type: TypeBool}, {Name: "evidence_items", Type: TypeNumber, Range: ">= 0"},
-			{Name: "retry_useful", Type: TypeBool},
-			{Name: "contract_ok", Type: TypeBool},
-			{Name: "track", Type: TypeString, Values: []string{"QUALITY", "FAST"}},
-			{Name: "retry_count", Type: TypeNumber, Range: ">= 0"},
+		Inputs: []tables.Column{
+			{Name: "policy_ok", Type: tables.TypeBool}, {Name: "evidence_ok", Type: tables.TypeBool}, {Name: "evidence_items", Type: tables.TypeNumber, Range: ">= 0"},
+			{Name: "retry_useful", Type: tables.TypeBool},
+			{Name: "contract_ok", Type: tables.TypeBool},
+			{Name: "track", Type: tables.TypeString, Values: []string{"QUALITY", "FAST"}},
+			{Name: "retry_count", Type: tables.TypeNumber, Range: ">= 0"},
 		},
-		Outputs: []Column{
-			{Name: "verdict", Type: TypeString}, {Name: "risk_level", Type: TypeString},
-			{Name: "next", Type: TypeString}, {Name: "required_action", Type: TypeString},
+		Outputs: []tables.Column{
+			{Name: "verdict", Type: tables.TypeString}, {Name: "risk_level", Type: tables.TypeString},
+			{Name: "next", Type: tables.TypeString}, {Name: "required_action", Type: tables.TypeString},
 		},
-		Rules: []Rule{
+		Rules: []tables.Rule{
 			{Inputs: []string{"false", "-", "-", "-", "-", "-", "-"}, Outputs: []string{"FAIL", "high", "safe_exit", "-"}, Annotation: "policy violation: no retry, no required action"},
 			{Inputs: []string{"true", "false", "0", "true", "-", "-", left}, Outputs: []string{"RETRY", "med", "retry_bump", "-"}, Annotation: "answered with no evidence, retries left"},
 			{Inputs: []string{"true", "false", "-", "true", "-", `"QUALITY"`, left}, Outputs: []string{"RETRY", "med", "retry_bump", "-"}, Annotation: "evidence insufficient, retries left"},
@@ -40,7 +44,7 @@ func guardianVerdict(c Config) Table {
 			{Inputs: []string{"true", "true", "-", "-", "false", "-", spent}, Outputs: []string{"FAIL", "low", "safe_exit", "SAFE_REFUSAL"}, Annotation: "contract broken, no retries left"},
 			{Inputs: []string{"true", "true", "-", "-", "true", "-", "-"}, Outputs: []string{"PASS", "low", "finalize", "-"}, Annotation: "all checks passed"},
 		},
-		Examples: []Example{
+		Examples: []tables.Example{
 			verdictEx(1, false, true, 3, true, true, "QUALITY", 0),
 			verdictEx(1, false, false, 0, true, false, "FAST", m),
 			verdictEx(2, true, false, 0, true, true, "FAST", 0),
@@ -63,7 +67,7 @@ func guardianVerdict(c Config) Table {
 	}
 }
 
-func verdictEx(rule int, policy, evidence bool, items int, useful, contract bool, track string, retries int) Example {
+func verdictEx(rule int, policy, evidence bool, items int, useful, contract bool, track string, retries int) tables.Example {
 	return ex(rule, "policy_ok", policy, "evidence_ok", evidence, "evidence_items", items, "retry_useful", useful,
 		"contract_ok", contract, "track", track, "retry_count", retries)
 }

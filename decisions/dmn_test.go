@@ -1,10 +1,12 @@
-package tables
+package decisions
 
 import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/sgrgraph/sgrgraph/tables"
 )
 
 // TestDMNRoundTrip: every standard table written as DMN reads back as the
@@ -16,9 +18,9 @@ func TestDMNRoundTrip(t *testing.T) {
 		t.Run(tbl.ID, func(t *testing.T) {
 			first, err := tbl.DMN()
 			require.NoError(t, err)
-			parsed, err := ParseDMN(first)
+			parsed, err := tables.ParseDMN(first)
 			require.NoError(t, err)
-			back, err := New(parsed)
+			back, err := tables.New(parsed)
 			require.NoError(t, err)
 			assert.Equal(t, tbl.ID, back.ID)
 			assert.Equal(t, tbl.Name, back.Name)
@@ -45,7 +47,7 @@ func TestStandardTablesHaveNoGaps(t *testing.T) {
 	set, err := Standard(DefaultConfig())
 	require.NoError(t, err)
 	for _, tbl := range set.All() {
-		assert.Empty(t, Gaps(tbl), tbl.ID)
+		assert.Empty(t, tables.Gaps(tbl), tbl.ID)
 	}
 }
 
@@ -53,9 +55,9 @@ func TestGapsNamesTheInputs(t *testing.T) {
 	def := sgrRouting(DefaultConfig())
 	def.Rules = append(def.Rules[:1], def.Rules[2:]...) // no clarify row
 	def.Examples = nil
-	tbl, err := New(def)
+	tbl, err := tables.New(def)
 	require.NoError(t, err)
-	gaps := Gaps(tbl)
+	gaps := tables.Gaps(tbl)
 	require.NotEmpty(t, gaps)
 	assert.Contains(t, gaps[0], "DT-002 has a gap: no rule matches")
 	assert.Contains(t, gaps[0], "intent_confidence=0")
