@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -176,4 +178,34 @@ func TestTraceIsMasked(t *testing.T) {
 		}
 	}
 	assert.True(t, sawRaw, "the model itself gets the text as found")
+}
+
+func TestSearchIsMaskedUnlessEvidenceIsAskedUnmasked(t *testing.T) {
+	dir := t.TempDir()
+	article := "---\ntitle: Contacting support\nkb_id: contact\ntags: [support]\n---\n# Contacting support\n\n" + contactText + "\n"
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "contact.md"), []byte(article), 0o600))
+	k, err := agent.OpenKnowledge(context.Background(), kb.Config{Dir: dir, CacheDir: t.TempDir()})
+	require.NoError(t, err)
+	t.Cleanup(func() { k.Index.Close() })
+	for unmasked, want := range map[bool]string{false: sensitive["support@example.com"], true: "support@example.com"} {
+		a := newAgent(t, agent.Options{Knowledge: k}, func(c *config.Config) { c.Output.UnmaskedEvidence = unmasked })
+		res, err := a.Search(context.Background(), "support refunds card", 3)
+		require.NoError(t, err)
+		require.NotEmpty(t, res.Articles)
+		require.NotEmpty(t, res.Articles[0].Chunks)
+		assert.Contains(t, res.Articles[0].Chunks[0].Text, want, "output.unmasked_evidence: %t", unmasked)
+	}
+	none := newAgent(t, agent.Options{Model: sgrtest.NewScriptedModel(), Searcher: contactSearch{}})
+	_, err = none.Search(context.Background(), "support", 3)
+	assert.ErrorIs(t, err, agent.ErrNoKnowledge)
+}
+
+func TestThreadsWithoutAStoreAreErrNoStore(t *testing.T) {
+	a := newAgent(t, agent.Options{Model: leakingModel(), Searcher: contactSearch{}})
+	_, err := a.Run(context.Background(), agent.Turn{SessionID: "s", Message: question, Thread: "t1"})
+	assert.ErrorIs(t, err, agent.ErrNoStore)
+	_, err = a.LockThread(context.Background(), "t1", "me")
+	assert.ErrorIs(t, err, agent.ErrNoStore)
+	_, err = a.Record(context.Background(), "t1", agent.RecordOptions{})
+	assert.ErrorIs(t, err, agent.ErrNoStore)
 }

@@ -76,6 +76,11 @@ func OpenAIConfig(e models.Endpoint, m models.Config) openai.Config {
 	return c
 }
 
+// NewGuard is the guard classifier g names, built as a turn's is, for a
+// check of the guard on its own (sgrgraph doctor); its errors name g's
+// fields, not the guard section.
+func NewGuard(g safety.Config) (safety.Classifier, error) { return safety.New(g) }
+
 // newClassifier is the guard the configuration names; its faults name the
 // guard section's key.
 func newClassifier(cfg config.Config) (safety.Classifier, error) {

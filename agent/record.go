@@ -13,7 +13,6 @@ import (
 	"github.com/sgrgraph/sgrgraph/checkpoint"
 	"github.com/sgrgraph/sgrgraph/contracts"
 	"github.com/sgrgraph/sgrgraph/graph"
-	"github.com/sgrgraph/sgrgraph/guards"
 )
 
 // The statuses of a turn in a thread's record.
@@ -98,7 +97,7 @@ const maxRecordPage = 1000
 // checkpoint.ErrNotFound when the thread has no checkpoint.
 func (a *Agent) Record(ctx context.Context, thread string, o RecordOptions) (RecordPage, error) {
 	if a.store == nil {
-		return RecordPage{}, fmt.Errorf("record: the agent keeps no threads (give agent.Options.Store)")
+		return RecordPage{}, fmt.Errorf("record: %w", ErrNoStore)
 	}
 	limit := o.Limit
 	if limit == 0 {
@@ -175,21 +174,21 @@ func parseCursor(c string) (below int, before string, err error) {
 // record is a settled checkpoint's turn as it was shown, masked.
 func (a *Agent) record(s graph.Snapshot[State], head bool) TurnRecord {
 	st := s.State
-	r := TurnRecord{Turn: st.Turn, Question: guards.MaskSensitiveData(st.UserMessage), At: s.Metadata.Time,
+	r := TurnRecord{Turn: st.Turn, Question: MaskText(st.UserMessage), At: s.Metadata.Time,
 		UI: []contracts.UIMessage{}, Sources: []Source{}}
 	if len(s.Interrupts) > 0 {
 		r.Status = TurnAbandoned
 		if head {
 			r.Status = TurnInterrupted
 		}
-		r.Pending = pendingOf(s)
+		r.Pending = pendingOf(s, a.Masking())
 		if r.Verdict = st.Verdict; r.Verdict != nil {
-			v := st.Verdict.MapText(guards.MaskSensitiveData)
+			v := st.Verdict.MapText(MaskText)
 			r.Verdict = &v
 		}
 		return r
 	}
-	res := Masked(a.Result(st), a.cfg.Output)
+	res := a.Masking().Result(a.Result(st))
 	r.Status, r.Action, r.Answer, r.Verdict, r.Review = TurnAnswered, res.Action, res.Answer, res.Verdict, res.Review
 	r.UI = append(r.UI, res.UI...)
 	for i, art := range res.Articles[:listed(res)] {
@@ -198,9 +197,10 @@ func (a *Agent) record(s graph.Snapshot[State], head bool) TurnRecord {
 	return r
 }
 
-// pendingOf is the review a paused checkpoint waits for, masked; nil when
-// its interrupt is not a review request.
-func pendingOf(s graph.Snapshot[State]) *PendingReview {
+// pendingOf is the review a paused checkpoint waits for, masked as m says
+// (its evidence and articles are the knowledge base's); nil when its
+// interrupt is not a review request.
+func pendingOf(s graph.Snapshot[State], m Masking) *PendingReview {
 	var in checkpoint.Interrupt
 	for _, w := range s.Interrupts {
 		if w.Value == nil {
@@ -214,7 +214,7 @@ func pendingOf(s graph.Snapshot[State]) *PendingReview {
 	}
 	p := &PendingReview{InterruptID: in.ID, Checkpoint: s.ID, ReviewRequest: req,
 		Evidence: []contracts.EvidenceItem{}, Articles: []contracts.Article{}}
-	mask := guards.MaskSensitiveData
+	mask := MaskText
 	p.Question, p.Draft = mask(req.Question), mask(req.Draft)
 	p.Reasons = make([]string, len(req.Reasons))
 	for i, reason := range req.Reasons {
@@ -223,10 +223,10 @@ func pendingOf(s graph.Snapshot[State]) *PendingReview {
 	if st := s.State; st != nil {
 		p.Turn = st.Turn
 		for _, e := range st.Evidence {
-			p.Evidence = append(p.Evidence, e.MapText(mask))
+			p.Evidence = append(p.Evidence, m.Evidence(e))
 		}
 		for _, art := range st.Articles {
-			p.Articles = append(p.Articles, art.MapText(mask))
+			p.Articles = append(p.Articles, m.Article(art))
 		}
 	}
 	return p

@@ -14,7 +14,6 @@ import (
 	"github.com/sgrgraph/sgrgraph/contracts"
 	"github.com/sgrgraph/sgrgraph/events"
 	"github.com/sgrgraph/sgrgraph/graph"
-	"github.com/sgrgraph/sgrgraph/guards"
 	"github.com/sgrgraph/sgrgraph/outbound"
 )
 
@@ -41,7 +40,7 @@ func Paused(err error) (thread string, r contracts.ReviewRequest, ok bool) {
 // that a crash or an error cut short (any answer will do then).
 func (a *Agent) Resume(ctx context.Context, thread string, answer contracts.ReviewAnswer) (contracts.StructuredResult, error) {
 	if a.store == nil {
-		return contracts.StructuredResult{}, errors.New("resume: the agent keeps no threads (give agent.Options.Store)")
+		return contracts.StructuredResult{}, fmt.Errorf("resume: %w", ErrNoStore)
 	}
 	ctx = outbound.WithObserver(ctx, observeAttempt)
 	s, err := a.graph.Turn.Resume(ctx, thread, answer, turnDurability)
@@ -49,7 +48,7 @@ func (a *Agent) Resume(ctx context.Context, thread string, answer contracts.Revi
 		return contracts.StructuredResult{}, err
 	}
 	a.finished(ctx, thread)
-	return Masked(a.Result(s), a.cfg.Output), nil
+	return a.Masking().Result(a.Result(s)), nil
 }
 
 // finished tidies a thread after its turn: a review thread goes, a
@@ -127,7 +126,7 @@ func (a *Agent) PendingReview(ctx context.Context, thread string) (*PendingRevie
 	if err != nil || len(snaps) == 0 || len(snaps[0].Interrupts) == 0 {
 		return nil, err
 	}
-	p := pendingOf(snaps[0])
+	p := pendingOf(snaps[0], a.Masking())
 	if p != nil {
 		p.At = snaps[0].Metadata.Time
 	}
@@ -140,7 +139,7 @@ func (a *Agent) PendingReview(ctx context.Context, thread string) (*PendingRevie
 // the thread waits for no review, or for another one.
 func (a *Agent) ResumeReview(ctx context.Context, r Review) (res contracts.StructuredResult, err error) {
 	if a.store == nil {
-		return res, errors.New("resume: the agent keeps no threads (give agent.Options.Store)")
+		return res, fmt.Errorf("resume: %w", ErrNoStore)
 	}
 	if err := CheckAnswer(r.Answer); err != nil {
 		return res, err
@@ -170,13 +169,15 @@ func (a *Agent) ResumeReview(ctx context.Context, r Review) (res contracts.Struc
 	if err != nil {
 		return res, err
 	}
-	return Masked(a.Result(s), a.cfg.Output), nil
+	return a.Masking().Result(a.Result(s)), nil
 }
 
 // streamResumed runs a resumed turn as a stream, its events shown as
 // RunState shows them: masked, no draft before a person has passed it.
 func (a *Agent) streamResumed(ctx context.Context, sink events.Sink, opts []graph.RunOption) (State, error) {
-	held := events.HoldDrafts(func(ev contracts.Event) { sink(ev.MapText(guards.MaskSensitiveData)) }, "")
+	show, flush := shown(sink)
+	held := events.HoldDrafts(show, "")
+	defer flush()
 	opts = append(opts, graph.WithStreamModes(graph.StreamCustom, graph.StreamMessages), graph.WithCallbacks(events.TokenCallbacks()))
 	var end State
 	for c, err := range a.graph.Turn.Stream(ctx, nil, opts...) {

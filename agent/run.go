@@ -9,11 +9,9 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/sgrgraph/sgrgraph/checkpoint"
-	"github.com/sgrgraph/sgrgraph/config"
 	"github.com/sgrgraph/sgrgraph/contracts"
 	"github.com/sgrgraph/sgrgraph/events"
 	"github.com/sgrgraph/sgrgraph/graph"
-	"github.com/sgrgraph/sgrgraph/guards"
 	"github.com/sgrgraph/sgrgraph/models"
 	"github.com/sgrgraph/sgrgraph/nodes"
 	"github.com/sgrgraph/sgrgraph/outbound"
@@ -50,12 +48,13 @@ func (a *Agent) RunState(ctx context.Context, t Turn) (s *contracts.ChatState, e
 		a.done(ctx, t.Thread, err)
 		return s, err
 	}
-	shown := t.Events
 	answerNode := nodes.AgentModelName
 	if len(a.cfg.Guardian.HumanReview) > 0 {
 		answerNode = "" // a passed draft may still go to a person: no token is shown, the answer comes whole
 	}
-	held := events.HoldDrafts(func(ev contracts.Event) { shown(ev.MapText(guards.MaskSensitiveData)) }, answerNode)
+	show, flush := shown(t.Events)
+	held := events.HoldDrafts(show, answerNode)
+	defer flush()
 	var end *contracts.ChatState
 	opts = append(opts, graph.WithStreamModes(graph.StreamCustom, graph.StreamMessages), graph.WithCallbacks(events.TokenCallbacks()))
 	for c, err := range a.graph.Turn.Stream(ctx, s, opts...) {
@@ -94,7 +93,7 @@ func (a *Agent) continued(ctx context.Context, t *Turn) (_ context.Context, _ []
 		return ctx, nil, func() {}, nil
 	}
 	if a.store == nil {
-		return ctx, nil, nil, fmt.Errorf("turn: thread %q: the agent keeps no threads (give agent.Options.Store)", t.Thread)
+		return ctx, nil, nil, fmt.Errorf("turn: thread %q: %w", t.Thread, ErrNoStore)
 	}
 	ctx, release, err := a.hold(ctx, t)
 	if err != nil {
@@ -170,34 +169,20 @@ func (a *Agent) Run(ctx context.Context, t Turn) (contracts.StructuredResult, er
 	s, err := a.RunState(ctx, t)
 	if err != nil {
 		if f, ok := models.FailureOf(err); ok && ctx.Err() == nil {
-			f.Message = guards.MaskSensitiveData(f.Message)
+			f.Message = MaskText(f.Message)
 			return contracts.StructuredResult{SessionID: t.SessionID, Turn: max(t.Number, 1), Action: contracts.ActionError, Failure: &f}, err
 		}
 		return contracts.StructuredResult{}, err
 	}
-	res := Masked(a.Result(s), a.cfg.Output)
+	res := a.Masking().Result(a.Result(s))
 	if !a.cfg.Output.IncludeQueryTraces && !t.QueryTraces {
 		res.QueryTraces = []contracts.QueryTrace{} // what the agent searched is internal unless asked for (seed 003)
 	}
 	return res, nil
 }
 
-// Masked is r as it may be printed, stored or sent: every value the
-// sensitive-data detector finds is masked in every free-text field (the
-// answer, UI messages, plan, evidence, query traces, articles,
-// diagnostics). With o.UnmaskedEvidence the evidence, query traces and
-// articles are kept as the knowledge base returned them. Context, the
-// history the next turn's model sees, is not printed and stays whole.
-func Masked(r contracts.StructuredResult, o config.Output) contracts.StructuredResult {
-	m := r.MapText(guards.MaskSensitiveData)
-	if o.UnmaskedEvidence {
-		m.Evidence, m.QueryTraces, m.Articles = r.Evidence, r.QueryTraces, r.Articles
-	}
-	return m
-}
-
 // Result is the structured result of a finished turn's state, unmasked;
-// pass it through Masked before it leaves the program. It carries the plan
+// pass it through Masking.Result before it leaves the program. It carries the plan
 // and the planning call as DT-004's metadata row says.
 func (a *Agent) Result(s *contracts.ChatState) contracts.StructuredResult {
 	r := contracts.StructuredResult{SessionID: s.SessionID, Turn: s.Turn, Action: s.Action, Answer: s.Answer, UI: s.UI,

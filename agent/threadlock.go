@@ -49,7 +49,7 @@ type ThreadLock struct {
 // (such as "request 4f2a…"). A thread another turn holds is ErrThreadBusy.
 func (a *Agent) LockThread(ctx context.Context, thread, owner string) (*ThreadLock, error) {
 	if a.store == nil {
-		return nil, fmt.Errorf("lock thread %q: the agent keeps no threads (give agent.Options.Store)", thread)
+		return nil, fmt.Errorf("lock thread %q: %w", thread, ErrNoStore)
 	}
 	locker, ok := a.store.(checkpoint.Locker)
 	if !ok {

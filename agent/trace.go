@@ -10,7 +10,6 @@ import (
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
 
-	"github.com/sgrgraph/sgrgraph/guards"
 	"github.com/sgrgraph/sgrgraph/models"
 )
 
@@ -66,9 +65,9 @@ func (t *traced) write(ctx context.Context, in []*schema.Message, opts []model.O
 	for _, m := range in {
 		calls := slices.Clone(m.ToolCalls)
 		for i := range calls {
-			calls[i].Function.Arguments = guards.MaskSensitiveData(calls[i].Function.Arguments)
+			calls[i].Function.Arguments = MaskText(calls[i].Function.Arguments)
 		}
-		line.Messages = append(line.Messages, TraceMessage{Role: string(m.Role), Content: guards.MaskSensitiveData(m.Content),
+		line.Messages = append(line.Messages, TraceMessage{Role: string(m.Role), Content: MaskText(m.Content),
 			ToolCalls: calls, ToolCallID: m.ToolCallID})
 	}
 	data, err := json.Marshal(line)

@@ -8,7 +8,6 @@ import (
 
 	"github.com/sgrgraph/sgrgraph/contracts"
 	"github.com/sgrgraph/sgrgraph/graph"
-	"github.com/sgrgraph/sgrgraph/guards"
 	"github.com/sgrgraph/sgrgraph/telemetry/spans"
 )
 
@@ -27,7 +26,7 @@ func newTracing(tp trace.TracerProvider, recordContent bool) *tracing {
 	if tp == nil {
 		return nil
 	}
-	return &tracing{tp: tp, tracer: tp.Tracer(tracerName), o: spans.Options{RecordContent: recordContent, Mask: guards.MaskSensitiveData}}
+	return &tracing{tp: tp, tracer: tp.Tracer(tracerName), o: spans.Options{RecordContent: recordContent, Mask: MaskText}}
 }
 
 // compileOptions trace the graph's nodes and calls. The middleware comes

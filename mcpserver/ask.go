@@ -126,8 +126,8 @@ func turnError(session string, err error) error {
 	if thread, req, held := agent.Paused(err); held {
 		return fmt.Errorf("the answer is held for a person's review (%s) and is not released until a reviewer resumes thread %q", req.Reason, thread)
 	}
-	// The agent says so when it was built without a store (agent.Options.Store).
-	if session != "" && strings.Contains(err.Error(), "keeps no threads") {
+	// The agent was built without a store (agent.Options.Store).
+	if session != "" && errors.Is(err, agent.ErrNoStore) {
 		return errors.New("session_id: this server keeps no conversations (it was started without a thread store); call again without session_id")
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {

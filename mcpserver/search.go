@@ -9,8 +9,8 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/sgrgraph/sgrgraph/agent"
 	"github.com/sgrgraph/sgrgraph/contracts"
-	"github.com/sgrgraph/sgrgraph/guards"
 )
 
 // SearchInput is the input of search_kb.
@@ -82,24 +82,22 @@ func (h handlers) search(ctx context.Context, in SearchInput) (*mcp.CallToolResu
 	if topK < 1 || topK > maxTopK {
 		return nil, fmt.Errorf(topKOutOfRange, topK, maxTopK)
 	}
-	k := h.agent.Knowledge()
-	if k == nil || k.Index == nil {
+	// The articles come masked as the agent's results are
+	// (output.unmasked_evidence): the documentation may hold addresses
+	// and numbers no client should carry off.
+	res, err := h.agent.Search(ctx, q, topK)
+	switch {
+	case errors.Is(err, agent.ErrNoKnowledge):
 		return nil, errors.New("search_kb: this server's agent has no knowledge base of its own to search")
-	}
-	if err := ctx.Err(); err != nil {
+	case err != nil && ctx.Err() != nil:
 		return nil, err
-	}
-	res, err := k.Index.Search(q, topK)
-	if err != nil {
+	case err != nil:
 		h.log.Warn().Err(err).Str("tool", "search_kb").Msg("mcp search")
 		return nil, fmt.Errorf("search_kb: %w", err)
 	}
 	h.log.Info().Str("tool", "search_kb").Int("articles", len(res.Articles)).Msg("mcp search")
 	out := SearchOutput{Query: res.Query, Articles: make([]Article, 0, len(res.Articles)), Confidence: res.Confidence}
 	for _, a := range res.Articles {
-		// Masked as the agent's results are: the documentation may hold
-		// addresses and numbers no client should carry off.
-		a = a.MapText(guards.MaskSensitiveData)
 		art := Article{KBID: a.KBID, Title: a.Title, URL: a.URL, Score: a.Score}
 		if len(a.Chunks) > 0 {
 			art.BestChunk = a.Chunks[0].Text // chunks come best first

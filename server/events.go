@@ -3,9 +3,9 @@ package server
 import (
 	"context"
 	"net/http"
-	"time"
 
 	"github.com/sgrgraph/sgrgraph/agent"
+	"github.com/sgrgraph/sgrgraph/contracts"
 )
 
 // streamEvents sends a turn's events as server-sent events, each named by
@@ -20,28 +20,7 @@ func (s *Server) streamEvents(ctx context.Context, w http.ResponseWriter, r *htt
 	defer cancel()
 	out := newSSE(w)
 	events, wait := s.runStream(ctx, t)
-	var sendErr error
-	tick := time.NewTicker(keepAlive)
-	defer tick.Stop()
-	for open := true; open; {
-		select {
-		case ev, ok := <-events:
-			if !ok {
-				open = false
-				break
-			}
-			if sendErr == nil {
-				sendErr = out.event(string(ev.Kind), ev)
-			}
-		case <-tick.C:
-			if sendErr == nil {
-				sendErr = out.raw(": keep-alive\n\n")
-			}
-		}
-		if sendErr != nil && ctx.Err() == nil {
-			cancel() // the client is gone: stop the turn; the loop drains its last events
-		}
-	}
+	sendErr := out.relay(events, cancel, func(ev contracts.Event) error { return out.event(string(ev.Kind), ev) })
 	res, err := wait()
 	switch {
 	case sendErr != nil:
@@ -51,7 +30,7 @@ func (s *Server) streamEvents(ctx context.Context, w http.ResponseWriter, r *htt
 	case err != nil:
 		if held, ok := s.heldTurn(ctx, r, err); ok {
 			_ = out.event("interrupted", held)
-			_ = out.raw("data: [DONE]\n\n")
+			_ = out.done()
 			return
 		}
 		if e := s.turnError(r, err); e != nil {
@@ -61,6 +40,6 @@ func (s *Server) streamEvents(ctx context.Context, w http.ResponseWriter, r *htt
 	}
 	recordOf(r).turn = res.Turn
 	if out.event("result", res) == nil {
-		_ = out.raw("data: [DONE]\n\n")
+		_ = out.done()
 	}
 }

@@ -4,8 +4,8 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/sgrgraph/sgrgraph/agent"
 	"github.com/sgrgraph/sgrgraph/contracts"
-	"github.com/sgrgraph/sgrgraph/guards"
 )
 
 // modelRetryAfter is the Retry-After of a 503 for a model that could not
@@ -37,7 +37,7 @@ func (s *Server) logFailure(r *http.Request, f contracts.Failure, status int) {
 	rec := recordOf(r)
 	rec.status = status
 	const most = 300
-	detail := guards.MaskSensitiveData(f.Message)
+	detail := agent.MaskText(f.Message)
 	if len(detail) > most {
 		detail = detail[:most] + "…"
 	}

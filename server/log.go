@@ -9,7 +9,7 @@ import (
 	"runtime/debug"
 	"time"
 
-	"github.com/sgrgraph/sgrgraph/graph"
+	"github.com/sgrgraph/sgrgraph/agent"
 )
 
 // record is what the access log says of a request; the handlers fill in
@@ -63,8 +63,8 @@ func (s *Server) accessLog(next http.Handler) http.Handler {
 		rec := &record{id: newID()}
 		w.Header().Set("X-Request-Id", rec.id)
 		// The server runs many turns at once: their nodes yield to each
-		// other and to the requests being read and written (graph.Yielding).
-		r = r.WithContext(graph.Yielding(context.WithValue(r.Context(), recordKey{}, rec)))
+		// other and to the requests being read and written (agent.Yielding).
+		r = r.WithContext(agent.Yielding(context.WithValue(r.Context(), recordKey{}, rec)))
 		next.ServeHTTP(&statusWriter{ResponseWriter: w, rec: rec}, r)
 		s.metrics.request(r.Pattern, rec.status, time.Since(start)) // the mux set r.Pattern on this request
 		nameSpan(r)

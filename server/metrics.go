@@ -10,8 +10,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/sgrgraph/sgrgraph/agent"
 	"github.com/sgrgraph/sgrgraph/contracts"
-	"github.com/sgrgraph/sgrgraph/nodes"
 )
 
 // metrics are the server's Prometheus metrics, in a registry of the
@@ -51,7 +51,7 @@ var (
 	knownVerdicts = set(string(contracts.VerdictPass), string(contracts.VerdictRetry), string(contracts.VerdictFail))
 	knownLevels   = set(string(contracts.LevelSafe), string(contracts.LevelControversial), string(contracts.LevelUnsafe),
 		string(contracts.LevelUnknown))
-	knownNodes = set(nodes.Names()...)
+	knownNodes = set(agent.NodeNames()...)
 	// knownServices are the outbound services that retry (outbound.Client's names).
 	knownServices = set("model", "guard")
 )

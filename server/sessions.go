@@ -11,7 +11,6 @@ import (
 
 	"github.com/sgrgraph/sgrgraph/agent"
 	"github.com/sgrgraph/sgrgraph/checkpoint"
-	"github.com/sgrgraph/sgrgraph/guards"
 )
 
 // sessionHeader names the conversation a chat completion continues.
@@ -138,7 +137,7 @@ func (s *Server) summary(ctx context.Context, t checkpoint.ThreadInfo, session s
 	sum.Turn = last.State.Turn
 	for _, m := range agent.Carry(last.State.Messages, 1<<30) {
 		if m.Role == schema.User {
-			sum.Title = title(guards.MaskSensitiveData(m.Content))
+			sum.Title = title(agent.MaskText(m.Content))
 			break
 		}
 	}

@@ -9,8 +9,6 @@ import (
 
 	"github.com/sgrgraph/sgrgraph/agent"
 	"github.com/sgrgraph/sgrgraph/contracts"
-	"github.com/sgrgraph/sgrgraph/guards"
-	"github.com/sgrgraph/sgrgraph/nodes"
 )
 
 // keepAlive is how often an idle stream gets a comment line, so that
@@ -64,12 +62,13 @@ func (s *sse) fail(e *apiError) {
 	_ = s.data(e.body())
 }
 
+// data sends v as an unnamed event, as OpenAI's streams do.
 func (s *sse) data(v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
-	return s.raw("data: " + string(b) + "\n\n")
+	return s.frame("", "", b)
 }
 
 // event sends v as an SSE event of the given name.
@@ -78,8 +77,31 @@ func (s *sse) event(name string, v any) error {
 	if err != nil {
 		return err
 	}
-	return s.raw("event: " + name + "\ndata: " + string(b) + "\n\n")
+	return s.frame("", name, b)
 }
+
+// frame sends one event: its id and name when given, and data, one line
+// of JSON. Every event of every stream goes out through it.
+func (s *sse) frame(id, name string, data []byte) error {
+	var b strings.Builder
+	if id != "" {
+		b.WriteString("id: " + id + "\n")
+	}
+	if name != "" {
+		b.WriteString("event: " + name + "\n")
+	}
+	b.WriteString("data: ")
+	b.Write(data)
+	b.WriteString("\n\n")
+	return s.raw(b.String())
+}
+
+// keepAlive sends a comment line, which clients ignore and proxies take
+// as traffic.
+func (s *sse) keepAlive() error { return s.raw(": keep-alive\n\n") }
+
+// done sends [DONE], the last line of a stream that ended as it should.
+func (s *sse) done() error { return s.raw("data: [DONE]\n\n") }
 
 func (s *sse) raw(line string) error {
 	if !s.started {
@@ -97,6 +119,37 @@ func (s *sse) raw(line string) error {
 	return s.rc.Flush()
 }
 
+// relay is the one loop that streams a turn: it sends the turn's events as
+// they come, each through send (which writes it in the stream's own
+// format, or skips it), and a keep-alive comment whenever none came for
+// keepAlive. The events are the agent's view, masked and safe to show as
+// they come; relay neither masks nor filters. When a send fails (the
+// client is gone) it cancels the turn and reads the events left, so the
+// turn can end; it returns the first send error.
+func (s *sse) relay(events <-chan contracts.Event, cancel context.CancelFunc, send func(contracts.Event) error) error {
+	tick := time.NewTicker(keepAlive)
+	defer tick.Stop()
+	var sendErr error
+	for {
+		select {
+		case ev, ok := <-events:
+			if !ok {
+				return sendErr
+			}
+			if sendErr == nil {
+				sendErr = send(ev)
+			}
+		case <-tick.C:
+			if sendErr == nil {
+				sendErr = s.keepAlive()
+			}
+		}
+		if sendErr != nil {
+			cancel() // the client is gone: stop the turn; the loop drains its last events
+		}
+	}
+}
+
 // stream runs the turn and sends its answer as chunks: the role first,
 // then the answer's tokens as the agent releases them (after the
 // Guardian's PASS, never a draft), then what of the final answer the
@@ -110,55 +163,25 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, r *http.Requ
 	events, wait := s.runStream(ctx, t)
 	var sent strings.Builder
 	cut := &streamCut{shape: p.shape}
-	var burst []string
-	// flush sends the tokens held since the last other event. The agent
-	// masks personal data token by token, so a value split between two
-	// tokens would pass unmasked: the burst is masked whole, and sent as
-	// its tokens only when masking changed nothing.
-	flush := func() {
-		if len(burst) == 0 || sendErr != nil {
-			burst = burst[:0]
-			return
+	// Token events are the accepted answer's pieces, masked by the agent
+	// (a value split between tokens too); every other event has no place
+	// in a completion.
+	relayErr := out.relay(events, cancel, func(ev contracts.Event) error {
+		if ev.Kind != contracts.EventToken {
+			return nil
 		}
-		joined := strings.Join(burst, "")
-		pieces := burst
-		if masked := guards.MaskSensitiveData(joined); masked != joined {
-			pieces = []string{masked}
+		piece := cut.take(ev.Text)
+		if piece == "" {
+			return nil
 		}
-		for _, piece := range pieces {
-			if piece = cut.take(piece); piece == "" {
-				continue
-			}
-			if sendErr = out.data(p.chunk(delta{Content: piece}, nil)); sendErr != nil {
-				break
-			}
-			sent.WriteString(piece)
+		if err := out.data(p.chunk(delta{Content: piece}, nil)); err != nil {
+			return err
 		}
-		burst = burst[:0]
-	}
-	tick := time.NewTicker(keepAlive)
-	defer tick.Stop()
-	for open := true; open; {
-		select {
-		case ev, ok := <-events:
-			switch {
-			case !ok:
-				open = false
-				flush()
-			case ev.Kind == contracts.EventToken && ev.Node == nodes.AgentModelName:
-				burst = append(burst, ev.Text)
-			default:
-				flush()
-			}
-		case <-tick.C:
-			flush()
-			if sendErr == nil {
-				sendErr = out.raw(": keep-alive\n\n")
-			}
-		}
-		if sendErr != nil && ctx.Err() == nil {
-			cancel() // the client is gone: stop the turn; the loop drains its last events
-		}
+		sent.WriteString(piece)
+		return nil
+	})
+	if sendErr == nil {
+		sendErr = relayErr
 	}
 	res, err := wait()
 	if sendErr != nil {
@@ -196,7 +219,7 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, r *http.Requ
 		sendErr = out.data(chatChunk{ID: p.id, Object: "chat.completion.chunk", Created: p.created, Model: p.model, Choices: []chunkChoice{}, Usage: &u})
 	}
 	if sendErr == nil {
-		sendErr = out.raw("data: [DONE]\n\n")
+		sendErr = out.done()
 	}
 	if sendErr != nil {
 		s.opts.Log.Info().Str("request", recordOf(r).id).Err(sendErr).Msg("client went away at the end of the stream")

@@ -91,14 +91,14 @@ var layers = map[string]struct {
 		"mcptools", "memory", "memory/postgres", "memory/redis", "memory/sqlite", "models/offline", "prebuilt", "models/openai", "nodes", "outbound", "tables", "templates", "tools"}, true},
 	"templates":    {[]string{"contracts"}, false},
 	"batch":        {[]string{"agent", "contracts", "templates"}, false},
-	"runs":         {[]string{"agent", "contracts"}, true},                                                             // turns queued for workers (a Spec holds eino messages)
-	"server":       {[]string{"agent", "checkpoint", "contracts", "graph", "guards", "models", "nodes", "runs"}, true}, // the default turn over HTTP
-	"mcpserver":    {[]string{"agent", "contracts", "guards", "models"}, false},                                        // the default turn over MCP
-	"webui":        {[]string{"templates"}, false},                                                                     // the web chat: static files and their labels
-	"eval":         {[]string{"contracts", "eval/split"}, false},                                                       // measurement only: sets, metrics, report; labels are the contracts' actions
-	"eval/split":   {nil, false},                                                                                       // which part of its set a row is in: one hash, shared with the guard's training
-	"eval/runner":  {[]string{"agent", "config", "contracts", "eval", "nodes"}, false},                                 // the sets' items through the default turn
-	"cmd/sgrgraph": {[]string{"agent", "batch", "checkpoint", "contracts", "decisions", "docs", "eval", "eval/runner", "mcpserver", "runs", "server", "studio", "tables", "config", "guards", "guards/safety", "kb", "models", "models/openai", "templates", "tools", "webui"}, true},
+	"runs":         {[]string{"agent", "contracts"}, true},                                 // turns queued for workers (a Spec holds eino messages)
+	"server":       {[]string{"agent", "checkpoint", "contracts", "models", "runs"}, true}, // the default turn over HTTP; endpoints reach the turn through agent (layers_endpoints_test.go)
+	"mcpserver":    {[]string{"agent", "contracts", "models"}, false},                      // the default turn over MCP
+	"webui":        {[]string{"templates"}, false},                                         // the web chat: static files and their labels
+	"eval":         {[]string{"contracts", "eval/split"}, false},                           // measurement only: sets, metrics, report; labels are the contracts' actions
+	"eval/split":   {nil, false},                                                           // which part of its set a row is in: one hash, shared with the guard's training
+	"eval/runner":  {[]string{"agent", "config", "contracts", "eval", "nodes"}, false},     // the sets' items through the default turn
+	"cmd/sgrgraph": {[]string{"agent", "batch", "checkpoint", "contracts", "decisions", "docs", "eval", "eval/runner", "mcpserver", "runs", "server", "studio", "tables", "config", "kb", "models", "models/openai", "templates", "tools", "webui"}, true},
 	"studio":       {[]string{"agent", "checkpoint", "graph", "nodes", "tables"}, false}, // a graph's runs and checkpoints in a page
 }
 

@@ -9,7 +9,6 @@ import (
 
 	"github.com/sgrgraph/sgrgraph/agent"
 	"github.com/sgrgraph/sgrgraph/contracts"
-	"github.com/sgrgraph/sgrgraph/guards/safety"
 	"github.com/sgrgraph/sgrgraph/models/openai"
 )
 
@@ -68,7 +67,7 @@ func newDoctorCmd(a *app) *cobra.Command {
 // not be reached or read.
 func checkGuard(ctx context.Context, a *app) openai.Check {
 	g := a.cfg.Guard
-	clf, err := safety.New(g)
+	clf, err := agent.NewGuard(g)
 	if err != nil {
 		return openai.Check{Name: g.Provider, Detail: err.Error(), Fix: "fix guard.lexicon"}
 	}
