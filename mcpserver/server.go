@@ -18,6 +18,9 @@ type Options struct {
 	// Log receives one line per tool call; the zero Logger discards.
 	// Over stdio it must not write to stdout, which carries the protocol.
 	Log zerolog.Logger
+	// Assistants, when set, answer the ask tools' assistant argument
+	// (the server's assistants, kept in its thread store).
+	Assistants *agent.Assistants
 }
 
 // New builds the MCP server of a: the tools ask, ask_structured and
@@ -32,7 +35,7 @@ func New(a *agent.Agent, o Options) *mcp.Server {
 			// Logging over MCP is not offered: the log goes to Options.Log.
 			Capabilities: &mcp.ServerCapabilities{},
 		})
-	h := handlers{agent: a, log: o.Log}
+	h := handlers{agent: a, log: o.Log, assistants: o.Assistants}
 	addAskTools(s, h)
 	addSearchTool(s, h)
 	addTableResources(s, a)
@@ -41,8 +44,9 @@ func New(a *agent.Agent, o Options) *mcp.Server {
 
 // handlers are the tools' shared parts.
 type handlers struct {
-	agent *agent.Agent
-	log   zerolog.Logger
+	agent      *agent.Agent
+	log        zerolog.Logger
+	assistants *agent.Assistants
 }
 
 // HTTPHandler serves s over Streamable HTTP, one session per client;

@@ -51,15 +51,28 @@ func (w Worker) handle(ctx context.Context, msg redis.XMessage) {
 	}
 	attempt, _ := reply[2].(int64)
 	log = log.With().Str("session", spec.SessionID).Int("turn", spec.Number).Int64("attempt", attempt).Logger()
+	if spec.Assistant != "" {
+		log = log.With().Str("assistant", spec.Assistant).Logger()
+	}
 	log.Info().Msg("run started")
 
 	turnCtx, cancelTurn := context.WithTimeout(ctx, w.TurnTimeout)
 	defer cancelTurn()
 	lost := w.keepClaim(turnCtx, cancelTurn, log, msg.ID)
+	h, ref, release, err := w.handler(turnCtx, spec)
+	if err != nil {
+		if lost() || ctx.Err() != nil {
+			log.Warn().Err(err).Msg("the run's assistant was not built before the attempt ended: the run is left to another attempt")
+			return
+		}
+		w.finish(ctx, log, msg.ID, id, keys, contracts.StructuredResult{}, err)
+		return
+	}
+	defer release()
 	out := newEventWriter(q, id, log)
 	t := spec.Turn()
 	t.Events = out.add
-	res, err := w.Handler.Run(log.WithContext(turnCtx), t)
+	res, err := h.Run(log.WithContext(turnCtx), t)
 	out.close()
 	switch {
 	case lost():
@@ -69,7 +82,82 @@ func (w Worker) handle(ctx context.Context, msg redis.XMessage) {
 		log.Warn().Err(err).Msg("the worker stopped mid-turn: the run is left to another attempt")
 		return
 	}
+	if in, ok := w.interruptOf(ctx, log, h, spec, ref, err); ok {
+		w.interrupted(ctx, log, msg.ID, id, keys, in)
+		return
+	}
 	w.finish(ctx, log, msg.ID, id, keys, res, err)
+}
+
+// handler is what runs spec's turn: the Worker's Handler, or the agent of
+// the assistant the spec names (release gives it back).
+func (w Worker) handler(ctx context.Context, spec Spec) (h Handler, ref agent.Ref, release func(), err error) {
+	if spec.Assistant == "" {
+		return w.Handler, agent.Ref{}, func() {}, nil
+	}
+	if w.Assistants == nil {
+		return nil, ref, nil, fmt.Errorf("the run names assistant %s, and this worker serves no assistants (it keeps no thread store)", spec.Assistant)
+	}
+	if ref, err = agent.ParseRef(spec.Assistant); err != nil {
+		return nil, ref, nil, fmt.Errorf("the run's assistant: %w", err)
+	}
+	a, at, release, err := w.Assistants.Agent(ctx, ref)
+	if err != nil {
+		return nil, ref, nil, fmt.Errorf("assistant %s could not be built: %w", ref, err)
+	}
+	return a, at, release, nil
+}
+
+// interruptOf is the review a turn that paused waits for (false for any
+// other end). A paused turn without a thread of its own ran in one the
+// agent made (review-...): when an assistant ran it, that thread is bound
+// to the assistant here, so that the resume runs the same configuration.
+func (w Worker) interruptOf(ctx context.Context, log zerolog.Logger, h Handler, spec Spec, ref agent.Ref, err error) (Interrupt, bool) {
+	thread, req, paused := agent.Paused(err)
+	if !paused {
+		return Interrupt{}, false
+	}
+	in := Interrupt{Thread: thread, ThreadID: ReviewThreadID(thread), Reason: req.Reason}
+	ctx = context.WithoutCancel(ctx)
+	if r, ok := h.(reviewReader); ok {
+		p, perr := r.PendingReview(ctx, thread)
+		switch {
+		case perr != nil:
+			log.Error().Err(perr).Str("thread", thread).Msg("reading the held draft of a paused run")
+		case p != nil:
+			in.InterruptID, in.Turn = p.InterruptID, p.Turn
+		}
+	}
+	if spec.Assistant != "" && spec.Thread == "" && w.Assistants != nil {
+		if berr := w.Assistants.Bind(ctx, thread, ref); berr != nil {
+			log.Error().Err(berr).Str("thread", thread).Msg("recording the assistant of a paused run's thread: its resume takes the server's configuration")
+		}
+	}
+	return in, true
+}
+
+// reviewReader reads the review a thread waits for: *agent.Agent is one.
+type reviewReader interface {
+	PendingReview(ctx context.Context, thread string) (*agent.PendingReview, error)
+}
+
+// interrupted records the end of a run whose draft waits for review.
+func (w Worker) interrupted(ctx context.Context, log zerolog.Logger, delivery, id string, keys []string, in Interrupt) {
+	q := w.Queue
+	data, _ := json.Marshal(in) // plain strings and a number
+	record, _ := json.Marshal(interruptRecord{Interrupt: in, Thread: in.Thread})
+	cctx, cancel := q.call(context.WithoutCancel(ctx))
+	defer cancel()
+	n, err := q.scripts.finish.Run(cctx, q.client, keys, delivery, string(Interrupted), "", "",
+		time.Now().UnixMilli(), int(q.opts.Keep.Seconds()), "interrupted", data, id, string(record)).Int()
+	switch {
+	case err != nil:
+		log.Error().Err(err).Msg("could not record the run's pause; it will run again after its claim lapses")
+	case n == 0:
+		log.Warn().Msg("an earlier attempt had recorded the run's end: this one is dropped")
+	default:
+		log.Info().Str("thread", in.Thread).Str("interrupt", in.InterruptID).Msg("run interrupted: its draft waits for review")
+	}
 }
 
 // keepClaim renews the delivery every Claim/3 until ctx ends. When the
@@ -131,7 +219,7 @@ func (w Worker) finish(ctx context.Context, log zerolog.Logger, delivery, id str
 	cctx, cancel := q.call(context.WithoutCancel(ctx))
 	defer cancel()
 	n, err := q.scripts.finish.Run(cctx, q.client, keys, delivery, string(status), result, why,
-		time.Now().UnixMilli(), int(q.opts.Keep.Seconds()), kind, data, id).Int()
+		time.Now().UnixMilli(), int(q.opts.Keep.Seconds()), kind, data, id, "").Int()
 	switch {
 	case err != nil:
 		log.Error().Err(err).Msg("could not record the run's end; it will run again after its claim lapses")
@@ -142,12 +230,8 @@ func (w Worker) finish(ctx context.Context, log zerolog.Logger, delivery, id str
 	}
 }
 
-// failure is what a failed run tells its client. A turn held for a
-// person's review cannot be answered by a worker.
+// failure is what a failed run tells its client.
 func failure(err error) string {
-	if _, _, ok := agent.Paused(err); ok {
-		return "the answer waits for a person's review (guardian.human_review), which a worker does not take"
-	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		return "the turn took longer than the worker's turn timeout"
 	}

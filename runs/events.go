@@ -12,8 +12,9 @@ import (
 
 // Event is one entry of a run's event stream. Kind is "started" (a worker
 // took the run; Data holds the attempt), a contracts.EventKind (Data is the
-// contracts.Event), then "result" (Data is the StructuredResult) or "error"
-// (Data is {"error": why}), which end the stream. A run taken again after its
+// contracts.Event), then "result" (Data is the StructuredResult), "error"
+// (Data is {"error": why}) or "interrupted" (Data is the Interrupt), which
+// end the stream. A run taken again after its
 // worker died has a second "started" and the events of the new attempt.
 type Event struct {
 	// ID is the event's position: pass it as after to read what follows.
@@ -23,7 +24,7 @@ type Event struct {
 }
 
 // Last says the event ends its run's stream.
-func (e Event) Last() bool { return e.Kind == "result" || e.Kind == "error" }
+func (e Event) Last() bool { return e.Kind == "result" || e.Kind == "error" || e.Kind == "interrupted" }
 
 // MaxWait bounds how long Events waits for a new event.
 const MaxWait = 30 * time.Second

@@ -40,6 +40,9 @@ func (r Remote) Run(ctx context.Context, t agent.Turn) (contracts.StructuredResu
 		return contracts.StructuredResult{}, err
 	case run.Status == Failed:
 		return contracts.StructuredResult{}, errors.New(run.Error) // the turn's own words, as a local run gives them
+	case run.Status == Interrupted && run.Interrupt != nil:
+		return contracts.StructuredResult{}, fmt.Errorf("run %s: the answer waits for a person's review (guardian.human_review) on thread %s, interrupt %s",
+			id, run.Interrupt.Thread, run.Interrupt.InterruptID)
 	case run.Result == nil:
 		return contracts.StructuredResult{}, fmt.Errorf("run %s: finished without a result", id)
 	}

@@ -20,16 +20,20 @@ import (
 type Status string
 
 // The statuses of a run: queued until a worker takes it, running while one
-// has it, then done (a result) or failed (an error).
+// has it, then done (a result), failed (an error) or interrupted (its
+// draft waits for a person's review: Run.Interrupt).
 const (
-	Queued  Status = "queued"
-	Running Status = "running"
-	Done    Status = "done"
-	Failed  Status = "failed"
+	Queued      Status = "queued"
+	Running     Status = "running"
+	Done        Status = "done"
+	Failed      Status = "failed"
+	Interrupted Status = "interrupted"
 )
 
-// Finished says the run has its result or its error.
-func (s Status) Finished() bool { return s == Done || s == Failed }
+// Finished says the run has ended: with its result, its error, or its
+// draft held for review (no worker runs it again; a reviewer's resume
+// continues its thread).
+func (s Status) Finished() bool { return s == Done || s == Failed || s == Interrupted }
 
 // Spec is a turn as it is queued: agent.Turn without its event sink.
 type Spec struct {
@@ -40,6 +44,14 @@ type Spec struct {
 	Thread    string            `json:"thread,omitempty"`
 	Role      string            `json:"role,omitempty"`
 	Language  string            `json:"language,omitempty"`
+	// User and Tenant name whose long-term memory the turn reads and
+	// writes (agent.Turn's fields of those names).
+	User   string `json:"user,omitempty"`
+	Tenant string `json:"tenant,omitempty"`
+	// Assistant, when set, is the assistant's version that runs the turn,
+	// "name@version" (agent.Ref): the worker builds its agent from the
+	// assistants kept in the thread store (Worker.Assistants).
+	Assistant string `json:"assistant,omitempty"`
 	// Webhook, when set, is the URL the run's end is posted to, signed
 	// with WebhookSecret (see webhook.go); neither is part of the turn.
 	Webhook       string `json:"webhook,omitempty"`
@@ -49,13 +61,13 @@ type Spec struct {
 // SpecOf is the queued form of t.
 func SpecOf(t agent.Turn) Spec {
 	return Spec{Message: t.Message, SessionID: t.SessionID, Number: t.Number, History: t.History,
-		Thread: t.Thread, Role: t.Role, Language: t.Language}
+		Thread: t.Thread, Role: t.Role, Language: t.Language, User: t.User, Tenant: t.Tenant}
 }
 
 // Turn is the turn a worker runs.
 func (s Spec) Turn() agent.Turn {
 	return agent.Turn{Message: s.Message, SessionID: s.SessionID, Number: s.Number, History: s.History,
-		Thread: s.Thread, Role: s.Role, Language: s.Language}
+		Thread: s.Thread, Role: s.Role, Language: s.Language, User: s.User, Tenant: s.Tenant}
 }
 
 // Run is one queued turn and what became of it.
@@ -68,9 +80,11 @@ type Run struct {
 	Attempts int                         `json:"attempts"`
 	Result   *contracts.StructuredResult `json:"result,omitempty"`
 	Error    string                      `json:"error,omitempty"`
-	Created  time.Time                   `json:"created_at"`
-	Started  *time.Time                  `json:"started_at,omitempty"`
-	Finished *time.Time                  `json:"finished_at,omitempty"`
+	// Interrupt is the review a run that ended Interrupted waits for.
+	Interrupt *Interrupt `json:"interrupt,omitempty"`
+	Created   time.Time  `json:"created_at"`
+	Started   *time.Time `json:"started_at,omitempty"`
+	Finished  *time.Time `json:"finished_at,omitempty"`
 	// Limits are how long the run may take, as recorded in it.
 	Limits Limits `json:"-"`
 	// Webhook is the delivery of the run's end to its Spec.Webhook; nil
@@ -218,6 +232,14 @@ func runOf(id string, h map[string]string) (Run, error) {
 			at := time.UnixMilli(ms).UTC()
 			r.Webhook.Delivered = &at
 		}
+	}
+	if h["interrupt"] != "" {
+		var in interruptRecord
+		if err := json.Unmarshal([]byte(h["interrupt"]), &in); err != nil {
+			return bad("interrupt", err)
+		}
+		in.Interrupt.Thread = in.Thread
+		r.Interrupt = &in.Interrupt
 	}
 	if h["result"] != "" {
 		r.Result = new(contracts.StructuredResult)

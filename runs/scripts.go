@@ -46,7 +46,7 @@ local function drop()
 	redis.call('XDEL', KEYS[2], ARGV[1])
 end
 local h = redis.call('HMGET', KEYS[1], 'status', 'spec', 'attempts')
-if not h[1] or h[1] == 'done' or h[1] == 'failed' then
+if not h[1] or h[1] == 'done' or h[1] == 'failed' or h[1] == 'interrupted' then
 	drop()
 	return {'finished'}
 end
@@ -83,13 +83,14 @@ return 1
 // finishScript records a run's end unless an earlier attempt recorded
 // one, adds its last event, and acknowledges the delivery. ARGV: delivery
 // id, status, result, error, now (Unix ms), seconds to keep, event kind,
-// event data, run id. Returns 1 when recorded, 0 when the run had ended before.
+// event data, run id, interrupt ("" unless interrupted). Returns 1 when
+// recorded, 0 when the run had ended before.
 const finishScript = `
 redis.call('XACK', KEYS[2], 'workers', ARGV[1])
 redis.call('XDEL', KEYS[2], ARGV[1])
 local st = redis.call('HGET', KEYS[1], 'status')
-if not st or st == 'done' or st == 'failed' then return 0 end
-redis.call('HSET', KEYS[1], 'status', ARGV[2], 'result', ARGV[3], 'error', ARGV[4], 'finished', ARGV[5])
+if not st or st == 'done' or st == 'failed' or st == 'interrupted' then return 0 end
+redis.call('HSET', KEYS[1], 'status', ARGV[2], 'result', ARGV[3], 'error', ARGV[4], 'finished', ARGV[5], 'interrupt', ARGV[10])
 local ok, spec = pcall(cjson.decode, redis.call('HGET', KEYS[1], 'spec'))
 if ok and type(spec) == 'table' and type(spec.webhook) == 'string' and spec.webhook ~= '' then
 	redis.call('XADD', KEYS[4], '*', 'run', ARGV[9])

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -23,6 +24,46 @@ type Handler interface {
 	Run(ctx context.Context, t agent.Turn) (contracts.StructuredResult, error)
 }
 
+// Assistants build the agents of assistants' versions and record the
+// assistant of a thread: *agent.Assistants is one.
+type Assistants interface {
+	Agent(ctx context.Context, r agent.Ref) (a *agent.Agent, at agent.Ref, release func(), err error)
+	Bind(ctx context.Context, thread string, r agent.Ref) error
+}
+
+// Interrupt is the review a run's held draft waits for
+// (guardian.human_review): a reviewer answers it by resuming ThreadID.
+type Interrupt struct {
+	// Thread holds the draft: the run's session's thread, or one the
+	// agent made for the turn (its owner is then no API key).
+	Thread string `json:"-"`
+	// ThreadID is Thread as reviewers name it (ReviewThreadID).
+	ThreadID    string `json:"thread_id"`
+	InterruptID string `json:"interrupt_id"`
+	Turn        int    `json:"turn"`
+	Reason      string `json:"reason,omitempty"`
+}
+
+// interruptRecord is an Interrupt as the run's hash keeps it.
+type interruptRecord struct {
+	Interrupt
+	Thread string `json:"thread"`
+}
+
+// ReviewThreadID names a held thread for reviewers, who are not its
+// owner, as GET /v1/reviews lists it and POST /v1/threads/{id}/resume
+// takes it: OWNER~SESSION for a thread OWNER/SESSION (the owner being the
+// asker's key id), ~THREAD for a thread the agent made itself (a worker's
+// or an MCP call's turn). '~' is in no session id, so the name reads back
+// one way only.
+func ReviewThreadID(thread string) string {
+	owner, session, ok := strings.Cut(thread, "/")
+	if !ok {
+		return "~" + thread
+	}
+	return owner + "~" + session
+}
+
 // DefaultTurnTimeout is a Worker's turn timeout unless it says another.
 const DefaultTurnTimeout = 5 * time.Minute
 
@@ -30,6 +71,9 @@ const DefaultTurnTimeout = 5 * time.Minute
 type Worker struct {
 	Queue   *Queue
 	Handler Handler
+	// Assistants, when set, run the runs that name an assistant
+	// (Spec.Assistant); without it such a run fails.
+	Assistants Assistants
 	// Name tells the worker from the others of the group (default: host,
 	// process id and a random part). Two live workers must not share one.
 	Name string

@@ -184,58 +184,15 @@ func (s *Server) withAssistant(r *http.Request, t *agent.Turn, key, named, param
 }
 
 func (s *Server) pickAssistant(r *http.Request, t *agent.Turn, key, named, param string) (*http.Request, func(), *apiError) {
-	as := s.opts.Assistants
 	noop := func() {}
-	if named == "" && (as == nil || t.Thread == "") {
-		return r, noop, nil
+	ref, use, bind, e := s.assistantOf(r, t, named, param)
+	if e != nil || !use {
+		return r, noop, e
 	}
-	if as == nil {
-		return r, noop, invalid(param, "assistants_unavailable", "%s: this server serves no assistants", param)
-	}
-	var ref agent.Ref
-	if named != "" {
-		var err error
-		if ref, err = agent.ParseRef(named); err != nil {
-			return r, noop, invalid(param, "invalid_value", "%s: %v", param, err)
-		}
-	}
-	ctx := r.Context()
-	bind := false
-	if t.Thread != "" {
-		bound, ok, err := as.Bound(ctx, t.Thread)
-		if err != nil {
-			return r, noop, s.storeFailed(r, err, "reading a conversation's assistant")
-		}
-		switch {
-		case ok && named != "" && (ref.Name != bound.Name || ref.Version != 0 && ref.Version != bound.Version):
-			return r, noop, &apiError{Status: http.StatusConflict, Type: typeInvalidRequest, Param: param, Code: "assistant_mismatch",
-				Message: param + ": this conversation runs assistant " + bound.String() + ", not " + ref.String() + "; start another session for another assistant"}
-		case ok:
-			ref = bound
-		case named == "":
-			return r, noop, nil // the server's own, as before
-		default:
-			_, err := s.agent.Store().Latest(ctx, t.Thread)
-			if err == nil {
-				return r, noop, &apiError{Status: http.StatusConflict, Type: typeInvalidRequest, Param: param, Code: "assistant_mismatch",
-					Message: param + ": this conversation runs the server's own configuration, not assistant " + ref.String() + "; start another session for an assistant"}
-			}
-			if !errors.Is(err, checkpoint.ErrNotFound) {
-				return r, noop, s.storeFailed(r, err, "reading a conversation")
-			}
-			bind = true
-		}
-	}
+	as, ctx := s.opts.Assistants, r.Context()
 	a, at, release, err := as.Agent(ctx, ref)
-	switch {
-	case errors.Is(err, agent.ErrNoAssistant) && param == "model":
-		return r, noop, modelNotFound(param, "model: %q is neither this server's model (%q) nor an assistant's (GET /v1/models)", named, s.opts.Model)
-	case errors.Is(err, agent.ErrNoAssistant):
-		return r, noop, &apiError{Status: http.StatusNotFound, Type: typeInvalidRequest, Param: param, Code: "assistant_not_found", Message: param + ": " + err.Error()}
-	case err != nil:
-		s.opts.Log.Error().Err(err).Str("request", recordOf(r).id).Str("assistant", ref.String()).Msg("building an assistant")
-		return r, noop, &apiError{Status: http.StatusServiceUnavailable, Type: typeServer, Param: param, Code: "assistant_unavailable",
-			Message: "assistant " + ref.String() + " could not be built; the server's log says why (request " + recordOf(r).id + ")"}
+	if e := s.assistantFailed(r, err, ref, named, param); e != nil {
+		return r, noop, e
 	}
 	if t.Thread == "" && a.Reviewing() && a.Store() != nil {
 		// A held draft must be resumable with this assistant: the turn
@@ -252,6 +209,70 @@ func (s *Server) pickAssistant(r *http.Request, t *agent.Turn, key, named, param
 		}
 	}
 	return r.WithContext(context.WithValue(ctx, chosenAgent{}, a)), release, nil
+}
+
+// assistantOf is the assistant a turn runs: the one named (param says
+// where: "assistant" or "model"), or the one its conversation ran; use is
+// false for the server's own configuration. A conversation keeps the
+// version its first turn ran: naming another assistant or version is a
+// 409, and so is naming one on a conversation the server's configuration
+// ran. bind says the conversation has not run yet and is to keep ref.
+func (s *Server) assistantOf(r *http.Request, t *agent.Turn, named, param string) (ref agent.Ref, use, bind bool, e *apiError) {
+	as := s.opts.Assistants
+	if named == "" && (as == nil || t.Thread == "") {
+		return ref, false, false, nil
+	}
+	if as == nil {
+		return ref, false, false, invalid(param, "assistants_unavailable", "%s: this server serves no assistants", param)
+	}
+	if named != "" {
+		var err error
+		if ref, err = agent.ParseRef(named); err != nil {
+			return ref, false, false, invalid(param, "invalid_value", "%s: %v", param, err)
+		}
+	}
+	if t.Thread == "" {
+		return ref, true, false, nil
+	}
+	ctx := r.Context()
+	bound, ok, err := as.Bound(ctx, t.Thread)
+	if err != nil {
+		return ref, false, false, s.storeFailed(r, err, "reading a conversation's assistant")
+	}
+	switch {
+	case ok && named != "" && (ref.Name != bound.Name || ref.Version != 0 && ref.Version != bound.Version):
+		return ref, false, false, &apiError{Status: http.StatusConflict, Type: typeInvalidRequest, Param: param, Code: "assistant_mismatch",
+			Message: param + ": this conversation runs assistant " + bound.String() + ", not " + ref.String() + "; start another session for another assistant"}
+	case ok:
+		return bound, true, false, nil
+	case named == "":
+		return ref, false, false, nil // the server's own, as before
+	}
+	_, err = s.agent.Store().Latest(ctx, t.Thread)
+	if err == nil {
+		return ref, false, false, &apiError{Status: http.StatusConflict, Type: typeInvalidRequest, Param: param, Code: "assistant_mismatch",
+			Message: param + ": this conversation runs the server's own configuration, not assistant " + ref.String() + "; start another session for an assistant"}
+	}
+	if !errors.Is(err, checkpoint.ErrNotFound) {
+		return ref, false, false, s.storeFailed(r, err, "reading a conversation")
+	}
+	return ref, true, true, nil
+}
+
+// assistantFailed is the answer of an assistant that could not be read
+// or built (err); nil when err is nil.
+func (s *Server) assistantFailed(r *http.Request, err error, ref agent.Ref, named, param string) *apiError {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, agent.ErrNoAssistant) && param == "model":
+		return modelNotFound(param, "model: %q is neither this server's model (%q) nor an assistant's (GET /v1/models)", named, s.opts.Model)
+	case errors.Is(err, agent.ErrNoAssistant):
+		return &apiError{Status: http.StatusNotFound, Type: typeInvalidRequest, Param: param, Code: "assistant_not_found", Message: param + ": " + err.Error()}
+	}
+	s.opts.Log.Error().Err(err).Str("request", recordOf(r).id).Str("assistant", ref.String()).Msg("building an assistant")
+	return &apiError{Status: http.StatusServiceUnavailable, Type: typeServer, Param: param, Code: "assistant_unavailable",
+		Message: "assistant " + ref.String() + " could not be built; the server's log says why (request " + recordOf(r).id + ")"}
 }
 
 // chatAssistant is the assistant a chat completion's model names: ""
@@ -330,22 +351,26 @@ func (s *Server) storeFailed(r *http.Request, err error, doing string) *apiError
 	return internalError(recordOf(r).id)
 }
 
-// runsTakeNoAssistant refuses a run that names an assistant, or continues
-// a conversation one ran: a worker runs the server's own configuration.
-func (s *Server) runsTakeNoAssistant(r *http.Request, t agent.Turn, named string) *apiError {
-	if named != "" {
-		return invalid("assistant", "unsupported_parameter", "assistant: runs take the server's own configuration; use /v1/turns for an assistant")
+// runAssistant is the assistant's version a run names, or its
+// conversation ran ("" for the server's own configuration), as the
+// worker reads it (runs.Spec.Assistant): always with its version, so that
+// a version made while the run waits in the queue does not answer it. A
+// conversation that has not run yet is bound to it here, as /v1/turns
+// binds it; the same 409s apply.
+func (s *Server) runAssistant(r *http.Request, t agent.Turn, named string) (string, *apiError) {
+	ref, use, bind, e := s.assistantOf(r, &t, named, "assistant")
+	if e != nil || !use {
+		return "", e
 	}
-	if s.opts.Assistants == nil || t.Thread == "" {
-		return nil
+	v, err := s.opts.Assistants.Version(r.Context(), ref)
+	if e := s.assistantFailed(r, err, ref, named, "assistant"); e != nil {
+		return "", e
 	}
-	ref, ok, err := s.opts.Assistants.Bound(r.Context(), t.Thread)
-	if err != nil {
-		return s.storeFailed(r, err, "reading a conversation's assistant")
+	at := agent.Ref{Name: v.Name, Version: v.Version}
+	if bind {
+		if err := s.opts.Assistants.Bind(r.Context(), t.Thread, at); err != nil {
+			return "", s.storeFailed(r, err, "keeping a conversation's assistant")
+		}
 	}
-	if ok {
-		return &apiError{Status: http.StatusConflict, Type: typeInvalidRequest, Param: "session_id", Code: "assistant_mismatch",
-			Message: "session_id: this conversation runs assistant " + ref.String() + ", and runs take the server's own configuration; continue it with /v1/turns"}
-	}
-	return nil
+	return at.String(), nil
 }

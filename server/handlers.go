@@ -93,9 +93,12 @@ func (s *Server) turns(w http.ResponseWriter, r *http.Request, key string) {
 		return
 	}
 	e := s.turnOf(&req)
-	t := agent.Turn{SessionID: recordOf(r).id, Number: 1, Language: req.Language, Role: req.Role, Tenant: key, QueryTraces: req.IncludeQueryTraces}
+	t := agent.Turn{SessionID: recordOf(r).id, Number: 1, Language: req.Language, Role: req.Role, QueryTraces: req.IncludeQueryTraces}
 	if e == nil {
 		t.Message = *req.Message
+		e = s.memoryOf(&t, key, req.User)
+	}
+	if e == nil {
 		r, e = withMultitask(r, req.MultitaskStrategy)
 	}
 	if e == nil {

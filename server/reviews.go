@@ -13,6 +13,7 @@ import (
 	"github.com/sgrgraph/sgrgraph/agent"
 	"github.com/sgrgraph/sgrgraph/checkpoint"
 	"github.com/sgrgraph/sgrgraph/contracts"
+	"github.com/sgrgraph/sgrgraph/runs"
 )
 
 // Human review over the API (guardian.human_review): a turn whose draft
@@ -40,16 +41,9 @@ func newReviewerSet(keys []string) reviewerSet {
 func (s *Server) canReview(key string) bool { return key == anonymous || s.reviewers[key] }
 
 // reviewRef names a held thread for reviewers, who are not its owner:
-// OWNER~SESSION, the owner being the asker's key id ("" for a thread the
-// agent made itself, a worker's or an MCP call's). '~' is in no session
-// id, so the name reads back one way only.
-func reviewRef(thread string) string {
-	owner, session, ok := strings.Cut(thread, "/")
-	if !ok {
-		return "~" + thread
-	}
-	return owner + "~" + session
-}
+// OWNER~SESSION, or ~THREAD for a thread the agent made itself
+// (runs.ReviewThreadID, which the runs a worker holds for review give).
+func reviewRef(thread string) string { return runs.ReviewThreadID(thread) }
 
 // threadOfRef is the thread an id of POST /v1/threads/{id}/resume names:
 // OWNER~SESSION as GET /v1/reviews gives it, or the key's own session.

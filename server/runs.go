@@ -16,6 +16,20 @@ type runView struct {
 	runs.Run
 }
 
+func viewOf(run runs.Run) runView { return runView{Object: "run", Run: run} }
+
+// memoryOf gives the turn the long-term memory (memory.enabled) of the
+// request's user, in the key's space (tenants/KEY/users/USER): the key
+// itself when no user is named. It is how chat completions, /v1/turns and
+// /v1/runs scope memory alike, so that one key never reads another's.
+func (s *Server) memoryOf(t *agent.Turn, key, user string) *apiError {
+	t.Tenant, t.User = key, user
+	if err := agent.CheckMemoryIDs(*t); err != nil {
+		return invalid("user", "invalid_value", "%v", err)
+	}
+	return nil
+}
+
 // queued lets a runs endpoint answer only on a server with a queue.
 func (s *Server) queued(h func(http.ResponseWriter, *http.Request, string)) func(http.ResponseWriter, *http.Request, string) {
 	return func(w http.ResponseWriter, r *http.Request, key string) {
@@ -44,17 +58,29 @@ func (s *Server) submitRun(w http.ResponseWriter, r *http.Request, key string) {
 	t := agent.Turn{SessionID: id, Number: 1, Language: req.Language, Role: req.Role, QueryTraces: req.IncludeQueryTraces}
 	if e == nil {
 		t.Message = *req.Message
+		e = s.memoryOf(&t, key, req.User)
+	}
+	if e == nil {
 		r, e = withMultitask(r, req.MultitaskStrategy)
 	}
 	if e == nil {
 		e = s.continueSession(&t, r, key, cmp.Or(req.SessionID, r.Header.Get(sessionHeader)), "session_id")
 	}
+	assistant := ""
 	if e == nil {
-		e = s.runsTakeNoAssistant(r, t, req.Assistant)
+		assistant, e = s.runAssistant(r, t, req.Assistant)
 	}
 	spec := runs.SpecOf(t)
+	spec.Assistant = assistant
 	if e == nil {
 		e = s.webhookOf(&spec, r, req.Webhook)
+	}
+	if t.Lock != nil {
+		// The worker runs the turn under a lock of its own, and may take
+		// it before this request ends: the session is free from here.
+		if err := t.Lock.Release(); err != nil {
+			s.opts.Log.Warn().Err(err).Str("request", recordOf(r).id).Msg("unlocking a run's session")
+		}
 	}
 	if e != nil {
 		writeError(w, e)
@@ -69,7 +95,7 @@ func (s *Server) submitRun(w http.ResponseWriter, r *http.Request, key string) {
 	}
 	s.metrics.runsQueued.Inc()
 	w.Header().Set("Location", "/v1/runs/"+id)
-	writeJSON(w, http.StatusAccepted, runView{Object: "run", Run: run})
+	writeJSON(w, http.StatusAccepted, viewOf(run))
 }
 
 // getRun answers GET /v1/runs/{id}: the run's status, and its result or
@@ -80,7 +106,7 @@ func (s *Server) getRun(w http.ResponseWriter, r *http.Request, key string) {
 		s.runError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, runView{Object: "run", Run: run})
+	writeJSON(w, http.StatusOK, viewOf(run))
 }
 
 // runEvents answers GET /v1/runs/{id}/events with the run's events as

@@ -155,4 +155,7 @@ type turnRequest struct {
 	// Assistant names the assistant that answers: "name" or "name@version"
 	// (assistants.go); empty: the server's own configuration.
 	Assistant string `json:"assistant"`
+	// User names whose long-term memory the turn reads and writes
+	// (memory.enabled), within the key's space; empty: the key's own.
+	User string `json:"user"`
 }

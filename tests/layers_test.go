@@ -93,7 +93,7 @@ var layers = map[string]struct {
 	"batch":        {[]string{"agent", "contracts", "templates"}, false},
 	"runs":         {[]string{"agent", "contracts"}, true},                                 // turns queued for workers (a Spec holds eino messages)
 	"server":       {[]string{"agent", "checkpoint", "contracts", "models", "runs"}, true}, // the default turn over HTTP; endpoints reach the turn through agent (layers_endpoints_test.go)
-	"mcpserver":    {[]string{"agent", "contracts", "models"}, false},                      // the default turn over MCP
+	"mcpserver":    {[]string{"agent", "checkpoint", "contracts", "models"}, false},        // the default turn over MCP; checkpoint: whether a conversation ran
 	"webui":        {[]string{"templates"}, false},                                         // the web chat: static files and their labels
 	"eval":         {[]string{"contracts", "eval/split"}, false},                           // measurement only: sets, metrics, report; labels are the contracts' actions
 	"eval/split":   {nil, false},                                                           // which part of its set a row is in: one hash, shared with the guard's training

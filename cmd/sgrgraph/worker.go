@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sgrgraph/sgrgraph/agent"
 	"github.com/sgrgraph/sgrgraph/runs"
 )
 
@@ -59,6 +60,16 @@ postgres://... or redis://...).`,
 			defer done()
 			w := runs.Worker{Queue: q, Handler: ag, Name: name, Concurrency: concurrency, TurnTimeout: turnTimeout,
 				Grace: workerGrace, Log: a.log, Webhooks: runs.Webhooks{Hosts: hosts}}
+			if ag.Store() != nil {
+				// Runs that name an assistant (POST /v1/runs' assistant) run
+				// its version, read from the store the servers keep it in.
+				assistants, err := agent.NewAssistants(agent.AssistantsOptions{Base: a.cfg, Agent: agent.Options{Store: ag.Store()}})
+				if err != nil {
+					return err
+				}
+				defer assistants.Close()
+				w.Assistants = assistants
+			}
 			fmt.Fprintf(a.out, "working on %s\n", queue)
 			return w.Work(cmd.Context())
 		},
