@@ -112,6 +112,10 @@ func (e *Engine) answer(in []*schema.Message) *schema.Message {
 	lang := e.answerLanguage(t)
 	articles, relevant := foundArticles(in, t.start)
 	e.reading.readTitles(articles)
+	headings := e.reading.headings()
+	for i := range articles {
+		articles[i].headings = headings
+	}
 	words := maxWords
 	if !relevant {
 		words -= noticeRoom

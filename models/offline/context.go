@@ -165,6 +165,9 @@ type found struct {
 	// knowledge base's titles, Reading); nil when not.
 	titleStems []string
 	brand      string // brandOf(title), worked out with titleStems
+	// headings are the knowledge base's titles and headings (headingsOf),
+	// nil when not known: its lines that repeat one are not quoted.
+	headings map[string]bool
 }
 
 // foundArticles reads every search result after start, articles in the

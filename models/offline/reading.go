@@ -28,6 +28,9 @@ type Reading struct {
 	// sections counts the corpus's sections and those holding each
 	// stem (sectionCounts), found when a search is first planned.
 	sections func() sectionCounts
+	// headings are the corpus's titles and headings (headingsOf), which
+	// an answer does not quote as lines of its own (boilerplate).
+	headings func() map[string]bool
 }
 
 // Read reads a corpus (see Options.Corpus) as New does.
@@ -35,7 +38,8 @@ func Read(corpus []string) *Reading {
 	r := &Reading{corpus: corpus, titled: make([]found, 0, len(corpus)), byTitle: make(map[string]int, len(corpus)),
 		language:    sync.OnceValue(func() string { return SearchLanguage("auto", corpus) }),
 		definitions: sync.OnceValue(func() map[string]string { return definitions(corpus) }),
-		sections:    sync.OnceValue(func() sectionCounts { return countSections(corpus) })}
+		sections:    sync.OnceValue(func() sectionCounts { return countSections(corpus) }),
+		headings:    sync.OnceValue(func() map[string]bool { return headingsOf(corpus) })}
 	for _, text := range corpus {
 		title, _, _ := strings.Cut(text, "\n")
 		if title = strings.TrimSpace(title); utf8.RuneCountInString(title) > 100 || strings.Contains(title, ". ") {

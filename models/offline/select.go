@@ -499,7 +499,7 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 			for _, u := range units(c) {
 				key := strings.ToLower(u.text)
 				section := lowered(u.section)
-				if quoted != "" && strings.Contains(quoted, u.text) || said[key] || seeAlsoSection.match(section) {
+				if quoted != "" && strings.Contains(quoted, u.text) || said[key] || seeAlsoSection.match(section) || boilerplate(u.text, a.headings) {
 					continue
 				}
 				review := opinionSection.match(section)
