@@ -63,7 +63,7 @@ func (a *Agent) parts(ctx context.Context, o Options, b builds) (Nodes, Tables, 
 	if searcher == nil {
 		searcher = a.knowledge.Index
 	}
-	search, err := tools.NewSearchKB(a.tracing.searcher(searcher), cfg.KB.TopK)
+	search, err := tools.NewSearchKB(a.tracing.searcher(compressed(searcher, cfg.Agent.EvidenceTokens)), cfg.KB.TopK)
 	if err != nil {
 		return Nodes{}, Tables{}, err
 	}

@@ -96,6 +96,10 @@ type Agent struct {
 	// HistoryTokens bounds the earlier turns a conversation's next turn
 	// carries in its model context (agent.Carry).
 	HistoryTokens int `yaml:"history_tokens"`
+	// EvidenceTokens bounds what one search shows the agent: its found
+	// articles are cut to about this many tokens, keeping the passages
+	// that answer the query (agent.Compress); 0 shows them whole.
+	EvidenceTokens int `yaml:"evidence_tokens"`
 }
 
 // Default returns the embedded defaults.
@@ -264,6 +268,9 @@ func (c Config) Validate() error {
 	}
 	if c.Agent.HistoryTokens < 0 || c.Agent.HistoryTokens > 100_000 {
 		bad("agent.history_tokens: %d is outside 0..100000", c.Agent.HistoryTokens)
+	}
+	if c.Agent.EvidenceTokens < 0 || c.Agent.EvidenceTokens > 100_000 {
+		bad("agent.evidence_tokens: %d is outside 0..100000", c.Agent.EvidenceTokens)
 	}
 	if c.Agent.MaxSteps < 10 || c.Agent.MaxSteps > 1000 {
 		bad("agent.max_steps: %d is outside 10..1000", c.Agent.MaxSteps)
