@@ -22,8 +22,10 @@ type Nodes struct {
 	AgentModel, CallTool, AgentTools        nodes.Func
 	EvidenceCheck, ContractCheck, RetryBump nodes.Func
 	Finalize, SafeExit                      nodes.Func
-	// HumanReview, when set, holds a draft for a person between the
-	// Guardian's verdict and the way out (guardian.human_review).
+	// HumanReview stands between the Guardian's verdict and the way out:
+	// it holds a draft for a person when guardian.human_review says so, and
+	// otherwise passes the turn on as DT-005 decided. Nil in NewGraph: a
+	// node that passes every turn on.
 	HumanReview nodes.Func
 }
 
@@ -52,7 +54,7 @@ func NewGraph(ctx context.Context, n Nodes, t Tables, opts ...graph.CompileOptio
 		react, model, call     = nodes.ReactAgentName, nodes.AgentModelName, nodes.CallToolName
 		tools, evidence        = nodes.AgentToolsName, nodes.EvidenceCheckName
 		contract, retry        = nodes.ContractCheckName, nodes.RetryBumpName
-		final, exit            = nodes.FinalizeName, nodes.SafeExitName
+		final, exit, review    = nodes.FinalizeName, nodes.SafeExitName, nodes.HumanReviewName
 	)
 	loop, err := graph.New[State](react).
 		AddNode(model, n.AgentModel).
@@ -66,15 +68,12 @@ func NewGraph(ctx context.Context, n Nodes, t Tables, opts ...graph.CompileOptio
 	if err != nil {
 		return Graph{}, err
 	}
-	out := map[string]string{"finalize": final, "retry_bump": retry, "safe_exit": exit}
-	g := graph.New[State]("sgrgraph")
-	if n.HumanReview != nil {
-		review := nodes.HumanReviewName
-		out["finalize"], out["safe_exit"] = review, review
-		g.AddNode(review, n.HumanReview).
-			AddConditionalEdges(review, graph.ByFunc(nodes.HumanReview{Verdicts: t.Verdicts}.Route()), map[string]string{final: final, exit: exit})
+	if n.HumanReview == nil {
+		n.HumanReview = nodes.HumanReview{}.Node() // asks no one: every turn passes
 	}
-	turn, err := g.
+	// One shape whatever the configuration: a verdict that ends the turn
+	// goes through human_review, which asks a person only when told to.
+	turn, err := graph.New[State]("sgrgraph").
 		AddNode(guardian, n.GuardianVerify).
 		AddNode(plan, n.SGRPlan).
 		AddNode(policy, n.PolicyCheck).
@@ -83,6 +82,7 @@ func NewGraph(ctx context.Context, n Nodes, t Tables, opts ...graph.CompileOptio
 		AddNode(evidence, n.EvidenceCheck).
 		AddNode(contract, n.ContractCheck).
 		AddNode(retry, n.RetryBump).
+		AddNode(review, n.HumanReview).
 		AddNode(final, n.Finalize).
 		AddNode(exit, n.SafeExit).
 		AddEdge(graph.START, guardian).
@@ -97,7 +97,9 @@ func NewGraph(ctx context.Context, n Nodes, t Tables, opts ...graph.CompileOptio
 			map[string]string{"normal": react, "clarify": graph.END, "block": graph.END, "guardian_block": graph.END}).
 		AddEdge(react, evidence).
 		AddEdge(evidence, contract).
-		AddConditionalEdges(contract, graph.ByTable[State](t.Verdicts, "next"), out).
+		AddConditionalEdges(contract, graph.ByTable[State](t.Verdicts, "next"),
+			map[string]string{"finalize": review, "retry_bump": retry, "safe_exit": review}).
+		AddConditionalEdges(review, graph.ByFunc(nodes.HumanReview{Verdicts: t.Verdicts}.Route()), map[string]string{final: final, exit: exit}).
 		AddEdge(retry, react).
 		AddEdge(final, graph.END).
 		AddEdge(exit, graph.END).

@@ -9,10 +9,11 @@ import (
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/components/tool"
 
+	"github.com/sgrgraph/sgrgraph/config"
 	"github.com/sgrgraph/sgrgraph/contracts"
 	"github.com/sgrgraph/sgrgraph/decisions"
-	"github.com/sgrgraph/sgrgraph/graph"
 	"github.com/sgrgraph/sgrgraph/guards"
+	"github.com/sgrgraph/sgrgraph/guards/safety"
 	"github.com/sgrgraph/sgrgraph/models/offline"
 	"github.com/sgrgraph/sgrgraph/nodes"
 	"github.com/sgrgraph/sgrgraph/tables"
@@ -20,59 +21,120 @@ import (
 	"github.com/sgrgraph/sgrgraph/tools"
 )
 
-func (a *Agent) parts(ctx context.Context, o Options, b builds) (Nodes, Tables, error) {
-	cfg := a.cfg
-	set, err := decisions.Standard(cfg.Tables)
+// The shared dependencies of the default turn, each built once: the
+// decision tables, the texts, the guard at the door, the models and the
+// tools. The nodes are made from them in turnnodes.go; NewGuardian makes
+// guardian_verify from the same door.
+
+// turnTables are the default turn's decision tables, by what they decide.
+type turnTables struct {
+	set                                    *tables.Set
+	enforcement, routing, binding, outputs *tables.Table // DT-001 … DT-004
+	verdicts, tracks                       *tables.Table // DT-005, DT-006
+}
+
+// openTables builds DT-001 … DT-006 from the configuration's thresholds,
+// with the edited tables of tables.dir in place of the standard ones.
+func openTables(cfg decisions.Config) (turnTables, error) {
+	set, err := decisions.Standard(cfg)
 	if err != nil {
-		return Nodes{}, Tables{}, err
+		return turnTables{}, err
 	}
-	a.tables = set
 	get := func(id string) *tables.Table {
 		t, e := set.Get(id)
 		err = errors.Join(err, e)
 		return t
 	}
-	dt001, dt002, dt003, dt004 := get("DT-001"), get("DT-002"), get("DT-003"), get("DT-004")
-	dt005, dt006 := get("DT-005"), get("DT-006")
+	t := turnTables{set: set, enforcement: get("DT-001"), routing: get("DT-002"), binding: get("DT-003"),
+		outputs: get("DT-004"), verdicts: get("DT-005"), tracks: get("DT-006")}
+	return t, err
+}
+
+// door is what guardian_verify decides with, and what every other node may
+// use of it: the tables, the texts, the safety classifier and the query
+// policy.
+type door struct {
+	tables     turnTables
+	texts      *templates.Set
+	classifier safety.Classifier
+	policy     *guards.QueryPolicy
+}
+
+// newDoor builds the door around classifier from the configuration.
+func newDoor(cfg config.Config, classifier safety.Classifier) (door, error) {
+	t, err := openTables(cfg.Tables)
 	if err != nil {
-		return Nodes{}, Tables{}, err
+		return door{}, err
 	}
-	a.outputs = dt004
 	texts, err := templates.Open(cfg.Texts)
 	if err != nil {
-		return Nodes{}, Tables{}, err
+		return door{}, err
 	}
+	policy, err := cfg.Guardian.CompiledPolicy()
+	if err != nil {
+		return door{}, err
+	}
+	return door{tables: t, texts: texts, classifier: classifier, policy: policy}, nil
+}
+
+// shared is everything the nodes are made from.
+type shared struct {
+	door
+	planner, answerer model.BaseChatModel
+	// searchLang is the language the planner writes subqueries in.
+	searchLang string
+	// toolStep runs the agent's tools; offered are the tools the agent
+	// model is offered, have the evidence sources they give.
+	toolStep nodes.AgentTools
+	offered  []tool.BaseTool
+	have     []contracts.EvidenceSource
+}
+
+// shared builds the turn's dependencies once: the door (with the
+// classifier the options give, else the one being built), the models
+// (the options' or the configured ones) and the tools (search_kb, the
+// options' and tools.mcp's).
+func (a *Agent) shared(ctx context.Context, o Options, b builds) (shared, error) {
 	classifier := o.Classifier
 	if classifier == nil {
+		var err error
 		if classifier, err = b.classifier(); err != nil {
-			return Nodes{}, Tables{}, err
+			return shared{}, err
 		}
 	}
-	classifier = a.tracing.classifier(classifier)
-	planner, answerer := o.Model, o.Model
+	d, err := newDoor(a.cfg, a.tracing.classifier(classifier))
+	if err != nil {
+		return shared{}, err
+	}
+	s := shared{door: d, planner: o.Model, answerer: o.Model}
 	if o.Model == nil {
-		if planner, answerer, err = a.newModels(ctx, b.engine); err != nil {
-			return Nodes{}, Tables{}, err
+		if s.planner, s.answerer, err = a.newModels(ctx, b.engine); err != nil {
+			return shared{}, err
 		}
 	}
-	searchLang := a.searchLanguage(planner)
+	s.searchLang = a.searchLanguage(s.planner)
 	if o.Trace != nil {
-		planner, answerer = Traced(planner, o.Trace), Traced(answerer, o.Trace)
+		s.planner, s.answerer = Traced(s.planner, o.Trace), Traced(s.answerer, o.Trace)
 	}
+	return s, a.addTools(ctx, &s, o, b)
+}
+
+// addTools gives s search_kb, the options' tools and tools.mcp's, each
+// name once.
+func (a *Agent) addTools(ctx context.Context, s *shared, o Options, b builds) error {
 	searcher := o.Searcher
 	if searcher == nil {
 		searcher = a.knowledge.Index
 	}
-	search, err := tools.NewSearchKB(a.tracing.searcher(compressed(searcher, cfg.Agent.EvidenceTokens)), cfg.KB.TopK)
+	search, err := tools.NewSearchKB(a.tracing.searcher(searcher), a.cfg.KB.TopK)
 	if err != nil {
-		return Nodes{}, Tables{}, err
+		return err
 	}
-	toolStep := nodes.AgentTools{Tools: []tool.InvokableTool{search}, Sources: map[string]contracts.EvidenceSource{}}
-	offered := []tool.BaseTool{search}
-	have := []contracts.EvidenceSource{contracts.SourceDoc}
+	s.toolStep = nodes.AgentTools{Tools: []tool.InvokableTool{search}, Sources: map[string]contracts.EvidenceSource{}}
+	s.offered, s.have = []tool.BaseTool{search}, []contracts.EvidenceSource{contracts.SourceDoc}
 	fromMCP, err := a.waitMCP(b)
 	if err != nil {
-		return Nodes{}, Tables{}, err
+		return err
 	}
 	for i, t := range append(slices.Clone(o.Tools), fromMCP...) {
 		which := fmt.Sprintf("options: tools[%d]", i)
@@ -81,64 +143,32 @@ func (a *Agent) parts(ctx context.Context, o Options, b builds) (Nodes, Tables, 
 		}
 		info, err := t.Info(ctx)
 		if err != nil || info == nil || info.Name == "" {
-			return Nodes{}, Tables{}, fmt.Errorf("%s: no name (%w)", which, err)
+			return fmt.Errorf("%s: no name (%w)", which, err)
 		}
-		if info.Name == tools.SGRToolName || info.Name == tools.SearchKBToolName || toolStep.Sources[info.Name] != "" {
-			return Nodes{}, Tables{}, fmt.Errorf("%s: the name %q is taken", which, info.Name)
+		if info.Name == tools.SGRToolName || info.Name == tools.SearchKBToolName || s.toolStep.Sources[info.Name] != "" {
+			return fmt.Errorf("%s: the name %q is taken", which, info.Name)
 		}
 		source := t.Source
 		if source == "" {
 			source = contracts.SourceDoc
 		}
-		toolStep.Tools, toolStep.Sources[info.Name] = append(toolStep.Tools, t.InvokableTool), source
-		offered, have = append(offered, offer(t)), append(have, source)
+		s.toolStep.Tools, s.toolStep.Sources[info.Name] = append(s.toolStep.Tools, t.InvokableTool), source
+		s.offered, s.have = append(s.offered, offer(t)), append(s.have, source)
 	}
-	toolStep.Tools = a.tracing.reported(toolStep.Tools)
-	rules := cfg.Guardian.EvidenceRules()
-	rules.RelevanceThreshold = cfg.KB.RelevanceThreshold
-	reachable(&rules, have...)
-	contract := cfg.Guardian.Contract()
-	policy, err := cfg.Guardian.CompiledPolicy()
+	s.toolStep.Tools = a.tracing.reported(s.toolStep.Tools)
+	return nil
+}
+
+// parts builds the shared dependencies and the nodes from them, and
+// keeps the tables the agent answers for.
+func (a *Agent) parts(ctx context.Context, o Options, b builds) (Nodes, Tables, error) {
+	s, err := a.shared(ctx, o, b)
 	if err != nil {
 		return Nodes{}, Tables{}, err
 	}
-	product, lang, timeout := cfg.Product, cfg.Language, cfg.Model.Timeout
-	am := nodes.AgentModel{Model: answerer, Tools: offered, Binding: dt003, MaxIterations: cfg.Agent.MaxIterations,
-		ForceFirstSearch: cfg.Agent.ForceFirstSearch, Product: product, Timeout: timeout}
-	n := Nodes{
-		GuardianVerify: guardian(cfg, classifier, policy, dt001, texts),
-		SGRPlan: nodes.SGRPlan{Model: planner, Binding: dt003, Tracks: dt006, Texts: texts, Product: product,
-			Language: lang, SearchLanguage: searchLang, Contract: contract, Timeout: timeout,
-			Switch: nodes.PlanningSwitch{Off: !cfg.SGR.Enabled, HeldBackPercent: 100 - cfg.SGR.RolloutPercent}}.Node(),
-		PolicyCheck: nodes.PolicyCheck{Policy: policy, Enforcement: dt001, Mode: cfg.Guard.Mode}.Node(),
-		InjectSynthetic: nodes.InjectSynthetic{Routing: dt002, Outputs: dt004, Texts: texts, Mode: nodes.InjectionMode(cfg.Agent.Injection),
-			Product: product, Language: lang}.Node(),
-		AgentModel:    am.Node(),
-		CallTool:      toolStep.Call(),
-		AgentTools:    toolStep.Node(),
-		EvidenceCheck: nodes.EvidenceCheck{Rules: rules}.Node(),
-		ContractCheck: nodes.ContractCheck{Verdicts: dt005}.Node(),
-		RetryBump:     nodes.RetryBump(),
-		Finalize:      nodes.Finalize{Texts: texts, Product: product, Language: lang}.Node(),
-		SafeExit:      nodes.SafeExit{Texts: texts, Product: product, Language: lang}.Node(),
-	}
-	if cfg.Memory.Enabled {
-		// The user's preferences are read and kept once the guard has let
-		// the message in, before the plan settles the answer language.
-		n.SGRPlan = remembering(n.SGRPlan)
-		am.About = userAbout
-		n.AgentModel = am.Node()
-	}
-	if len(cfg.Guardian.HumanReview) > 0 {
-		n.HumanReview = nodes.HumanReview{On: cfg.Guardian.HumanReview, Verdicts: dt005, Ask: askPerson}.Node()
-	}
-	return n, Tables{Enforcement: dt001, Routing: dt002, Verdicts: dt005}, nil
-}
-
-// askPerson pauses the turn until a person answers the review request
-// (Agent.Resume).
-func askPerson(ctx context.Context, r contracts.ReviewRequest) (contracts.ReviewAnswer, error) {
-	return graph.Interrupt[contracts.ReviewAnswer](ctx, r)
+	a.tables, a.outputs = s.tables.set, s.tables.outputs
+	t := s.tables
+	return turnNodes(a.cfg, s), Tables{Enforcement: t.enforcement, Routing: t.routing, Verdicts: t.verdicts}, nil
 }
 
 // reachable rewrites "any of" source rules that name only sources the

@@ -69,15 +69,37 @@ func (w Worker) handle(ctx context.Context, msg redis.XMessage) {
 		return
 	}
 	defer release()
-	out := newEventWriter(q, id, log)
 	t := spec.Turn()
+	// A session's turn runs under a lock of the run's own (HolderOf), so
+	// that a server that finds the session busy knows the run, and may
+	// stop it (StopRun; multitask_strategy interrupt or rollback).
+	stopCtx, stopTurn := context.WithCancelCause(turnCtx)
+	defer stopTurn(nil)
+	if l, ok := h.(threadLocker); ok && spec.Thread != "" {
+		lock, err := l.LockThread(stopCtx, spec.Thread, HolderOf(id))
+		if err != nil {
+			if lost() || ctx.Err() != nil {
+				log.Warn().Err(err).Msg("the run's session was not taken before the attempt ended: the run is left to another attempt")
+				return
+			}
+			w.finish(ctx, log, msg.ID, id, keys, contracts.StructuredResult{}, err)
+			return
+		}
+		t.Lock = lock
+		go w.watchStop(stopCtx, log, id, stopTurn)
+	}
+	out := newEventWriter(q, id, log)
 	t.Events = out.add
-	res, err := h.Run(log.WithContext(turnCtx), t)
+	res, err := h.Run(log.WithContext(stopCtx), t)
 	out.close()
+	gone := lost()
+	var stopped *Stop
 	switch {
-	case lost():
+	case gone:
 		log.Warn().Msg("another worker took the run over: this attempt's end is not recorded")
 		return
+	case err != nil && errors.As(context.Cause(stopCtx), &stopped):
+		err = stopped // the turn's end is the stop's
 	case err != nil && ctx.Err() != nil:
 		log.Warn().Err(err).Msg("the worker stopped mid-turn: the run is left to another attempt")
 		return
@@ -134,6 +156,11 @@ func (w Worker) interruptOf(ctx context.Context, log zerolog.Logger, h Handler, 
 		}
 	}
 	return in, true
+}
+
+// threadLocker takes a session's thread: *agent.Agent is one.
+type threadLocker interface {
+	LockThread(ctx context.Context, thread, owner string) (*agent.ThreadLock, error)
 }
 
 // reviewReader reads the review a thread waits for: *agent.Agent is one.

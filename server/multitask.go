@@ -10,6 +10,7 @@ import (
 
 	"github.com/sgrgraph/sgrgraph/agent"
 	"github.com/sgrgraph/sgrgraph/checkpoint"
+	"github.com/sgrgraph/sgrgraph/runs"
 )
 
 // What a request does when its session is busy with another turn
@@ -183,6 +184,7 @@ func (s *Server) whenBusy(r *http.Request, thread, session, param string, busy *
 			if err == nil {
 				stop = l
 				s.running.stop(running, &turnStopped{strategy: m.strategy, by: rec.id})
+				s.stopRun(ctx, r, running, m.strategy)
 			} else if !errors.Is(err, checkpoint.ErrBusy) && ctx.Err() == nil {
 				s.opts.Log.Warn().Err(err).Str("request", rec.id).Msg("asking a session's turn to stop")
 			}
@@ -216,6 +218,22 @@ func (s *Server) whenBusy(r *http.Request, thread, session, param string, busy *
 			s.opts.Log.Error().Err(err).Str("request", rec.id).Msg("locking a session")
 			return nil, internalError(rec.id)
 		}
+	}
+}
+
+// stopRun asks the worker that runs a session's turn (its holder is
+// runs.HolderOf a run) to stop it: the worker looks for the stop every
+// second. Any other holder is no run's.
+func (s *Server) stopRun(ctx context.Context, r *http.Request, holder, strategy string) {
+	if s.opts.Runs == nil {
+		return
+	}
+	id, ok := strings.CutPrefix(holder, runs.HolderOf(""))
+	if !ok {
+		return
+	}
+	if err := s.opts.Runs.StopRun(ctx, id, runs.Stop{Strategy: strategy, By: recordOf(r).id}); err != nil && ctx.Err() == nil {
+		s.opts.Log.Warn().Err(err).Str("request", recordOf(r).id).Str("run", id).Msg("asking a worker to stop a session's run")
 	}
 }
 

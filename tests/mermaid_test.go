@@ -31,10 +31,14 @@ func TestDefaultGraphMermaid(t *testing.T) {
 
 // TestNodeNamesAreTheGraphs: nodes.Names, which labels the nodes' metrics
 // and logs, lists exactly the nodes of the compiled default graph, the
-// loop's and human review's included: a node added to the graph and not to
-// the list (or the other way round) fails here.
+// loop's and human review's included, whether review is configured or not
+// (the graph has one shape): a node added to the graph and not to the list
+// (or the other way round) fails here.
 func TestNodeNamesAreTheGraphs(t *testing.T) {
-	a := newAgent(t, agent.Options{}, func(c *config.Config) { c.Guardian.HumanReview = []string{"fail"} })
+	off := newAgent(t, agent.Options{})
+	on := newAgent(t, agent.Options{}, func(c *config.Config) { c.Guardian.HumanReview = []string{"fail", "controversial"} })
+	require.Equal(t, off.Graph().Mermaid(), on.Graph().Mermaid(), "guardian.human_review changes no node nor edge")
+	a := off
 	labels := regexp.MustCompile(`"[^"]*"|\[[^\]]*\]`) // edge labels and the subgraph's title
 	ident := regexp.MustCompile(`^[a-z][a-z_]*$`)
 	inGraph := map[string]bool{}
