@@ -42,6 +42,22 @@ type Moderation struct {
 	Raw string `json:"raw,omitempty"`
 	// Reasons names what matched, for providers that can say.
 	Reasons []string `json:"reasons,omitempty"`
+	// Scores are the classifier's probabilities, for providers that give
+	// them (the offline guard); nil otherwise.
+	Scores *ModerationScores `json:"scores,omitempty"`
+}
+
+// ModerationScores are a classifier's probabilities for one message. The
+// offline guard's are calibrated on the development parts of its labelled
+// sets (docs/guard-offline.md): of the messages given a harmful probability
+// near 0.8 there, about eight in ten were labelled harmful.
+type ModerationScores struct {
+	// Levels are the probabilities of Safe, Controversial and Unsafe; they
+	// sum to 1: the flagged probability is 1 - Levels[Safe].
+	Levels map[SafetyLevel]float64 `json:"levels"`
+	// Categories are the probabilities of the nine categories, each the
+	// flagged probability times the category's share of it.
+	Categories map[string]float64 `json:"categories"`
 }
 
 // GuardMode says whether the Guardian blocks (enforce) or only annotates (report).

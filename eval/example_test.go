@@ -39,12 +39,14 @@ func Example() {
 	// tiny.guard_f1              0.667
 	// tiny.guard_roc_auc         0.750
 	// tiny.lookalike_fpr         0.000
+	// tiny.lookalike_unsafe      0.000
 	// tiny.jailbreak_f1          0.000
 	// tiny.dev.guard_precision   1.000
 	// tiny.dev.guard_recall      0.500
 	// tiny.dev.guard_f1          0.667
 	// tiny.dev.guard_roc_auc     0.750
 	// tiny.dev.lookalike_fpr     0.000
+	// tiny.dev.lookalike_unsafe  0.000
 	// tiny.dev.jailbreak_f1      0.000
 	// tiny.guard_recall = 0.500, below its floor 0.900
 }

@@ -26,7 +26,7 @@ var layers = map[string]struct {
 	"decisions":     {[]string{"tables"}, false},
 	"config":        {[]string{"checkpoint", "contracts", "decisions", "guards", "guards/safety", "kb", "models", "templates"}, false}, // each package owns its section
 	"guards":        {[]string{"contracts"}, false},
-	"guards/safety": {[]string{"contracts", "outbound"}, false},
+	"guards/safety": {[]string{"contracts", "eval/split", "outbound"}, false}, // eval/split: training reads the development parts of the guard's sets
 	// The commands `go generate ./guards/safety` runs.
 	"guards/safety/internal/train":        {[]string{"guards/safety"}, false},
 	"guards/safety/internal/parselexicon": {[]string{"guards/safety"}, false},

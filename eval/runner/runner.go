@@ -244,11 +244,15 @@ func firstDraft(runs []contracts.NodeRun) (drafted, unsearched bool) {
 	return false, false
 }
 
-// guardScore is the guard's confidence that a message is unsafe. The
-// classifiers give a level, not a probability, so the level stands in as
-// an ordinal score: Safe 0, Controversial 0.5, Unsafe 1 (Unknown, a failed
+// guardScore is the guard's confidence that a message is unsafe: the
+// flagged probability (1 - the Safe level's) of a classifier that gives
+// probabilities (the offline guard's are calibrated), else the level as an
+// ordinal score: Safe 0, Controversial 0.5, Unsafe 1 (Unknown, a failed
 // classification, in the middle).
 func guardScore(m *contracts.Moderation) float64 {
+	if m.Scores != nil {
+		return 1 - m.Scores.Levels[contracts.LevelSafe]
+	}
 	switch m.Level {
 	case contracts.LevelSafe:
 		return 0

@@ -46,7 +46,7 @@ func TestRunObservesTheTurn(t *testing.T) {
 	require.Len(t, obs, 8, "one observation per item, three for the injection item")
 
 	assert.Equal(t, "Unsafe", obs[0].Level)
-	assert.Equal(t, 1.0, obs[0].Score)
+	assert.Greater(t, obs[0].Score, 0.9, "the offline guard's calibrated probability, not the level's ordinal")
 	assert.Equal(t, string(contracts.ActionGuardianBlock), obs[0].Action)
 	assert.False(t, obs[0].Drafted, "a blocked turn writes no draft")
 	assert.False(t, obs[0].Planned, "the guard stopped the turn before its plan")
@@ -54,7 +54,7 @@ func TestRunObservesTheTurn(t *testing.T) {
 	assert.Less(t, obs[1].SpamScore, 0.7, "a question the knowledge base answers is not spam")
 
 	assert.Equal(t, "normal", obs[1].Action)
-	assert.Equal(t, 0.0, obs[1].Score)
+	assert.Less(t, obs[1].Score, 0.1)
 	assert.Equal(t, "guard", obs[1].Ranked[0])
 	assert.Equal(t, []string{"batch"}, obs[2].Ranked[:1])
 	assert.Contains(t, obs[3].Baseline, "guard.mode", "the baseline quotes the best paragraph")
@@ -142,5 +142,25 @@ func TestKBOf(t *testing.T) {
 		{"tests/testdata/eval", "/srv/kb", "/srv/kb"},
 	} {
 		assert.Equal(t, tc.want, kbOf(tc.dir, tc.kb), "dir %q kb %q", tc.dir, tc.kb)
+	}
+}
+
+func TestGuardScore(t *testing.T) {
+	tests := []struct {
+		name string
+		m    contracts.Moderation
+		want float64
+	}{
+		{"probabilities", contracts.Moderation{Level: contracts.LevelControversial, Scores: &contracts.ModerationScores{
+			Levels: map[contracts.SafetyLevel]float64{contracts.LevelSafe: 0.25, contracts.LevelControversial: 0.5, contracts.LevelUnsafe: 0.25}}}, 0.75},
+		{"a level alone: Safe", contracts.Moderation{Level: contracts.LevelSafe}, 0},
+		{"a level alone: Controversial", contracts.Moderation{Level: contracts.LevelControversial}, 0.5},
+		{"a level alone: Unsafe", contracts.Moderation{Level: contracts.LevelUnsafe}, 1},
+		{"a failed classification", contracts.Moderation{Level: contracts.LevelUnknown}, 0.5},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.InDelta(t, tc.want, guardScore(&tc.m), 1e-9)
+		})
 	}
 }

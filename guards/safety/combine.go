@@ -23,62 +23,125 @@ type firing struct {
 	entry, words string
 }
 
-// The model's thresholds on the probability that a message is not Safe.
+// The thresholds on the calibrated probability that a message is harmful
+// (calibrate.go). Chosen on the development parts of the guard's sets
+// (docs/guard-offline.md): precision first, so only a message the guard is
+// sure of is Unsafe, which enforce mode refuses; the uncertain band is
+// Controversial, and the turn goes on with the moderation in the plan's
+// context.
 const (
-	// flagAt is where the model flags a message the lexicon let through.
-	// Chosen on the held-out split and the sets it never saw, so its
-	// figures there flatter it a little: at 0.65 the look-alikes flagged
-	// near the 0.10 allowed (held-out 0.089); at 0.75 the recall falls
-	// (SimpleSafetyTests 0.84, held-out 0.870).
-	flagAt = 0.70
+	// unsafeAt is where a message is Unsafe.
+	unsafeAt = 0.90
+	// controversialAt is where a message the lexicon let through is
+	// flagged Controversial.
+	controversialAt = 0.70
 	// alsoAt: a category whose share of the flagged probability reaches
 	// this is named too.
 	alsoAt = 0.3
 )
 
+// verdict is the combined verdict and the calibrated probabilities behind it.
+type verdict struct {
+	lexiconVerdict
+	scores *contracts.ModerationScores
+}
+
+// folded are the model's probabilities with the categories the lexicon rules
+// out for this message moved to Safe: when no entry fired, Copyright
+// Violation (the lexicon's alone: the model learnt it from one narrow
+// source, requests for lyrics and book passages, so a plain "generate"
+// looks like it) and the categories of triggers a benign context cancelled
+// ("kill" in "kill the hung process": the model may not flag the message
+// for Violent, it may for another category, a jailbreak).
+func folded(v lexiconVerdict, p [modelClasses]float64) [modelClasses]float64 {
+	if v.level != contracts.LevelSafe {
+		return p
+	}
+	for c := 1; c < modelClasses; c++ {
+		if cat := categories[c-1]; cat == contracts.CategoryCopyright || slices.Contains(v.benign, cat) {
+			p[0] += p[c]
+			p[c] = 0
+		}
+	}
+	return p
+}
+
 // combine is the one place the lexicon's verdict and the model's meet.
 //
-// The lexicon's patterns are precise: when an entry fires, its level and
-// categories stand, and the model only adds the categories it is sure of
-// (a jailbreak wrapped round a threat). When no entry fires, the model
-// decides: it flags the message Unsafe when the probability that it is not
-// Safe reaches flagAt, naming its likeliest category and any other with a
-// large share. The lexicon's benign contexts still hold: when one cancelled
-// a trigger ("kill" in "kill the hung process"), the model may not flag the
-// message for that trigger's category (it may for another: a jailbreak); a message whose likeliest category is Politically Sensitive
-// Topics is Controversial, as in the lexicon. Copyright is the lexicon's
-// alone: the model learnt it from one narrow source (requests for lyrics and
-// book passages), so a plain "generate" looks like it.
-func combine(v lexiconVerdict, p [modelClasses]float64) lexiconVerdict {
-	flagged := 1 - p[0]
+// The probability that the message is harmful is calibrated from both: the
+// model's flagged probability (folded: what the lexicon rules out taken
+// away) and whether a lexicon entry fired. The message is Unsafe when that
+// probability reaches unsafeAt, Controversial when it reaches
+// controversialAt or a lexicon entry fired (the lexicon's patterns are
+// precise: what they find is never let through as Safe), Safe otherwise.
+// A lexicon entry of level Controversial keeps the message Controversial,
+// and so does the model when its likeliest category is Politically
+// Sensitive Topics. The model names its likeliest category and any other
+// with a large share when it flags the message by itself, and adds them to
+// the lexicon's only when it alone would make the message Unsafe; the
+// lexicon's categories stand.
+func combine(v lexiconVerdict, raw [modelClasses]float64, cal calibration) verdict {
+	lexiconFired := v.level != contracts.LevelSafe
+	p := folded(v, raw)
+	model := 1 - p[0]
+	flagged := cal.flagged(model, v.found)
 	top := 1
 	for c := 2; c < modelClasses; c++ {
 		if p[c] > p[top] {
 			top = c
 		}
 	}
-	lexiconFired := v.level != contracts.LevelSafe
-	if flagged < flagAt {
-		return v
+	political := categories[top-1] == contracts.CategoryPolitical && !lexiconFired ||
+		lexiconFired && v.level == contracts.LevelControversial
+	out := verdict{lexiconVerdict: v, scores: scores(p, flagged, political)}
+	if flagged < controversialAt && !lexiconFired {
+		return out
 	}
-	if !lexiconFired && (categories[top-1] == contracts.CategoryCopyright || slices.Contains(v.benign, categories[top-1])) {
-		return v
-	}
-	added := false
-	for c := 1; c < modelClasses; c++ {
-		if (c == top || p[c] >= alsoAt*flagged) && !slices.Contains(v.found, categories[c-1]) {
-			v.found, added = append(v.found, categories[c-1]), true
+	// The model names categories when it flags the message by itself (its
+	// own calibrated probability, without the lexicon's weight: with it, a
+	// Copyright request the lexicon found became a Jailbreak too), and adds
+	// them to the lexicon's only when it is sure by itself.
+	alone := cal.flagged(model, nil)
+	if model > 0 && (alone >= unsafeAt || !lexiconFired && alone >= controversialAt) {
+		added := false
+		for c := 1; c < modelClasses; c++ {
+			if (c == top || p[c] >= alsoAt*model) && !slices.Contains(out.found, categories[c-1]) {
+				out.found, added = append(out.found, categories[c-1]), true
+			}
+		}
+		if added || !lexiconFired {
+			out.reasons = append(out.reasons, fmt.Sprintf("model: %s %.2f", categories[top-1], flagged))
 		}
 	}
-	if added || !lexiconFired {
-		v.reasons = append(v.reasons, fmt.Sprintf("model: %s %.2f", categories[top-1], flagged))
+	out.level = contracts.LevelControversial
+	if flagged >= unsafeAt && !political {
+		out.level = contracts.LevelUnsafe
 	}
-	if lexiconFired {
-		return v
+	return out
+}
+
+// scores are the calibrated probabilities of a message: the flagged one
+// shared between the levels (all of it Controversial when the verdict could
+// be no more, else the model's share of Politically Sensitive Topics) and
+// between the categories by the model's shares.
+func scores(p [modelClasses]float64, flagged float64, political bool) *contracts.ModerationScores {
+	s := &contracts.ModerationScores{
+		Levels:     map[contracts.SafetyLevel]float64{contracts.LevelSafe: 1 - flagged},
+		Categories: make(map[string]float64, len(categories)),
 	}
-	v.level = contracts.LevelUnsafe
-	if categories[top-1] == contracts.CategoryPolitical {
-		v.level = contracts.LevelControversial
+	model := 1 - p[0]
+	for c := 1; c < modelClasses; c++ {
+		share := 0.0
+		if model > 0 {
+			share = p[c] / model
+		}
+		s.Categories[categories[c-1]] = flagged * share
 	}
-	return v
+	controversial := s.Categories[contracts.CategoryPolitical]
+	if political {
+		controversial = flagged
+	}
+	s.Levels[contracts.LevelControversial] = controversial
+	s.Levels[contracts.LevelUnsafe] = flagged - controversial
+	return s
 }

@@ -19,12 +19,17 @@
 // Beside the lexicon runs a trained model (model.go): a logistic regression
 // over hashed word and character n-grams of the normalised message, giving
 // Safe or one of the nine categories, for the phrasings the lexicon does
-// not list. combine.go decides between them: a lexicon entry that fires
-// stands, otherwise the model decides, and a benign context the lexicon
-// names still holds. `go generate ./guards/safety` trains the model again
-// from testdata/train (internal/train), byte for byte, and writes the
-// lexicon decoded and its triggers parsed (internal/parselexicon), which a
-// process reads instead of doing it on its first message.
+// not list. calibrate.go turns the model's probability and the lexicon's
+// findings into one calibrated probability that the message is harmful,
+// reported in the verdict's Scores, and combine.go reads the level off it,
+// precision first: Unsafe only when the guard is sure, Controversial in
+// the uncertain band and whenever a lexicon entry fires, and a benign
+// context the lexicon names still holds. `go generate ./guards/safety`
+// trains the model again from testdata/train and the development parts of
+// the benign-twin sets (internal/train), byte for byte, fits its
+// calibration, and writes the lexicon decoded and its triggers parsed
+// (internal/parselexicon), which a process reads instead of doing it on its
+// first message.
 //
 // tests/testdata/safety_labelled.jsonl and safety_holdout.jsonl measure the
 // whole (TestLabelledSet prints precision and recall per level); the

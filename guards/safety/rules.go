@@ -33,6 +33,7 @@ type Rules struct {
 	flat     func() flatRules // compiled on first use: few messages spell words out
 	triggers *triggerIndex    // which entries' triggers may match a message
 	model    *model           // nil: the lexicon alone
+	cal      calibration      // of the model's probability with the lexicon's verdict
 }
 
 // flatRules are the lexicon compiled for the flat reading (flat.go): the
@@ -155,7 +156,18 @@ func compileParsed(lex Lexicon, triggers []parsedTrigger) (*Rules, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Rules{model: m}
+	cal, err := defaultCalibration()
+	if err != nil {
+		return nil, err
+	}
+	r := compileEntries(lex, triggers)
+	r.model, r.cal = m, cal
+	return r, nil
+}
+
+// compileEntries is the lexicon of compileParsed alone, with no model.
+func compileEntries(lex Lexicon, triggers []parsedTrigger) *Rules {
+	r := &Rules{}
 	// Compiling the flat patterns is a third of a start-up's work, and only a
 	// message with letters spaced out needs them.
 	r.flat = sync.OnceValue(func() flatRules {
@@ -181,7 +193,7 @@ func compileParsed(lex Lexicon, triggers []parsedTrigger) (*Rules, error) {
 			context: sync.OnceValue(func() ruleContext { return compileContext(e) })})
 	}
 	r.triggers = newTriggerIndex(prefixes, false)
-	return r, nil
+	return r
 }
 
 // compileContext compiles an entry's near groups and benign contexts.
@@ -216,6 +228,23 @@ func compileDefault() (*Rules, error) {
 	return compileRules(lex)
 }
 
+// defaultLexiconRules is the embedded lexicon with no model, for fitting
+// the calibration of a model (which the embedded one may not be yet).
+func defaultLexiconRules() (*Rules, error) {
+	if p, ok := storedParsed(defaultLexicon); ok {
+		return compileEntries(p.Lexicon, p.Triggers), nil
+	}
+	lex, err := decodeLexicon(defaultLexicon, "embedded lexicon")
+	if err != nil {
+		return nil, err
+	}
+	triggers, err := parseTriggers(lex)
+	if err != nil {
+		return nil, err
+	}
+	return compileEntries(lex, triggers), nil
+}
+
 // NewDefaultRules is the classifier over the embedded lexicon and model,
 // compiled the first time it is asked for.
 func NewDefaultRules() (*Rules, error) { return defaultRules() }
@@ -237,11 +266,12 @@ func (r *Rules) Classify(ctx context.Context, text string) (contracts.Moderation
 	if err := ctx.Err(); err != nil {
 		return contracts.Moderation{}, err
 	}
-	v, first := r.runLexicon(text, nil)
+	lv, first := r.runLexicon(text, nil)
+	v := verdict{lexiconVerdict: lv}
 	if r.model != nil {
-		v = combine(v, r.model.probabilities(first))
+		v = combine(lv, r.model.probabilities(first), r.cal)
 	}
-	m := contracts.Moderation{Level: v.level, Provider: ProviderRules, Reasons: v.reasons}
+	m := contracts.Moderation{Level: v.level, Provider: ProviderRules, Reasons: v.reasons, Scores: v.scores}
 	for _, c := range categories {
 		if slices.Contains(v.found, c) {
 			m.Categories = append(m.Categories, c)

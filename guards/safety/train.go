@@ -12,6 +12,7 @@ import (
 	"sort"
 
 	"github.com/sgrgraph/sgrgraph/contracts"
+	evalsplit "github.com/sgrgraph/sgrgraph/eval/split"
 )
 
 // Example is one labelled message of the training data
@@ -28,14 +29,21 @@ type Example struct {
 	Pair string `json:"pair,omitempty"`
 	// Lookalike marks a safe message that contains a trigger word.
 	Lookalike bool `json:"lookalike,omitempty"`
-	// Source is the directory the row came from.
+	// Source is the directory the row came from, or "sets" for a row of a
+	// labelled set (see TrainingSets).
 	Source string `json:"-"`
+	// inSet marks a row of the development part of a labelled set: the set
+	// chose its part already, so it is never held out here.
+	inSet bool
 }
 
 // HeldOut reports whether an example belongs to the held-out fifth of its
 // source: a hash of the source and the group (or the text), so the split
 // never depends on the order of the files and whole groups stay together.
 func (e Example) HeldOut() bool {
+	if e.inSet {
+		return false
+	}
 	key := e.Group
 	if key == "" {
 		key = e.Text
@@ -109,12 +117,78 @@ const trainSeed = 15
 // dictionary's sums run in the order of the rows, its ties are broken by
 // name, it is written sorted), and every product is rounded before it is
 // added, so the compiler fuses no multiply-add.
-func TrainModel(dir string) ([]byte, error) {
+func TrainModel(dir string, sets ...string) ([]byte, error) {
 	all, err := LoadExamples(dir)
 	if err != nil {
 		return nil, err
 	}
-	return train(all, defaultTraining)
+	more, err := LoadSetExamples(sets)
+	if err != nil {
+		return nil, err
+	}
+	return train(append(all, more...), defaultTraining)
+}
+
+// TrainingSets are the labelled guard sets (sgrgraph eval's format, paths
+// from this package's folder, where go generate runs) whose development
+// part the model is trained on beside testdata/train: the benign requests
+// that share a harmful request's topic and their harmful contrasts, in
+// English and in Russian. Their held-out parts are measured, never trained
+// on (docs/eval.md).
+var TrainingSets = []string{
+	"../../tests/testdata/guard_twins.jsonl",
+	"../../tests/testdata/guard_twins_ru.jsonl",
+}
+
+// setRow is a guard line of a labelled set as LoadSetExamples reads it.
+type setRow struct {
+	ID         string                `json:"id"`
+	Text       string                `json:"text"`
+	Lang       string                `json:"lang"`
+	Level      contracts.SafetyLevel `json:"level"`
+	Categories []string              `json:"categories"`
+	Group      string                `json:"group"`
+	Pair       string                `json:"pair"`
+	Lookalike  bool                  `json:"lookalike"`
+}
+
+// LoadSetExamples reads the development part of labelled guard sets
+// (evalsplit.Of, the part sgrgraph eval reports as dev), in the order of the
+// paths and lines. A row's key (its id, group or pair) is also its pair, so
+// the Russian and English versions of one request learn to agree. A
+// Controversial row is trained as flagged, as an Unsafe one.
+func LoadSetExamples(paths []string) ([]Example, error) {
+	var out []Example
+	for _, name := range paths {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		sc := bufio.NewScanner(f)
+		sc.Buffer(nil, 1<<20)
+		for line := 1; sc.Scan(); line++ {
+			var r setRow
+			if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+				f.Close()
+				return nil, fmt.Errorf("%s:%d: %w", name, line, err)
+			}
+			if r.Level != contracts.LevelSafe && len(r.Categories) == 0 {
+				f.Close()
+				return nil, fmt.Errorf("%s:%d: categories: a %s row needs at least one", name, line, r.Level)
+			}
+			key := evalsplit.Key(r.ID, r.Group, r.Pair, r.Text)
+			if evalsplit.Of(key) != evalsplit.Dev {
+				continue
+			}
+			out = append(out, Example{Text: r.Text, Lang: r.Lang, Level: r.Level, Categories: r.Categories,
+				Group: key, Pair: key, Lookalike: r.Lookalike, Source: "sets", inSet: true})
+		}
+		f.Close()
+		if err := sc.Err(); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	return out, nil
 }
 
 func train(all []Example, set trainSettings) ([]byte, error) {
@@ -323,7 +397,11 @@ type heldOutRow struct {
 	Lookalike  bool                  `json:"lookalike"`
 	// Pair is the source and the row's pair, so sgrgraph eval compares the
 	// Russian and English versions TestHeldOut compares.
-	Pair   string `json:"pair,omitempty"`
+	Pair string `json:"pair,omitempty"`
+	// Group is the source and the row's group, which places the row in
+	// sgrgraph eval's development or held-out part (docs/eval.md) so that
+	// one request phrased many ways stays on one side there too.
+	Group  string `json:"group,omitempty"`
 	Source string `json:"source"`
 }
 
@@ -344,17 +422,33 @@ func HeldOutSet(dir string) ([]byte, error) {
 		if categories == nil {
 			categories = []string{}
 		}
-		pair := ""
-		if e.Pair != "" {
-			pair = e.Source + "/" + e.Pair
-		}
-		line, err := json.Marshal(heldOutRow{e.Text, e.Lang, e.Level, categories, e.Lookalike, pair, e.Source})
+		line, err := json.Marshal(heldOutRow{e.Text, e.Lang, e.Level, categories, e.Lookalike, e.setPair(), e.setGroup(), e.Source})
 		if err != nil {
 			return nil, err
 		}
 		b = append(append(b, line...), '\n')
 	}
 	return b, nil
+}
+
+// setPair and setGroup are the pair and the group a held-out row carries
+// in guard_heldout.jsonl: the source and the row's own, so that rows of
+// different sources never share them.
+func (e Example) setPair() string  { return prefixed(e.Source, e.Pair) }
+func (e Example) setGroup() string { return prefixed(e.Source, e.Group) }
+
+func prefixed(source, key string) string {
+	if key == "" {
+		return ""
+	}
+	return source + "/" + key
+}
+
+// evalPart is the part of guard_heldout.jsonl, the held-out fifth as a
+// labelled set, a held-out row falls in (evalsplit.Of of the key sgrgraph eval
+// reads from its line).
+func (e Example) evalPart() evalsplit.Part {
+	return evalsplit.Of(evalsplit.Key("", e.setGroup(), e.setPair(), e.Text))
 }
 
 // conceptRow is a copy of a row that reads only its concepts (see

@@ -14,7 +14,7 @@ import (
 // checks it gives the embedded weights byte for byte: model.bin is what
 // `go generate ./guards/safety` makes, and nothing else.
 func TestTrainReproduces(t *testing.T) {
-	b, err := TrainModel("testdata/train")
+	b, err := TrainModel("testdata/train", TrainingSets...)
 	require.NoError(t, err)
 	require.Equal(t, len(embeddedModel), len(b), "size of the trained weights")
 	require.True(t, bytes.Equal(embeddedModel, b), "model.bin differs from a fresh training: run go generate ./guards/safety")
