@@ -126,7 +126,7 @@ func (a *Agent) addTools(ctx context.Context, s *shared, o Options, b builds) er
 	if searcher == nil {
 		searcher = a.knowledge.Index
 	}
-	search, err := tools.NewSearchKB(a.tracing.searcher(searcher), a.cfg.KB.TopK)
+	search, err := tools.NewSearchKB(a.tracing.searcher(compressed(searcher, a.cfg.Agent.EvidenceTokens)), a.cfg.KB.TopK)
 	if err != nil {
 		return err
 	}
