@@ -1,7 +1,7 @@
 // Package nodes holds the nodes of an sgrgraph turn, one file each, each a
 // plain function over *contracts.ChatState: guardian_verify, sgr_plan,
 // policy_check, inject_synthetic, agent_model and agent_tools (the react_agent loop),
-// evidence_check, contract_check, retry_bump, finalize and safe_exit.
+// evidence_check, contract_check, retry_bump, human_review, finalize and safe_exit.
 //
 // Each node is made by a constructor that takes what it needs explicitly;
 // nothing is global, so two graphs with different settings run side by side.
@@ -35,8 +35,9 @@ const (
 )
 
 // Names lists every node name of the default graph, the react_agent loop's
-// included: what labels a node's metrics and its log lines. A test in
-// package agent fails when the compiled graph and this list disagree.
+// included: what labels a node's metrics and its log lines. The graph has
+// these nodes whatever the configuration; TestNodeNamesAreTheGraphs (package
+// tests) fails when the compiled graph and this list disagree.
 func Names() []string {
 	return []string{GuardianVerifyName, SGRPlanName, PolicyCheckName, InjectSyntheticName, ReactAgentName, AgentModelName,
 		AgentToolsName, CallToolName, EvidenceCheckName, ContractCheckName, RetryBumpName, FinalizeName, SafeExitName, HumanReviewName}

@@ -13,7 +13,9 @@ import (
 // HumanReview holds a draft for a person when the configuration says so:
 // a draft the Guardian failed, or the answer to a request the guard found
 // Controversial. The person approves it, edits it or rejects it; the
-// Guardian still never writes the answer.
+// Guardian still never writes the answer. With On empty it asks no one and
+// every turn passes on as DT-005 decided: the default graph keeps the node
+// whether review is configured or not.
 type HumanReview struct {
 	// On lists when to ask: contracts.ReviewOnFail, ReviewOnControversial.
 	On []string

@@ -33,6 +33,8 @@ func TestHumanReview(t *testing.T) {
 		{"rejected, it ends safely", []string{"fail"}, fail, nil, nil, SafeExitName, contracts.ReviewAnswer{Decision: "reject"}, "fail", SafeExitName, ""},
 		{"a passed answer to a controversial request", []string{"controversial"}, pass, controversial, nil, FinalizeName, contracts.ReviewAnswer{Decision: "edit", Text: "softer"}, "controversial", FinalizeName, ""},
 		{"not configured for fails", []string{"controversial"}, fail, nil, nil, SafeExitName, contracts.ReviewAnswer{}, "", SafeExitName, ""},
+		{"review off: a failed draft passes on to safe_exit", nil, fail, nil, nil, SafeExitName, contracts.ReviewAnswer{}, "", SafeExitName, ""},
+		{"review off: a controversial answer passes on to finalize", nil, pass, controversial, nil, FinalizeName, contracts.ReviewAnswer{}, "", FinalizeName, ""},
 		{"a policy denial is no one's to let out", []string{"fail"}, fail, nil, deny, SafeExitName, contracts.ReviewAnswer{}, "", SafeExitName, ""},
 		{"an edit without text", []string{"fail"}, fail, nil, nil, SafeExitName, contracts.ReviewAnswer{Decision: "edit"}, "fail", "", "an edit needs the text"},
 		{"an unknown decision", []string{"fail"}, fail, nil, nil, SafeExitName, contracts.ReviewAnswer{Decision: "maybe"}, "fail", "", `decision "maybe"`},
