@@ -350,14 +350,7 @@ func (s *Server) streamResumed(ctx context.Context, w http.ResponseWriter, r *ht
 		defer close(events)
 		res, err = s.agentOf(ctx).ResumeReview(ctx, review)
 	}()
-	var sendErr error
-	for ev := range events {
-		if sendErr == nil {
-			if sendErr = out.event(string(ev.Kind), ev); sendErr != nil {
-				cancel()
-			}
-		}
-	}
+	sendErr := out.relay(events, cancel, func(ev contracts.Event) error { return out.event(string(ev.Kind), ev) })
 	<-done
 	switch {
 	case sendErr != nil:
@@ -369,8 +362,9 @@ func (s *Server) streamResumed(ctx context.Context, w http.ResponseWriter, r *ht
 		return
 	case err != nil:
 		if held, ok := s.heldTurn(ctx, r, err); ok {
-			_ = out.event("interrupted", held)
-			_ = out.raw("data: [DONE]\n\n")
+			if out.event("interrupted", held) == nil {
+				_ = out.done()
+			}
 			return
 		}
 		if e := s.turnError(r, err); e != nil {
@@ -380,6 +374,6 @@ func (s *Server) streamResumed(ctx context.Context, w http.ResponseWriter, r *ht
 	}
 	recordOf(r).turn = res.Turn
 	if out.event("result", res) == nil {
-		_ = out.raw("data: [DONE]\n\n")
+		_ = out.done()
 	}
 }

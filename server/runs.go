@@ -129,19 +129,19 @@ func (s *Server) runEvents(w http.ResponseWriter, r *http.Request, key string) {
 	out := newSSE(w)
 	for {
 		for _, ev := range evs {
-			if err := out.raw("id: " + ev.ID + "\nevent: " + ev.Kind + "\ndata: " + string(ev.Data) + "\n\n"); err != nil {
+			if err := out.frame(ev.ID, ev.Kind, ev.Data); err != nil {
 				return // the client went away
 			}
 			after = ev.ID
 			if ev.Last() {
-				_ = out.raw("data: [DONE]\n\n")
+				_ = out.done()
 				return
 			}
 		}
 		if s.draining.Load() || r.Context().Err() != nil {
 			return
 		}
-		if len(evs) == 0 && out.raw(": keep-alive\n\n") != nil {
+		if len(evs) == 0 && out.keepAlive() != nil {
 			return
 		}
 		evs, err = s.opts.Runs.Events(r.Context(), key, id, after, keepAlive)
