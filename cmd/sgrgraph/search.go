@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sgrgraph/sgrgraph/agent"
 	"github.com/sgrgraph/sgrgraph/kb"
 )
 
@@ -34,6 +35,12 @@ func newSearchCmd(a *app) *cobra.Command {
 			res, err := idx.Search(args[0], topK)
 			if err != nil {
 				return err
+			}
+			// The articles are shown as the agent's results and MCP's
+			// search_kb show them: masked unless output.unmasked_evidence.
+			m := agent.MaskingOf(a.cfg.Output)
+			for i, art := range res.Articles {
+				res.Articles[i] = m.Article(art)
 			}
 			if asJSON {
 				return writeJSON(a.out, map[string]any{"articles": res.Articles, "confidence": res.Confidence})
