@@ -227,10 +227,12 @@ func applyEnv(c *Config, lookup func(string) (string, bool)) error {
 // StepsNeeded bounds the graph steps one turn of the default graph can
 // take: the four steps before the agent (guardian_verify, sgr_plan,
 // policy_check, inject_synthetic), then per attempt the agent's model and
-// tool steps, the two checks and the retry, then the last node.
+// tool steps and the two checks, a retry_bump between attempts, then the
+// two last nodes (human_review, which every turn passes, and finalize or
+// safe_exit).
 func (c Config) StepsNeeded() int {
 	attempts := c.Tables.MaxRetries + 1
-	return 4 + attempts*(2*c.Agent.MaxIterations+1+2) + c.Tables.MaxRetries + 1
+	return 4 + attempts*(2*c.Agent.MaxIterations+1+2) + c.Tables.MaxRetries + 2
 }
 
 // Validate checks every value and names the key of each bad one.

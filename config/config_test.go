@@ -99,7 +99,7 @@ func TestLoad(t *testing.T) {
 		{name: "bad retries", file: "tables:\n  max_retries: 11\n", wantErr: "tables.max_retries: 11 is outside 0..10"},
 		{name: "one iteration cannot search and answer", file: "agent:\n  max_iterations: 1\n", wantErr: "agent.max_iterations: 1 is outside 2..20"},
 		{name: "step limit below the retry loop", file: "agent:\n  max_steps: 30\n",
-			wantErr: "agent.max_steps: 30 is below the 40 steps a turn may take with tables.max_retries 2 and agent.max_iterations 4"},
+			wantErr: "agent.max_steps: 30 is below the 41 steps a turn may take with tables.max_retries 2 and agent.max_iterations 4"},
 		{name: "bad policy expression", file: "guardian:\n  policy:\n    forbidden_expressions: [\"ok\", \"(unclosed\"]\n",
 			wantErr: "guardian.policy.forbidden_expressions[1]: error parsing regexp"},
 		{name: "openai needs a model name", file: "model:\n  provider: openai\n", wantErr: "model.name: provider openai needs the model's name"},
