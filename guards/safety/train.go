@@ -67,28 +67,13 @@ func LoadExamples(dir string) ([]Example, error) {
 	sort.Strings(files)
 	var out []Example
 	for _, name := range files {
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, err
-		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(nil, 1<<20)
-		for line := 1; sc.Scan(); line++ {
-			var e Example
-			if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-				f.Close()
-				return nil, fmt.Errorf("%s:%d: %w", name, line, err)
-			}
-			if e.Level != contracts.LevelSafe && len(e.Categories) == 0 {
-				f.Close()
-				return nil, fmt.Errorf("%s:%d: categories: a %s row needs at least one", name, line, e.Level)
-			}
+		err := eachRow(name, func(e Example) error {
 			e.Source = filepath.Base(filepath.Dir(name))
 			out = append(out, e)
-		}
-		f.Close()
-		if err := sc.Err(); err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
 	}
 	return out, nil
@@ -160,35 +145,56 @@ type setRow struct {
 func LoadSetExamples(paths []string) ([]Example, error) {
 	var out []Example
 	for _, name := range paths {
-		f, err := os.Open(name)
+		err := eachRow(name, func(r setRow) error {
+			key := evalsplit.Key(r.ID, r.Group, r.Pair, r.Text)
+			if evalsplit.Of(key) == evalsplit.Dev {
+				out = append(out, Example{Text: r.Text, Lang: r.Lang, Level: r.Level, Categories: r.Categories,
+					Group: key, Pair: key, Lookalike: r.Lookalike, Source: "sets", inSet: true})
+			}
+			return nil
+		})
 		if err != nil {
 			return nil, err
 		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(nil, 1<<20)
-		for line := 1; sc.Scan(); line++ {
-			var r setRow
-			if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-				f.Close()
-				return nil, fmt.Errorf("%s:%d: %w", name, line, err)
-			}
-			if r.Level != contracts.LevelSafe && len(r.Categories) == 0 {
-				f.Close()
-				return nil, fmt.Errorf("%s:%d: categories: a %s row needs at least one", name, line, r.Level)
-			}
-			key := evalsplit.Key(r.ID, r.Group, r.Pair, r.Text)
-			if evalsplit.Of(key) != evalsplit.Dev {
-				continue
-			}
-			out = append(out, Example{Text: r.Text, Lang: r.Lang, Level: r.Level, Categories: r.Categories,
-				Group: key, Pair: key, Lookalike: r.Lookalike, Source: "sets", inSet: true})
-		}
-		f.Close()
-		if err := sc.Err(); err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
 	}
 	return out, nil
+}
+
+// labelledRow is a row of a JSON Lines file of labelled messages.
+type labelledRow interface {
+	level() (contracts.SafetyLevel, []string)
+}
+
+func (e Example) level() (contracts.SafetyLevel, []string) { return e.Level, e.Categories }
+func (r setRow) level() (contracts.SafetyLevel, []string)  { return r.Level, r.Categories }
+
+// eachRow reads the JSON Lines file name, giving each row to add; a row
+// that does not parse, or flags a message without naming a category, is an
+// error naming the file and line.
+func eachRow[R labelledRow](name string, add func(R) error) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for line := 1; sc.Scan(); line++ {
+		var r R
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			return fmt.Errorf("%s:%d: %w", name, line, err)
+		}
+		if level, categories := r.level(); level != contracts.LevelSafe && len(categories) == 0 {
+			return fmt.Errorf("%s:%d: categories: a %s row needs at least one", name, line, level)
+		}
+		if err := add(r); err != nil {
+			return fmt.Errorf("%s:%d: %w", name, line, err)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return nil
 }
 
 func train(all []Example, set trainSettings) ([]byte, error) {
