@@ -3,9 +3,12 @@ package agent
 import (
 	"context"
 
+	"github.com/cloudwego/eino/schema"
+
 	"github.com/sgrgraph/sgrgraph/contracts"
 	"github.com/sgrgraph/sgrgraph/graph"
 	"github.com/sgrgraph/sgrgraph/nodes"
+	"github.com/sgrgraph/sgrgraph/prebuilt"
 	"github.com/sgrgraph/sgrgraph/tables"
 )
 
@@ -46,7 +49,8 @@ func (g Graph) Mermaid() string {
 }
 
 // NewGraph builds the default turn (DESIGN §5) from its nodes; the react_agent
-// loop is a subgraph whose tool calls run in parallel.
+// loop is a prebuilt agent (prebuilt.NewAgent) run as a subgraph, whose
+// tool calls run as parallel branches.
 func NewGraph(ctx context.Context, n Nodes, t Tables, opts ...graph.CompileOption) (Graph, error) {
 	const (
 		guardian, plan, inject = nodes.GuardianVerifyName, nodes.SGRPlanName, nodes.InjectSyntheticName
@@ -56,15 +60,21 @@ func NewGraph(ctx context.Context, n Nodes, t Tables, opts ...graph.CompileOptio
 		contract, retry        = nodes.ContractCheckName, nodes.RetryBumpName
 		final, exit, review    = nodes.FinalizeName, nodes.SafeExitName, nodes.HumanReviewName
 	)
-	loop, err := graph.New[State](react).
-		AddNode(model, n.AgentModel).
-		AddNode(call, n.CallTool).
-		AddNode(tools, n.AgentTools).
-		AddEdge(graph.START, model).
-		AddConditionalEdges(model, graph.BySend(toolCalls), map[string]string{call: call, nodes.AnswerKey: graph.END}).
-		AddEdge(call, tools).
-		AddEdge(tools, model).
-		Compile(ctx, opts...)
+	loop, err := prebuilt.NewAgent[State](ctx, nil, nil,
+		prebuilt.WithName[State](react),
+		prebuilt.WithNodeNames[State](model, tools),
+		// The turn's model step is given whole (Nodes.AgentModel may be
+		// anyone's): it builds its request from the plan, the answer
+		// language and DT-003's binding of the SGR tool, counts an
+		// attempt's calls in ReactIters, and keeps the draft. The agent
+		// routes its reply as its own.
+		prebuilt.WithModelNode[State](n.AgentModel),
+		// Each tool call is a branch of its own, run by call_tool with the
+		// call in ToolCall; agent_tools, where they meet, records their
+		// results as evidence.
+		prebuilt.WithToolCallBranches(prebuilt.ToolCallBranches[State]{Name: call, Node: n.CallTool, Split: withCall}),
+		prebuilt.WithToolsNode[State](n.AgentTools),
+		prebuilt.WithCompileOptions[State](opts...))
 	if err != nil {
 		return Graph{}, err
 	}
@@ -107,23 +117,12 @@ func NewGraph(ctx context.Context, n Nodes, t Tables, opts ...graph.CompileOptio
 	return Graph{Turn: turn, Loop: loop}, err
 }
 
-// toolCalls sends each tool call of the agent's reply to call_tool, to run
-// in parallel; a reply without calls is the draft, and the loop ends.
-func toolCalls(ctx context.Context, s State) ([]graph.Send[State], error) {
-	if key, err := nodes.AfterAgentModel(ctx, s); err != nil || key != nodes.AgentToolsName {
-		return []graph.Send[State]{{Key: nodes.AnswerKey, State: s}}, err
-	}
-	calls := s.Messages[len(s.Messages)-1].ToolCalls
-	if len(calls) == 1 { // call_tool runs the reply's one call on the state itself
-		return []graph.Send[State]{{Key: nodes.CallToolName, State: s}}, nil
-	}
-	sends := make([]graph.Send[State], len(calls))
-	for i := range calls {
-		c := *s // the graph gives each Send a clone of its own before call_tool runs
-		c.ToolCall = &calls[i]
-		sends[i] = graph.Send[State]{Key: nodes.CallToolName, State: &c}
-	}
-	return sends, nil
+// withCall is the state of the branch that runs one tool call: the
+// turn's state with the call in ToolCall, which call_tool runs.
+func withCall(s State, call schema.ToolCall) State {
+	c := *s // the graph gives each branch a clone of its own before call_tool runs
+	c.ToolCall = &call
+	return &c
 }
 
 // replace puts each node with set in place of the node of its name.

@@ -48,6 +48,10 @@ type agentConfig[S Messages] struct {
 	modelOpts []graph.NodeOption
 	hook      graph.NodeFunc[S]
 	respond   *responder[S]
+	// The nodes' names, and the nodes given in place of the built-in ones.
+	modelName, toolsName string
+	modelNode, toolsNode graph.NodeFunc[S]
+	branches             *ToolCallBranches[S]
 }
 
 // WithName names the agent's graph ("agent" by default).
@@ -123,15 +127,18 @@ func WithPreModelHook[S Messages](hook graph.NodeFunc[S]) AgentOption[S] {
 // streamed with graph.StreamMessages yields each chunk as a
 // *schema.Message, with the path of the agent node.
 func NewAgent[S Messages](ctx context.Context, m model.BaseChatModel, tools []tool.BaseTool, opts ...AgentOption[S]) (*graph.Runnable[S], error) {
-	c := agentConfig[S]{name: "agent", max: DefaultMaxIterations}
+	c := agentConfig[S]{name: "agent", max: DefaultMaxIterations, modelName: AgentNode, toolsName: ToolsNode}
 	for _, o := range opts {
 		o(&c)
 	}
-	if m == nil {
+	if m == nil && (c.modelNode == nil || c.respond != nil) {
 		return nil, errors.New("agent: nil model")
 	}
 	if c.max < 1 {
 		return nil, fmt.Errorf("agent %s: max iterations must be at least 1, got %d", c.name, c.max)
+	}
+	if err := c.checkNames(); err != nil {
+		return nil, fmt.Errorf("agent %s: %w", c.name, err)
 	}
 	tn, err := NewToolNode[S](ctx, tools, c.toolOpts...)
 	if err != nil {
@@ -142,12 +149,31 @@ func NewAgent[S Messages](ctx context.Context, m model.BaseChatModel, tools []to
 			return nil, fmt.Errorf("agent %s: the forced first call names tool %s, which is not one of %s", c.name, name, tn.names)
 		}
 	}
-	a := &agentModel[S]{model: m, cfg: &c, infos: tn.Infos()}
-	first := AgentNode
-	g := graph.New[S](c.name).AddNode(AgentNode, a.node, c.modelOpts...).AddNode(ToolsNode, tn.Run)
+	modelNode, toolsNode := c.modelNode, c.toolsNode
+	if modelNode == nil {
+		modelNode = (&agentModel[S]{model: m, cfg: &c, infos: tn.Infos()}).node
+	}
+	if toolsNode == nil {
+		toolsNode = tn.Run
+	}
+	b := c.branches
+	if b != nil {
+		if err := b.defaults(tn); err != nil {
+			return nil, fmt.Errorf("agent %s: %w", c.name, err)
+		}
+		if c.toolsNode == nil {
+			toolsNode = joinAnswers[S]
+		}
+	}
+	model, toolsName := c.modelName, c.toolsName
+	first := model
+	g := graph.New[S](c.name).AddNode(model, modelNode, c.modelOpts...).AddNode(toolsName, toolsNode)
+	if b != nil {
+		g.AddNode(b.Name, b.Node)
+	}
 	if c.hook != nil {
 		first = PreModelHookNode
-		g.AddNode(PreModelHookNode, c.hook).AddEdge(PreModelHookNode, AgentNode)
+		g.AddNode(PreModelHookNode, c.hook).AddEdge(PreModelHookNode, model)
 	}
 	done := graph.END
 	if c.respond != nil {
@@ -155,15 +181,25 @@ func NewAgent[S Messages](ctx context.Context, m model.BaseChatModel, tools []to
 		c.respond.model, c.respond.prompt = m, c.prompt
 		g.AddNode(StructuredResponseNode, c.respond.node).AddEdge(StructuredResponseNode, graph.END)
 	}
-	g.AddEdge(graph.START, first).
-		AddConditionalEdges(AgentNode, ToolsCondition[S](), map[string]string{ToolsKey: ToolsNode, graph.END: done}).
-		AddEdge(ToolsNode, first)
-	// Two steps an iteration, three with the hook, and the last answer and
-	// the structured response; the caller's own limit, when given, wins.
-	steps := c.max*2 + 3
-	if c.hook != nil {
-		steps = c.max*3 + 3
+	g.AddEdge(graph.START, first)
+	if b != nil {
+		g.AddEdge(b.Name, toolsName).
+			AddConditionalEdges(model, graph.BySend(b.route), map[string]string{b.Name: b.Name, AnswerKey: done})
+	} else {
+		g.AddConditionalEdges(model, ToolsCondition[S](), map[string]string{ToolsKey: toolsName, graph.END: done})
 	}
+	g.AddEdge(toolsName, first)
+	// Two steps an iteration, one more with the hook and one more with
+	// branches, and the last answer and the structured response; the
+	// caller's own limit, when given, wins.
+	per := 2
+	if c.hook != nil {
+		per++
+	}
+	if b != nil {
+		per++
+	}
+	steps := c.max*per + 3
 	r, err := g.Compile(ctx, append([]graph.CompileOption{graph.WithMaxSteps(steps)}, c.compile...)...)
 	if err != nil {
 		return nil, fmt.Errorf("agent: %w", err)
