@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/cloudwego/eino/schema"
 
@@ -153,7 +154,7 @@ func joinAnswers[S Messages](_ context.Context, s S) (S, error) {
 				missing = append(missing, c.Function.Name+" ("+c.ID+")")
 			}
 		}
-		return s, fmt.Errorf("tool calls without an answer after their branches: %v (does the conversation reduce by append?)", missing)
+		return s, fmt.Errorf("tool calls without an answer after their branches: %s (does the conversation reduce by append?)", strings.Join(missing, ", "))
 	}
 	return s, nil
 }
