@@ -137,11 +137,13 @@ func (c AgentModel) offered(ctx context.Context, s *contracts.ChatState) ([]*sch
 }
 
 // AnswerKey is AfterAgentModel's key for a reply that calls no tool: the
-// loop ends with it as the draft.
-const AnswerKey = "answer"
+// loop ends with it as the draft. It is the prebuilt agent's key out of a
+// loop whose tool calls run as branches.
+const AnswerKey = prebuilt.AnswerKey
 
 // AfterAgentModel routes the loop: to the tools while the last reply calls
-// any, else out of the loop.
+// any, else out of the loop. The default turn's react_agent, a prebuilt
+// agent, routes by the same test.
 func AfterAgentModel(_ context.Context, s *contracts.ChatState) (string, error) {
 	if prebuilt.CallsTools(s.Messages) { // prebuilt.ToolsCondition's test
 		return AgentToolsName, nil

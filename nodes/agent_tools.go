@@ -57,7 +57,8 @@ func SplitToolCalls(s *contracts.ChatState) []*contracts.ChatState {
 	return out
 }
 
-// Call runs the state's tool call (ToolCall, set by SplitToolCalls), or,
+// Call runs the state's tool call (ToolCall, set by the react_agent's
+// branch for it, or by SplitToolCalls), or,
 // when it has none, every call of the last assistant message in order, and
 // answers each with a tool message; a failing or unknown tool is answered
 // with its error, so the model can recover. The results wait in

@@ -68,10 +68,10 @@ type ToolCallBranches[S Messages] struct {
 }
 
 // WithToolCallBranches runs the tool calls of a reply as graph branches,
-// one each (graph.Send to the call node), in parallel; the tools node runs
-// once all have returned, on their states merged in call order. A call
-// that does not return keeps only its own branch running. A reply with one
-// call runs the call node on the state itself.
+// one each (graph.Send to the call node), in parallel: each call is a node
+// run of its own in the stream, traces and diagrams. The tools node runs
+// once all have returned, on their states merged in call order. A reply
+// with one call runs the call node on the state itself.
 //
 // The branches meet by the state's reducers: the conversation must be
 // reduced by append (MessagesState's is), so that each branch's tool

@@ -20,10 +20,13 @@
 //     (InjectedState);
 //   - Trim and TrimNode (trim_messages), Summarize and SummarizeNode:
 //     keeping a conversation within a token budget by dropping or folding
-//     its older messages.
+//     its older messages;
+//   - WithToolCallBranches, WithNodeNames, WithModelNode, WithToolsNode:
+//     each tool call a graph branch of its own, and nodes named or
+//     supplied by the caller in NewAgent's loop.
 //
-// The default turn's react_agent loop is built of these pieces
-// (ToolChoiceAt, CallsTools, ToolNode.Invoke) on *contracts.ChatState,
-// with its own screen that sets single articles aside as evidence; its
-// agent.Carry cuts the carried history with Trim.
+// The default turn's react_agent is NewAgent over *contracts.ChatState
+// with the turn's own model, call and tools nodes (its call_tool screens
+// with a screen of its own that sets single articles aside as evidence);
+// its agent.Carry cuts the carried history with Trim.
 package prebuilt
