@@ -80,7 +80,10 @@ type ToolCallBranches[S Messages] struct {
 // runs, which calls in branches of their own cannot do: the agent refuses
 // them with the default Node.
 func WithToolCallBranches[S Messages](b ToolCallBranches[S]) AgentOption[S] {
-	return func(c *agentConfig[S]) { c.branches = &b }
+	return func(c *agentConfig[S]) {
+		own := b // NewAgent fills in the defaults: an option used twice starts from b each time
+		c.branches = &own
+	}
 }
 
 // defaults fills the branches' zero fields with the agent's ToolNode.

@@ -137,6 +137,22 @@ func TestAgentToolCallBranches(t *testing.T) {
 	}
 }
 
+// TestAgentBranchesOptionTwice builds two agents from one option value:
+// each runs its own tools.
+func TestAgentBranchesOptionTwice(t *testing.T) {
+	ctx := context.Background()
+	branches := prebuilt.WithToolCallBranches(prebuilt.ToolCallBranches[*chat]{})
+	_, err := prebuilt.NewAgent[*chat](ctx, sgrtest.NewScriptedModel(), []tool.BaseTool{meetTool(t)}, branches)
+	require.NoError(t, err)
+	m := sgrtest.NewScriptedModel(sgrtest.ToolCalls(cityCall("forecast", "Oslo"), cityCall("forecast", "Rome")), sgrtest.Text("Sunny."))
+	r, err := prebuilt.NewAgent[*chat](ctx, m, []tool.BaseTool{forecastTool(t)}, branches)
+	require.NoError(t, err)
+	out, err := r.Invoke(ctx, user("go"))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"user: go", "assistant forecast forecast", "tool forecast: sunny in Oslo, 21°C", "tool forecast: sunny in Rome, 21°C",
+		"assistant: Sunny."}, roles(out.Messages))
+}
+
 func TestAgentModelNode(t *testing.T) {
 	ctx := context.Background()
 	calls := 0
