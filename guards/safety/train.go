@@ -89,9 +89,12 @@ type trainSettings struct {
 	// agree is how much the agreement of a pair's Russian and English
 	// versions counts beside fitting each one's label.
 	agree float32
+	// sets is how much more a row of a labelled set's development part
+	// (TrainingSets) weighs than a row of testdata/train.
+	sets float32
 }
 
-var defaultTraining = trainSettings{runs: 3, epochs: 12, rate: 2, shrink: 0.98, agree: 4}
+var defaultTraining = trainSettings{runs: 3, epochs: 12, rate: 2, shrink: 0.98, agree: 4, sets: 8}
 
 const trainSeed = 15
 
@@ -233,6 +236,9 @@ func train(all []Example, set trainSettings) ([]byte, error) {
 			other = count[e.Lang+string(contracts.LevelUnsafe)] + count[e.Lang+string(contracts.LevelControversial)]
 		}
 		r.weight = float32(math.Sqrt(float64(max(other, 1)) / float64(count[e.Lang+string(e.Level)])))
+		if e.inSet {
+			r.weight = float32(r.weight * set.sets)
+		}
 		if key, lang, ok := e.version(); ok {
 			sides := side[key]
 			for _, other := range sides[1-lang] {
