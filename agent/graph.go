@@ -48,7 +48,7 @@ func (g Graph) Mermaid() string {
 	return g.Turn.MermaidWith(map[string]*graph.Runnable[State]{nodes.ReactAgentName: g.Loop})
 }
 
-// NewGraph builds the default turn (DESIGN §5) from its nodes; the react_agent
+// NewGraph builds the default turn (docs/the-turn.md) from its nodes; the react_agent
 // loop is a prebuilt agent (prebuilt.NewAgent) run as a subgraph, whose
 // tool calls run as parallel branches.
 func NewGraph(ctx context.Context, n Nodes, t Tables, opts ...graph.CompileOption) (Graph, error) {

@@ -29,7 +29,7 @@ type AgentModel struct {
 	MaxIterations int
 	// ForceFirstSearch makes the first call of a turn tool_choice=required
 	// when the route is normal and the plan has subqueries, so the agent
-	// cannot answer before it has looked (DESIGN §1).
+	// cannot answer before it has looked.
 	ForceFirstSearch bool
 	SystemPrompt     string
 	Product          string
