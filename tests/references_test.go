@@ -14,8 +14,9 @@ import (
 )
 
 // outsideReference matches a citation of a design document that is not in
-// the repository ("DESIGN §5", "DESIGN.md"): a reader of the code cannot
-// follow it. The pattern is split so that this file does not match itself.
+// the repository (its name in capitals, then a section sign or ".md"): a
+// reader of the code cannot follow it. The pattern is split so that this
+// file does not match itself.
 var outsideReference = regexp.MustCompile(`\b` + "DESIGN" + `(\.md\b| ?§)`)
 
 // TestNoReferenceOutsideTheRepository checks the code, the docs and the
