@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/sgrgraph/sgrgraph/contracts"
 )
 
 // TestTrainReproduces trains the model again on the committed data and
@@ -87,4 +89,42 @@ func TestPairsLearnFromEachOther(t *testing.T) {
 	apart, together := gap(0), gap(4)
 	t.Logf("mean gap between a pair's flagged probabilities: %.4f alone, %.4f learning from each other", apart, together)
 	require.Less(t, together, apart*0.9)
+}
+
+// TestSetRowsWeighMore trains on one source and the development parts of
+// the benign-twin sets, with the sets' rows weighing as a source row and
+// eight times as much, and checks that the weight makes the model fit them
+// closer: the mean probability it gives each row's label rises.
+func TestSetRowsWeighMore(t *testing.T) {
+	all, err := LoadExamples("testdata/train")
+	require.NoError(t, err)
+	sets, err := LoadSetExamples(TrainingSets)
+	require.NoError(t, err)
+	require.NotEmpty(t, sets)
+	var rows []Example
+	for _, e := range all {
+		if e.Source == "own" && !e.HeldOut() {
+			rows = append(rows, e)
+		}
+	}
+	rows = append(rows, sets...)
+	fit := func(weight float32) float64 {
+		b, err := train(rows, trainSettings{runs: 1, epochs: 4, rate: 2, shrink: 0.98, agree: 4, sets: weight})
+		require.NoError(t, err)
+		m, err := decodeModel(b)
+		require.NoError(t, err)
+		sum := 0.0
+		for _, e := range sets {
+			safe := m.probabilities(normalize(e.Text))[0]
+			if e.Level == contracts.LevelSafe {
+				sum += safe
+			} else {
+				sum += 1 - safe
+			}
+		}
+		return sum / float64(len(sets))
+	}
+	once, eight := fit(1), fit(8)
+	t.Logf("mean probability of the sets' rows' labels: %.4f weighing 1, %.4f weighing 8", once, eight)
+	require.Greater(t, eight, once+0.02)
 }
