@@ -21,6 +21,7 @@ import (
 	"github.com/sgrgraph/sgrgraph/mcptools"
 	"github.com/sgrgraph/sgrgraph/mcptools/mcptest"
 	"github.com/sgrgraph/sgrgraph/sgrtest"
+	"github.com/sgrgraph/sgrgraph/sgrtest/servers"
 )
 
 const question = "How do I configure the safety guard?"
@@ -116,7 +117,7 @@ func TestInjectedMCPResultIsQuotedNotObeyed(t *testing.T) {
 // quotations, so the tool reads them itself and withholds the result; the
 // call is an error, no evidence, and the model reads only why.
 func TestInjectedJSONResultIsWithheld(t *testing.T) {
-	bin := mcptest.Sgrgraph(t)
+	bin := servers.Sgrgraph(t)
 	planted, err := filepath.Abs(filepath.Join("testdata", "planted"))
 	require.NoError(t, err)
 	cfg := testConfig(t)
@@ -173,7 +174,7 @@ func TestSgrgraphMCP(t *testing.T) {
 	}))
 	defer ts.Close()
 
-	bin := mcptest.Sgrgraph(t)
+	bin := servers.Sgrgraph(t)
 	set, err := mcptools.Connect(ctx, []mcptools.Server{
 		{Name: "http", URL: ts.URL, BearerToken: "k1", Allow: []string{"search_kb"}},
 		{Name: "stdio", Command: bin, Args: []string{"mcp", "--cache-dir", t.TempDir()}, Env: map[string]string{"HOME": t.TempDir()},

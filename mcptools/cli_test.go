@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sgrgraph/sgrgraph/contracts"
-	"github.com/sgrgraph/sgrgraph/mcptools/mcptest"
+	"github.com/sgrgraph/sgrgraph/sgrtest/servers"
 )
 
 // sgrgraph ask with tools.mcp: a second sgrgraph, serving a folder of
@@ -24,7 +24,7 @@ import (
 // its answers are policy evidence, and with two kinds of source asked of
 // a QUALITY answer the turn passes on them.
 func TestAskWithToolsMCP(t *testing.T) {
-	bin := mcptest.Sgrgraph(t)
+	bin := servers.Sgrgraph(t)
 	policies, err := filepath.Abs(filepath.Join("testdata", "policies"))
 	require.NoError(t, err)
 	dir := t.TempDir()

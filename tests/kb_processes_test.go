@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/sgrgraph/sgrgraph/sgrtest/servers"
 )
 
 const (
@@ -44,17 +46,6 @@ type askRun struct {
 
 func (r *askRun) String() string {
 	return fmt.Sprintf("err %v, killed %t\nstdout: %s\nstderr: %s", r.err, r.killed, r.stdout.String(), r.stderr.String())
-}
-
-// buildSgrgraph builds the command line into a temporary folder.
-func buildSgrgraph(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "sgrgraph")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/sgrgraph")
-	build.Dir = ".."
-	out, err := build.CombinedOutput()
-	require.NoError(t, err, "go build: %s", out)
-	return bin
 }
 
 // isolatedEnv is the environment without any sgrgraph setting of the
@@ -128,7 +119,7 @@ func judge(r *askRun, want string) string {
 // under XDG_CACHE_HOME, half a --cache-dir; both are new for every trial.
 func TestKBAskProcessesStartedAtOnceOnAFreshCache(t *testing.T) {
 	began := time.Now()
-	bin := buildSgrgraph(t)
+	bin := servers.Sgrgraph(t)
 	t.Logf("build: %s", time.Since(began).Round(time.Millisecond))
 
 	lone := askAtOnce(t, bin, isolatedEnv(t.TempDir(), t.TempDir()), []string{"ask", "--json", kbQuestion}, 1)[0]

@@ -85,7 +85,7 @@ var layers = map[string]struct {
 	"models/openai":                     {[]string{"models", "outbound"}, true},
 	"sgrtest/openaitest":                {nil, true},
 	"mcptools":                          {[]string{"guards/safety", "outbound"}, true}, // tools of MCP servers as eino tools
-	"mcptools/mcptest":                  {nil, false},                                  // real MCP servers for tests: npm's, and sgrgraph built
+	"mcptools/mcptest":                  {nil, false},                                  // real MCP servers for tests: npm's
 	"prebuilt":                          {[]string{"graph", "guards/safety"}, true},    // LangGraph's prebuilt agent over any messages state: graph and eino only, results screened
 	"agent": {[]string{"checkpoint", "checkpoint/postgres", "checkpoint/redis", "checkpoint/sqlite", "config", "contracts", "decisions", "docs", "events", "graph", "guards", "guards/safety", "kb", "models",
 		"mcptools", "memory", "memory/postgres", "memory/redis", "memory/sqlite", "models/offline", "prebuilt", "models/openai", "nodes", "outbound", "tables", "templates", "tools"}, true},

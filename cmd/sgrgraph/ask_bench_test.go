@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/sgrgraph/sgrgraph/sgrtest/servers"
 )
 
 // BenchmarkAskProcess is `sgrgraph ask` as a person at a terminal runs it:
@@ -13,7 +15,7 @@ import (
 // index an earlier run left in the cache. ns/op is the mean; p50-ms the
 // median, which a slow first run or a busy moment does not move.
 func BenchmarkAskProcess(b *testing.B) {
-	bin := buildBinary(b)
+	bin := servers.Sgrgraph(b)
 	cache := filepath.Join(b.TempDir(), "cache")
 	ask := func() {
 		out, err := exec.Command(bin, "ask", "--cache-dir", cache, "How do I set the guard mode?").CombinedOutput()

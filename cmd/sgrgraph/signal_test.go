@@ -14,6 +14,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/sgrgraph/sgrgraph/sgrtest/servers"
 )
 
 // signalBound is how soon after a signal every command must have ended:
@@ -65,7 +67,7 @@ func TestExitCodeRule(t *testing.T) {
 // are ended when the grace period runs out, and a second signal ends the
 // process at once.
 func TestSignalsEndTheBinary(t *testing.T) {
-	bin := buildBinary(t)
+	bin := servers.Sgrgraph(t)
 
 	t.Run("chat waiting for input, SIGINT", func(t *testing.T) {
 		p := start(t, bin, "chat", "--cache-dir", t.TempDir())
@@ -127,15 +129,6 @@ func TestSignalsEndTheBinary(t *testing.T) {
 	})
 }
 
-func buildBinary(t testing.TB) string {
-	t.Helper()
-	goTool, err := exec.LookPath("go")
-	require.NoError(t, err, "building the command needs the go tool on PATH")
-	bin := filepath.Join(t.TempDir(), "sgrgraph")
-	out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput()
-	require.NoError(t, err, string(out))
-	return bin
-}
 
 // process is a started command with its output.
 type process struct {

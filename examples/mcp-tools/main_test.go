@@ -10,13 +10,14 @@ import (
 
 	"github.com/sgrgraph/sgrgraph/mcptools"
 	"github.com/sgrgraph/sgrgraph/mcptools/mcptest"
+	"github.com/sgrgraph/sgrgraph/sgrtest/servers"
 )
 
 // The example against server-everything@mcptest.Version, installed from
 // npm, and sgrgraph mcp built from this module.
 func TestExample(t *testing.T) {
 	node, args := mcptest.NPMServer(t, mcptest.Everything)
-	bin := mcptest.Sgrgraph(t)
+	bin := servers.Sgrgraph(t)
 	var out bytes.Buffer
 	require.NoError(t, run(context.Background(), &out, []mcptools.Server{
 		{Name: "everything", Command: node, Args: args},

@@ -1,6 +1,6 @@
 // Package mcptest gives tests real MCP servers to connect to: the
 // reference servers of the npm registry, installed once into the user's
-// cache directory, and the sgrgraph binary built from this module.
+// cache directory (servers.Sgrgraph builds sgrgraph's own).
 //
 // A test that cannot get them fails with the reason; it does not skip.
 package mcptest
@@ -11,8 +11,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
-	"strings"
 	"testing"
 	"time"
 )
@@ -115,24 +113,4 @@ func installed(dir string) bool {
 		}
 	}
 	return true
-}
-
-// Sgrgraph is the sgrgraph command built from this module into a
-// directory of the test's.
-func Sgrgraph(t testing.TB) string {
-	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	root := filepath.Join(filepath.Dir(file), "..", "..")
-	bin := filepath.Join(t.TempDir(), "sgrgraph")
-	if runtime.GOOS == "windows" {
-		bin += ".exe"
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/sgrgraph")
-	cmd.Dir = root
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./cmd/sgrgraph: %v: %s", err, strings.TrimSpace(string(out)))
-	}
-	return bin
 }

@@ -1,0 +1,6 @@
+//go:build race
+
+package servers
+
+// raceBuild says the tests were built with -race.
+const raceBuild = true
