@@ -129,7 +129,6 @@ func TestSignalsEndTheBinary(t *testing.T) {
 	})
 }
 
-
 // process is a started command with its output.
 type process struct {
 	cmd            *exec.Cmd
