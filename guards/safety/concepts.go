@@ -300,7 +300,10 @@ const none = 0
 // below words. It returns, by alignKey, the likelihood that a Russian stem
 // translates as an English one and the alignments the last round counted.
 // Every sum is taken in the sentences' order, so the result is the same
-// from one run to the next.
+// from one run to the next. Like sgd, it is one goroutine's arithmetic
+// over its own maps and is not instrumented under -race.
+//
+//go:norace
 func align(sents []sentence, words int) (like, aligned map[int64]float64) {
 	uniform := 1 / float64(words)
 	likely := func(r, e int32) float64 {

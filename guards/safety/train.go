@@ -337,6 +337,14 @@ type trainRow struct {
 }
 
 // sgd is one run of stochastic gradient descent with its own shuffle.
+//
+// It is not instrumented under -race (go:norace): it is one goroutine's
+// arithmetic over slices no other goroutine sees, so the detector has
+// nothing to find, and checking each of its weight updates made the
+// race-enabled test that retrains the model (TestTrainReproduces) spend
+// four times the CPU of the rest of the package.
+//
+//go:norace
 func sgd(rows []trainRow, pairs [][2]int, set trainSettings, seed uint64) ([]float32, [modelClasses]float32) {
 	w := make([]float32, modelBuckets*modelClasses)
 	var bias [modelClasses]float32
