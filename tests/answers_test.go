@@ -25,7 +25,7 @@ func TestAnswerTermRecall(t *testing.T) {
 	set, err := eval.LoadSet("testdata/eval/answers_outdoor.jsonl")
 	require.NoError(t, err)
 	cfg := config.Default()
-	cfg.KB.CacheDir = t.TempDir()
+	cfg.KB.CacheDir = sharedIndex("")
 	obs, err := runner.Run(context.Background(), []eval.Set{set}, runner.Options{Config: cfg, Parallel: 2})
 	require.NoError(t, err)
 	for _, o := range obs[0] {
@@ -85,7 +85,7 @@ func TestAnswersWithTheWeakEvidenceNoticeStayWithin120Words(t *testing.T) {
 		sets = append(sets, set)
 	}
 	cfg := config.Default()
-	cfg.KB.CacheDir = t.TempDir()
+	cfg.KB.CacheDir = sharedIndex("")
 	obs, err := runner.Run(context.Background(), sets, runner.Options{Config: cfg, Parallel: 2})
 	require.NoError(t, err)
 	noticed := 0

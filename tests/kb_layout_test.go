@@ -47,7 +47,7 @@ func TestKnowledgeBaseLayoutDoesNotChooseTheArticle(t *testing.T) {
 					s.Items = append(s.Items, it)
 				}
 				cfg := config.Default()
-				cfg.KB.CacheDir = t.TempDir()
+				cfg.KB.CacheDir = sharedIndex("")
 				obs, err := runner.Run(context.Background(), []eval.Set{s}, runner.Options{Config: cfg, Parallel: 2})
 				require.NoError(t, err)
 				out := make([]string, len(set.Items))

@@ -32,7 +32,7 @@ func engineServer(t *testing.T, opts ...openaitest.Option) *openaitest.Server {
 
 func engineServerB(t testing.TB, opts ...openaitest.Option) *openaitest.Server {
 	t.Helper()
-	k, err := agent.OpenKnowledge(context.Background(), kb.Config{CacheDir: t.TempDir(), TopK: 5, RelevanceThreshold: 0.5})
+	k, err := agent.OpenKnowledge(context.Background(), kb.Config{CacheDir: sharedIndex(""), TopK: 5, RelevanceThreshold: 0.5})
 	require.NoError(t, err)
 	t.Cleanup(func() { k.Close() })
 	return modelServer(t, offline.New(offline.Options{Corpus: k.Corpus(), Product: "sgrgraph", Language: "en"}), opts...)

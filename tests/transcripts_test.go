@@ -45,7 +45,7 @@ func TestTranscripts(t *testing.T) {
 
 // transcriptRunner holds what a file's commands have set so far.
 type transcriptRunner struct {
-	dir    string         // the configuration file and the knowledge base's index, shared by the file's turns
+	dir    string         // the configuration file, shared by the file's turns
 	config map[string]any // the keys set by config, nested as in the YAML file
 	script []string       // the scripted model's replies; nil: the offline engine
 }
@@ -126,7 +126,9 @@ func (r *transcriptRunner) loadConfig() (config.Config, error) {
 	if err != nil { // the file's name is a temporary folder's: not for the output
 		return config.Config{}, errors.New(strings.ReplaceAll(err.Error(), path, "sgrgraph.yaml"))
 	}
-	cfg.KB.CacheDir = filepath.Join(r.dir, "kb")
+	if cfg.KB.CacheDir == "" {
+		cfg.KB.CacheDir = sharedIndex(cfg.KB.Dir)
+	}
 	return cfg, nil
 }
 

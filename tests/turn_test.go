@@ -26,14 +26,18 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden transcripts")
 
-// newAgent builds the default agent on the embedded documentation, with
-// its index in a temporary folder.
+// newAgent builds the default agent on the embedded documentation, or on
+// the knowledge base an edit configures, with the index the tests share
+// for those articles unless an edit sets kb.cache_dir.
 func newAgent(t testing.TB, o agent.Options, edit ...func(*config.Config)) *agent.Agent {
 	t.Helper()
 	cfg := config.Default()
-	cfg.KB.CacheDir = t.TempDir()
+	cfg.KB.CacheDir = ""
 	for _, e := range edit {
 		e(&cfg)
+	}
+	if cfg.KB.CacheDir == "" {
+		cfg.KB.CacheDir = sharedIndex(cfg.KB.Dir)
 	}
 	a, err := agent.New(context.Background(), cfg, o)
 	require.NoError(t, err)
