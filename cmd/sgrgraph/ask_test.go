@@ -215,7 +215,7 @@ func TestAskRole(t *testing.T) {
 	cfg := filepath.Join(dir, "c.yaml")
 	require.NoError(t, os.WriteFile(cfg, []byte("guardian:\n  policy:\n    denied_request_types: {guest: [HOWTO_POLICY]}\n"), 0o600))
 	ask := func(role string) string {
-		out, _, err := run(t, "--config", cfg, "ask", "--json", "--role", role, "--cache-dir", filepath.Join(dir, "cache"), "How do I configure the safety guard?")
+		out, _, err := run(t, "--config", cfg, "ask", "--json", "--role", role, "--cache-dir", docsCache, "How do I configure the safety guard?")
 		require.NoError(t, err)
 		return out
 	}

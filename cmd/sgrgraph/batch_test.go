@@ -69,7 +69,7 @@ func TestBatchRefusesNumbersOutsideTheirRange(t *testing.T) {
 }
 
 func TestBatchRerunsAnEditedRowFromTheCommandLine(t *testing.T) {
-	cache, dir := t.TempDir(), t.TempDir()
+	cache, dir := docsCache, t.TempDir()
 	in := filepath.Join(dir, "t.csv")
 	_, _, err := run(t, "batch", "--make-example", in, "--rows", "3")
 	require.NoError(t, err)
@@ -137,7 +137,7 @@ func TestBatchLangNamesTheColumns(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "tickets.csv")
 	require.NoError(t, os.WriteFile(in, []byte("ID,Название,Описание\n1,Режим фильтра,Как включить режим report?\n"), 0o644))
-	out, _, err := run(t, "batch", "--input", in, "--lang", "ru", "--cache-dir", filepath.Join(dir, "cache"))
+	out, _, err := run(t, "batch", "--input", in, "--lang", "ru", "--cache-dir", docsCache)
 	require.NoError(t, err)
 	rows := readCSV(t, filepath.Join(dir, "tickets.out.csv"))
 	assert.Equal(t, []string{"ID", "Название", "Описание", "Статьи", "Найденные чанки", "Ответ на обращение"}, rows[0][:6])

@@ -46,7 +46,7 @@ func TestChatSkipsBadLines(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	cmd := newRootCmd(&stdout, &stderr)
 	cmd.SetIn(strings.NewReader(strings.Repeat("я", 40000) + "\nit doesn't work\n\n"))
-	cmd.SetArgs([]string{"chat", "--cache-dir", t.TempDir()})
+	cmd.SetArgs([]string{"chat", "--cache-dir", docsCache})
 	require.NoError(t, cmd.Execute())
 	assert.Contains(t, stderr.String(), "message: over the limit of 16000 characters")
 	assert.Contains(t, stdout.String(), "\nwaiting for your reply\n", "the chat goes on after a bad line")
@@ -77,7 +77,7 @@ func TestChatEndsOnInterruptAtThePrompt(t *testing.T) {
 	in, w := io.Pipe() // nothing is ever typed
 	defer w.Close()
 	cmd.SetIn(in)
-	cmd.SetArgs([]string{"chat", "--cache-dir", t.TempDir()})
+	cmd.SetArgs([]string{"chat", "--cache-dir", docsCache})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- cmd.ExecuteContext(ctx) }()
@@ -118,7 +118,7 @@ func TestChatJSONIsJSONLines(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	cmd := newRootCmd(&stdout, &stderr)
 	cmd.SetIn(strings.NewReader("it doesn't work\nthe safety guard mode\n\n"))
-	cmd.SetArgs([]string{"chat", "--cache-dir", t.TempDir(), "--json"})
+	cmd.SetArgs([]string{"chat", "--cache-dir", docsCache, "--json"})
 	require.NoError(t, cmd.Execute())
 	lines := strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n")
 	require.Equal(t, 2, len(lines), "one line per turn; the output starts %q", stdout.String()[:min(stdout.Len(), 120)])

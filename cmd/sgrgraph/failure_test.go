@@ -49,7 +49,7 @@ func TestAskSaysOnceThatTheModelFailed(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			start := time.Now()
 			out, stderr, err := run(t, "--config", cfg, "ask", "--provider", "openai", "--base-url", "http://"+tc.addr+"/v1", "--model", "m",
-				"--cache-dir", t.TempDir(), "How do I configure the safety guard?")
+				"--cache-dir", docsCache, "How do I configure the safety guard?")
 			require.Error(t, err)
 			assert.Less(t, time.Since(start), 10*time.Second, "within the configured timeout, once")
 			msg := err.Error()

@@ -230,7 +230,7 @@ func TestGuardReportModeAndReplacedLexicon(t *testing.T) {
 }
 
 func TestAskJSON(t *testing.T) {
-	cache := t.TempDir()
+	cache := docsCache
 	tests := []struct{ question, action, verdict string }{
 		{"How do I configure the safety guard?", "normal", "PASS"},
 		{"Buy cheap watches, best price, visit http://example.com/deal", "block", ""},
@@ -262,7 +262,7 @@ func TestAskJSON(t *testing.T) {
 func TestAskRejectsBadFlags(t *testing.T) {
 	_, _, err := run(t, "ask", "--lang", "de", "hello")
 	assert.EqualError(t, err, `--lang: "de" is not en or ru`)
-	_, _, err = run(t, "ask", "--cache-dir", t.TempDir(), "   ")
+	_, _, err = run(t, "ask", "--cache-dir", docsCache, "   ")
 	assert.EqualError(t, err, `the question is empty: sgrgraph ask "How do I configure the safety guard?"`)
 	_, _, err = run(t, "ask")
 	assert.ErrorContains(t, err, "ask needs one question, in quotes")
@@ -273,7 +273,7 @@ func TestAskRejectsBadFlags(t *testing.T) {
 }
 
 func TestAskStreamsAndChatRemembers(t *testing.T) {
-	cache := t.TempDir()
+	cache := docsCache
 	out, _, err := run(t, "ask", "--cache-dir", cache, "How do I configure the safety guard?")
 	require.NoError(t, err)
 	assert.Contains(t, out, "How I understood your request:")
@@ -290,7 +290,7 @@ func TestAskStreamsAndChatRemembers(t *testing.T) {
 }
 
 func TestGraphMermaid(t *testing.T) {
-	out, _, err := run(t, "graph", "--cache-dir", t.TempDir())
+	out, _, err := run(t, "graph", "--cache-dir", docsCache)
 	require.NoError(t, err)
 	assert.Contains(t, out, `guardian_verify -. "DT-001 Block (rules 1, 2, 8)" .-> safe_exit`)
 	assert.Contains(t, out, "subgraph react_agent [react_agent]")
@@ -298,7 +298,7 @@ func TestGraphMermaid(t *testing.T) {
 
 // TestReadmeShowsRealOutput keeps the README's output of the main job true.
 func TestReadmeShowsRealOutput(t *testing.T) {
-	out, _, err := run(t, "ask", "--cache-dir", t.TempDir(), "How do I configure the safety guard?")
+	out, _, err := run(t, "ask", "--cache-dir", docsCache, "How do I configure the safety guard?")
 	require.NoError(t, err)
 	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
 	require.NoError(t, err)
@@ -306,7 +306,7 @@ func TestReadmeShowsRealOutput(t *testing.T) {
 }
 
 func TestSearchDefaultsToTheEmbeddedDocumentation(t *testing.T) {
-	out, _, err := run(t, "search", "--cache-dir", t.TempDir(), "decision table hit policy")
+	out, _, err := run(t, "search", "--cache-dir", docsCache, "decision table hit policy")
 	require.NoError(t, err)
 	assert.Contains(t, out, "decision-tables")
 }
@@ -347,7 +347,7 @@ func TestEditedDMNChangesTheRouting(t *testing.T) {
 	out, _, err = run(t, "--config", cfg, "decide", "DT-002", "spam_score=0.1", "intent_confidence=0.9", "guardian_level=Safe")
 	require.NoError(t, err)
 	assert.Regexp(t, `action += clarify`, out)
-	out, _, err = run(t, "--config", cfg, "ask", "--json", "--cache-dir", filepath.Join(dir, "cache"), "How do I configure the safety guard?")
+	out, _, err = run(t, "--config", cfg, "ask", "--json", "--cache-dir", docsCache, "How do I configure the safety guard?")
 	require.NoError(t, err)
 	assert.Contains(t, out, `"action": "clarify"`)
 

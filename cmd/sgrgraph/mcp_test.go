@@ -46,7 +46,7 @@ func TestMCPServesOverStdio(t *testing.T) {
 	// Built directly: the command is not yet registered in newRootCmd.
 	cmd := newMCPCmd(a)
 	dir := t.TempDir()
-	cmd.SetArgs([]string{"--cache-dir", dir, "--store", filepath.Join(dir, "threads.db")})
+	cmd.SetArgs([]string{"--cache-dir", docsCache, "--store", filepath.Join(dir, "threads.db")})
 	cmd.SetIn(inR)
 	cmd.SetOut(io.Discard)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)

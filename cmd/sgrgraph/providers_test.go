@@ -22,7 +22,7 @@ import (
 // engineServer serves the offline engine over the OpenAI protocol.
 func engineServer(t *testing.T, opts ...openaitest.Option) *openaitest.Server {
 	t.Helper()
-	k, err := agent.OpenKnowledge(context.Background(), kb.Config{CacheDir: t.TempDir(), TopK: 5, RelevanceThreshold: 0.5})
+	k, err := agent.OpenKnowledge(context.Background(), kb.Config{CacheDir: docsCache, TopK: 5, RelevanceThreshold: 0.5})
 	require.NoError(t, err)
 	t.Cleanup(func() { k.Close() })
 	srv := openaitest.New(offline.New(offline.Options{Corpus: k.Corpus(), Product: "sgrgraph", Language: "en"}), opts...)
@@ -33,7 +33,7 @@ func engineServer(t *testing.T, opts ...openaitest.Option) *openaitest.Server {
 func TestAskAgainstAnOpenAICompatibleServer(t *testing.T) {
 	srv := engineServer(t)
 	trace := filepath.Join(t.TempDir(), "trace.jsonl")
-	out, _, err := run(t, "ask", "--provider", "openai", "--base-url", srv.URL, "--model", "m", "--cache-dir", t.TempDir(),
+	out, _, err := run(t, "ask", "--provider", "openai", "--base-url", srv.URL, "--model", "m", "--cache-dir", docsCache,
 		"--trace", trace, "How do I configure the safety guard?")
 	require.NoError(t, err)
 	assert.Contains(t, out, "[1]")

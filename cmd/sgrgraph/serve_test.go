@@ -55,7 +55,7 @@ func TestServeStartsAndStops(t *testing.T) {
 	require.NoError(t, a.setup())
 	cmd := newServeCmd(a)
 	dir := t.TempDir()
-	cmd.SetArgs([]string{"--addr", "127.0.0.1:0", "--cache-dir", filepath.Join(dir, "cache"), "--store", filepath.Join(dir, "threads.db"), "--api-key", "k1"})
+	cmd.SetArgs([]string{"--addr", "127.0.0.1:0", "--cache-dir", docsCache, "--store", filepath.Join(dir, "threads.db"), "--api-key", "k1"})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	served := make(chan error, 1)
@@ -136,7 +136,7 @@ func TestServeEndsOnSignal(t *testing.T) {
 	code := make(chan int, 1)
 	dir := t.TempDir()
 	go func() {
-		code <- execute([]string{"serve", "--addr", "127.0.0.1:0", "--cache-dir", dir, "--store", filepath.Join(dir, "threads.db")},
+		code <- execute([]string{"serve", "--addr", "127.0.0.1:0", "--cache-dir", docsCache, "--store", filepath.Join(dir, "threads.db")},
 			strings.NewReader(""), &stdout, &stderr, signals, time.Minute)
 	}()
 	url := awaitAddress(t, &stdout, &stderr)
@@ -162,7 +162,7 @@ func TestServeFinishesTurnsInFlight(t *testing.T) {
 	code := make(chan int, 1)
 	dir := t.TempDir()
 	go func() {
-		code <- execute([]string{"serve", "--addr", "127.0.0.1:0", "--cache-dir", dir, "--store", filepath.Join(dir, "threads.db"),
+		code <- execute([]string{"serve", "--addr", "127.0.0.1:0", "--cache-dir", docsCache, "--store", filepath.Join(dir, "threads.db"),
 			"--provider", "openai", "--base-url", model.URL, "--model", "m"}, strings.NewReader(""), &stdout, &stderr, signals, time.Minute)
 	}()
 	url := awaitAddress(t, &stdout, &stderr)

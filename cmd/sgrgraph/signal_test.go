@@ -45,7 +45,7 @@ func TestExitCodeRule(t *testing.T) {
 			signals := make(chan os.Signal, 2)
 			code := make(chan int, 1)
 			go func() {
-				code <- execute([]string{"chat", "--cache-dir", t.TempDir()}, in, &stdout, &stderr, signals, time.Minute)
+				code <- execute([]string{"chat", "--cache-dir", docsCache}, in, &stdout, &stderr, signals, time.Minute)
 			}()
 			require.Eventually(t, func() bool { return strings.Contains(stdout.String(), "> ") }, time.Minute, 10*time.Millisecond)
 			signals <- tc.sig
@@ -70,14 +70,14 @@ func TestSignalsEndTheBinary(t *testing.T) {
 	bin := servers.Sgrgraph(t)
 
 	t.Run("chat waiting for input, SIGINT", func(t *testing.T) {
-		p := start(t, bin, "chat", "--cache-dir", t.TempDir())
+		p := start(t, bin, "chat", "--cache-dir", docsCache)
 		p.await(t, func() bool { return strings.Contains(p.stdout.String(), "> ") })
 		p.signal(t, syscall.SIGINT)
 		p.expect(t, 130, "sgrgraph: interrupted by SIGINT\n")
 	})
 
 	t.Run("chat waiting for input, SIGTERM", func(t *testing.T) {
-		p := start(t, bin, "chat", "--cache-dir", t.TempDir())
+		p := start(t, bin, "chat", "--cache-dir", docsCache)
 		p.await(t, func() bool { return strings.Contains(p.stdout.String(), "> ") })
 		p.signal(t, syscall.SIGTERM)
 		p.expect(t, 143, "sgrgraph: interrupted by SIGTERM\n")
@@ -88,7 +88,7 @@ func TestSignalsEndTheBinary(t *testing.T) {
 		input := filepath.Join(dir, "tickets.csv")
 		out, err := exec.Command(bin, "batch", "--make-example", input, "--rows", "5000").CombinedOutput()
 		require.NoError(t, err, string(out))
-		p := start(t, bin, "batch", "--input", input, "--cache-dir", t.TempDir())
+		p := start(t, bin, "batch", "--input", input, "--cache-dir", docsCache)
 		results := filepath.Join(dir, "tickets.out.results.jsonl")
 		p.await(t, func() bool { info, err := os.Stat(results); return err == nil && info.Size() > 0 })
 		p.signal(t, syscall.SIGTERM)

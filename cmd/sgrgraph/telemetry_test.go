@@ -29,7 +29,7 @@ func otelEnv(t *testing.T) *otlptest.Receiver {
 
 func TestAskExportsItsTurnWhenOTELIsSet(t *testing.T) {
 	r := otelEnv(t)
-	cache := t.TempDir()
+	cache := docsCache
 	_, stderr, err := run(t, "--log-level", "debug", "ask", "--cache-dir", cache, "How do I configure the safety guard?")
 	require.NoError(t, err)
 	spans := r.Spans() // the command flushed them before returning
@@ -86,7 +86,7 @@ func TestBatchExportsEachTurnWhenOTELIsSet(t *testing.T) {
 	in := filepath.Join(t.TempDir(), "t.csv")
 	_, _, err := run(t, "batch", "--make-example", in, "--rows", "4")
 	require.NoError(t, err)
-	_, _, _ = run(t, "batch", "--input", in, "--cache-dir", t.TempDir()) // the example's empty rows fail: that is the example
+	_, _, _ = run(t, "batch", "--input", in, "--cache-dir", docsCache) // the example's empty rows fail: that is the example
 	turns := turnsOf(t, r.Spans())
 	assert.GreaterOrEqual(t, len(turns), 3, "a turn a row answered, each its own trace")
 }
@@ -99,7 +99,7 @@ func TestWorkerExportsItsTurnsWhenOTELIsSet(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var out, errOut bytes.Buffer
 	cmd := newRootCmd(&out, &errOut)
-	cmd.SetArgs([]string{"worker", "--queue", url, "--cache-dir", t.TempDir(), "--store", filepath.Join(t.TempDir(), "threads.db")})
+	cmd.SetArgs([]string{"worker", "--queue", url, "--cache-dir", docsCache, "--store", filepath.Join(t.TempDir(), "threads.db")})
 	done := make(chan error, 1)
 	go func() { done <- cmd.ExecuteContext(ctx) }()
 	in := filepath.Join(t.TempDir(), "t.csv")

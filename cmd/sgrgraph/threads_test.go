@@ -32,7 +32,7 @@ func chatThread(t *testing.T, store, cache string, questions ...string) []contra
 
 func TestChatThreadOutlivesTheProcess(t *testing.T) {
 	dir := t.TempDir()
-	store, cache := filepath.Join(dir, "threads.db"), filepath.Join(dir, "cache")
+	store, cache := filepath.Join(dir, "threads.db"), docsCache
 	first := chatThread(t, store, cache, "How do I configure the safety guard?", "What does report mode do?", "How do I run a batch?")
 	require.Len(t, first, 3)
 	next := chatThread(t, store, cache, "And how do I switch the guard back to enforce?")
