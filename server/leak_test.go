@@ -24,13 +24,18 @@ import (
 // and nothing of the request (handler, turn, graph) is left running.
 func TestClientCutsStream(t *testing.T) {
 	held, started := heldAgent(t)
+	// The role chunk goes out with the stream's first line; a turn held in
+	// its model call sends none, so the first is a keep-alive line, sent
+	// here every 50 ms rather than every 15 s.
+	thinking := New(held, Options{})
+	thinking.keepAlive = 50 * time.Millisecond
 	tests := []struct {
 		name  string
 		s     *Server
 		cutAt string // the stream is cut after the first data line holding this
 		wait  <-chan struct{}
 	}{
-		{"while the turn thinks", New(held, Options{}), `"role":"assistant"`, started},
+		{"while the turn thinks", thinking, `"role":"assistant"`, started},
 		{"mid-answer", New(offline, Options{}), `"content":`, nil},
 	}
 	for _, tc := range tests {

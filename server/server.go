@@ -103,6 +103,9 @@ type Server struct {
 	metrics   *metrics
 	running   *runningTurns // session turns this replica runs (multitask.go)
 	handler   http.Handler
+	// keepAlive is how often an idle completion stream gets a comment
+	// line: the constant keepAlive, shorter in the package's tests.
+	keepAlive time.Duration
 }
 
 // New serves the agent's turns. The agent stays the caller's to close,
@@ -110,7 +113,7 @@ type Server struct {
 func New(a *agent.Agent, o Options) *Server {
 	o = o.withDefaults()
 	s := &Server{agent: a, opts: o, keys: newKeyring(append(slices.Clone(o.APIKeys), o.ReviewerKeys...)), reviewers: newReviewerSet(o.ReviewerKeys), hosts: newHostRule(o.AllowedHosts), inFlight: newInFlight(o.MaxTurnsPerKey),
-		metrics: newMetrics(), running: newRunningTurns()}
+		metrics: newMetrics(), running: newRunningTurns(), keepAlive: keepAlive}
 	mux := http.NewServeMux()
 	// Probes answer without a key: a load balancer holds none.
 	mux.Handle("/healthz", only(http.MethodGet, http.HandlerFunc(s.healthz)))

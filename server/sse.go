@@ -37,11 +37,12 @@ type sse struct {
 	w       http.ResponseWriter
 	rc      *http.ResponseController
 	started bool
-	prelude string // sent just before the first event (a completion's role chunk)
+	prelude string        // sent just before the first event (a completion's role chunk)
+	every   time.Duration // how often relay sends a keep-alive line to an idle stream
 }
 
 func newSSE(w http.ResponseWriter) *sse {
-	return &sse{w: w, rc: http.NewResponseController(w)}
+	return &sse{w: w, rc: http.NewResponseController(w), every: keepAlive}
 }
 
 // startWith holds v to be sent first, once the stream starts.
@@ -127,7 +128,7 @@ func (s *sse) raw(line string) error {
 // client is gone) it cancels the turn and reads the events left, so the
 // turn can end; it returns the first send error.
 func (s *sse) relay(events <-chan contracts.Event, cancel context.CancelFunc, send func(contracts.Event) error) error {
-	tick := time.NewTicker(keepAlive)
+	tick := time.NewTicker(s.every)
 	defer tick.Stop()
 	var sendErr error
 	for {
@@ -159,6 +160,7 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, r *http.Requ
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	out := newSSE(w)
+	out.every = s.keepAlive
 	sendErr := out.startWith(p.chunk(delta{Role: "assistant"}, nil))
 	events, wait := s.runStream(ctx, t)
 	var sent strings.Builder
