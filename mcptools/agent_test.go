@@ -31,8 +31,9 @@ var refundPlan = fmt.Sprintf(`{"spam_score":0.01,"spam_reason":"","user_intent":
 	`"request_type":%q,"answer_language":"en","subqueries":["refund time"],"intent_confidence":0.9,"action":"normal"}`, contracts.RequestKnowledgeQA)
 
 func testConfig(t *testing.T) config.Config {
+	t.Helper()
 	cfg := config.Default()
-	cfg.KB.CacheDir = t.TempDir()
+	cfg.KB.CacheDir = docsCache
 	return cfg
 }
 
@@ -177,7 +178,7 @@ func TestSgrgraphMCP(t *testing.T) {
 	bin := servers.Sgrgraph(t)
 	set, err := mcptools.Connect(ctx, []mcptools.Server{
 		{Name: "http", URL: ts.URL, BearerToken: "k1", Allow: []string{"search_kb"}},
-		{Name: "stdio", Command: bin, Args: []string{"mcp", "--cache-dir", t.TempDir()}, Env: map[string]string{"HOME": t.TempDir()},
+		{Name: "stdio", Command: bin, Args: []string{"mcp", "--cache-dir", docsCache}, Env: map[string]string{"HOME": t.TempDir()},
 			Allow: []string{"search_kb", "ask"}},
 	}, mcptools.Options{})
 	require.NoError(t, err)

@@ -43,7 +43,7 @@ tools:
 `, bin, policies, filepath.Join(dir, "policies-index"))), 0o644))
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "ask", "--config", cfg, "--cache-dir", filepath.Join(dir, "index"), "--json", question)
+	cmd := exec.CommandContext(ctx, bin, "ask", "--config", cfg, "--cache-dir", docsCache, "--json", question)
 	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+filepath.Join(dir, "cache"))
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
