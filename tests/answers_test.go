@@ -22,6 +22,7 @@ import (
 // held-out part (docs/eval.md) are reported apart; the held-out part must
 // keep its floor in the eval article.
 func TestAnswerTermRecall(t *testing.T) {
+	t.Parallel()
 	set, err := eval.LoadSet("testdata/eval/answers_outdoor.jsonl")
 	require.NoError(t, err)
 	cfg := config.Default()
@@ -78,6 +79,7 @@ func evalFloor(t *testing.T, figure string) float64 {
 // the knowledge base says (DT-005 R4); with it, an answer still has at
 // most 120 words.
 func TestAnswersWithTheWeakEvidenceNoticeStayWithin120Words(t *testing.T) {
+	t.Parallel()
 	var sets []eval.Set
 	for _, name := range []string{"prometheus", "etcd", "cargo"} {
 		set, err := eval.LoadSet("testdata/eval/answers_" + name + ".jsonl")

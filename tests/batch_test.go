@@ -54,6 +54,7 @@ func records(t *testing.T, path string) []batch.Record {
 }
 
 func TestBatchOfTheExampleSpreadsheet(t *testing.T) {
+	t.Parallel()
 	a := newAgent(t, agent.Options{})
 	dir := t.TempDir()
 	in := filepath.Join(dir, "tickets.xlsx")

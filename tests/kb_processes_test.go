@@ -118,6 +118,7 @@ func judge(r *askRun, want string) string {
 // hung. Half the trials use the default cache of the embedded documentation
 // under XDG_CACHE_HOME, half a --cache-dir; both are new for every trial.
 func TestKBAskProcessesStartedAtOnceOnAFreshCache(t *testing.T) {
+	t.Parallel() // processes of its own, each with its own folders
 	began := time.Now()
 	bin := servers.Sgrgraph(t)
 	t.Logf("build: %s", time.Since(began).Round(time.Millisecond))

@@ -21,6 +21,7 @@ import (
 // knowledge base through whole turns of the offline engine: whatever the
 // Guardian asks on a retry, the engine's next draft differs from its last.
 func TestNoTwoIdenticalDraftsInARow(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ kb, questions string }{
 		{"outdoor", "ontopic_outdoor"}, {"bank", "ontopic_bank"}, {"", "ontopic_docs"},
 	} {
