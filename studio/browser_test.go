@@ -69,7 +69,7 @@ func TestBrowser(t *testing.T) {
 	g := newGates("write", "judge")
 	ts, _ := servePost(t, g.hold, studio.Options[*post]{})
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(servers.Chromium(t)), chromedp.WindowSize(1280, 860))
+	opts := append(servers.ChromiumOptions(t), chromedp.WindowSize(1280, 860))
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	defer cancelAlloc()
 	ctx, cancel := chromedp.NewContext(alloc)

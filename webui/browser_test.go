@@ -53,18 +53,7 @@ type browser struct {
 
 func startBrowser(t *testing.T) *browser {
 	t.Helper()
-	// Chromium makes the folder of its single-instance socket in TMPDIR
-	// (org.chromium.Chromium.*) and, killed at the end, never removes it:
-	// it gets a TMPDIR of its own, removed once the browser has exited.
-	tmp, err := os.MkdirTemp("", "webui-chromium-")
-	require.NoError(t, err)
-	t.Cleanup(func() {
-		if err := os.RemoveAll(tmp); err != nil {
-			t.Errorf("remove the browser's temporary folder: %v", err)
-		}
-	})
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(servers.Chromium(t)),
-		chromedp.WindowSize(1280, 860), chromedp.Flag("lang", "en-US"), chromedp.Env("TMPDIR="+tmp))
+	opts := append(servers.ChromiumOptions(t), chromedp.WindowSize(1280, 860), chromedp.Flag("lang", "en-US"))
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(alloc, chromedp.WithErrorf(func(format string, args ...any) {
 		// chromedp v0.14 does not know every event of today's Chromium

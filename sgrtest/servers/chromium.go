@@ -3,8 +3,11 @@ package servers
 import (
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 )
 
 // chromiumPaths are where the distribution's chromium package puts the
@@ -40,4 +43,25 @@ func findChromium(paths []string) (found string, tried []string) {
 		}
 	}
 	return "", tried
+}
+
+// ChromiumOptions are the options to start Chromium headless with from
+// chromedp (its defaults and the path Chromium gives), with a TMPDIR of
+// the test's own: Chromium makes the folder of its single-instance socket
+// there (org.chromium.Chromium.*) and, killed at the end of a test, never
+// removes it. The folder is removed when the test ends, after the browser
+// the test stopped has exited.
+func ChromiumOptions(tb testing.TB) []chromedp.ExecAllocatorOption {
+	tb.Helper()
+	path := Chromium(tb)
+	tmp, err := os.MkdirTemp("", "sgrgraph-chromium-")
+	if err != nil {
+		tb.Fatalf("servers: a temporary folder for chromium: %v", err)
+	}
+	tb.Cleanup(func() {
+		if err := os.RemoveAll(tmp); err != nil {
+			tb.Errorf("servers: remove chromium's temporary folder: %v", err)
+		}
+	})
+	return append(slices.Clone(chromedp.DefaultExecAllocatorOptions[:]), chromedp.ExecPath(path), chromedp.Env("TMPDIR="+tmp))
 }
