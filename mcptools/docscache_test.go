@@ -1,9 +1,10 @@
 package mcptools_test
 
 import (
-	"fmt"
 	"os"
 	"testing"
+
+	"github.com/sgrgraph/sgrgraph/sgrtest"
 )
 
 // docsCache is the index cache of the embedded documentation that the
@@ -15,16 +16,5 @@ import (
 var docsCache string
 
 func TestMain(m *testing.M) {
-	os.Exit(testMain(m))
-}
-
-func testMain(m *testing.M) int {
-	dir, err := os.MkdirTemp("", "mcptools-kb-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer os.RemoveAll(dir)
-	docsCache = dir
-	return m.Run()
+	os.Exit(sgrtest.MainWithDir(m, "mcptools-kb-*", &docsCache))
 }
