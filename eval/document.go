@@ -91,9 +91,11 @@ func (s SetReport) document() []block {
 			rows = append(rows, []string{"recall above the baseline's", fmt.Sprintf("%+.0f%%", 100*a.Gain()), ""})
 		}
 		if a.SourceItems > 0 {
-			rows = append(rows, []string{"cites a named article", f3(a.SourceHit), ""})
+			rows = append(rows, []string{"cites a named article", f3(a.SourceHit), ""},
+				[]string{"cites a named article first", f3(a.FirstSourceHit), ""})
 		}
-		rows = append(rows, []string{"recall of the paragraph that holds most of the reference", "", f3(a.BestParagraphRecall)})
+		rows = append(rows, []string{"articles cited per answer", fmt.Sprintf("%.2f", a.Cited), ""},
+			[]string{"recall of the paragraph that holds most of the reference", "", f3(a.BestParagraphRecall)})
 		doc = append(doc, block{heading: 3, text: "Answers"},
 			block{text: fmt.Sprintf("%d questions. The baseline is the three best paragraphs of the knowledge base's articles by BM25.", a.N)},
 			block{header: []string{"figure", "turn", "baseline"}, rows: rows})

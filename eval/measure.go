@@ -111,10 +111,15 @@ type AnswersReport struct {
 	BestParagraphRecall  float64
 	Words, BaselineWords float64
 	// SourceHit is the share of items naming kb_ids whose answer cites
-	// one of them; SourceItems how many name kb_ids.
-	SourceHit   float64
-	SourceItems int
-	Worst       []string
+	// one of them; FirstSourceHit the share whose first citation is one
+	// of them (the answer is drawn from the right article first);
+	// SourceItems how many name kb_ids.
+	SourceHit, FirstSourceHit float64
+	SourceItems               int
+	// Cited is the mean number of articles an answer cites, over the
+	// answers that cite any: where one article answers, more are noise.
+	Cited float64
+	Worst []string
 }
 
 // Gain is how far the answers' term recall is above the baseline's, as a
@@ -381,8 +386,8 @@ func measureRetrieval(s Set, obs []Observation, topK int) *RetrievalReport {
 
 func measureAnswers(s Set, obs []Observation) *AnswersReport {
 	r := &AnswersReport{N: len(obs)}
-	var recall, base, best, words, baseWords []float64
-	hits := 0
+	var recall, base, best, words, baseWords, cited []float64
+	hits, firstHits := 0, 0
 	type scoredItem struct {
 		recall float64
 		line   string
@@ -397,15 +402,23 @@ func measureAnswers(s Set, obs []Observation) *AnswersReport {
 		words, baseWords = append(words, float64(WordCount(o.Answer))), append(baseWords, float64(WordCount(o.Baseline)))
 		if len(it.KBIDs) > 0 {
 			r.SourceItems++
-			if FirstRelevant(o.Cited, it.KBIDs) > 0 {
+			switch FirstRelevant(o.Cited, it.KBIDs) {
+			case 0:
+			case 1:
+				hits, firstHits = hits+1, firstHits+1
+			default:
 				hits++
 			}
+		}
+		if len(o.Cited) > 0 {
+			cited = append(cited, float64(len(o.Cited)))
 		}
 		worst = append(worst, scoredItem{rc, fmt.Sprintf("line %d: recall %.2f (baseline %.2f): %s", it.Line, rc, bc, clip(it.Message()))})
 	}
 	r.TermRecall, r.BaselineRecall, r.BestParagraphRecall = mean(recall), mean(base), mean(best)
 	r.Words, r.BaselineWords = mean(words), mean(baseWords)
-	r.SourceHit = ratio(hits, r.SourceItems)
+	r.SourceHit, r.FirstSourceHit = ratio(hits, r.SourceItems), ratio(firstHits, r.SourceItems)
+	r.Cited = mean(cited)
 	slices.SortStableFunc(worst, func(a, b scoredItem) int {
 		switch {
 		case a.recall < b.recall:
@@ -523,7 +536,9 @@ func (s SetReport) Figures() []Figure {
 		add("answer_words", a.Words, "<=")
 		if a.SourceItems > 0 {
 			add("source_hit", a.SourceHit, ">=")
+			add("first_source_hit", a.FirstSourceHit, ">=")
 		}
+		add("cited_articles", a.Cited, "<=")
 	}
 	if inj := s.Injection; inj != nil {
 		for _, m := range inj.Modes {

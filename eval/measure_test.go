@@ -65,6 +65,7 @@ func TestMeasure(t *testing.T) {
 		"s.block_recall": 0, "s.false_block_rate": 0, "s.spam_roc_auc": 1,
 		"s.hit@1": 0.5, "s.hit@3": 1, "s.hit@5": 1, "s.mrr": 0.75,
 		"s.term_recall": 2.0 / 3, "s.baseline_term_recall": 1, "s.term_recall_gain": -1.0 / 3, "s.best_paragraph_term_recall": 2.0 / 3, "s.answer_words": 5, "s.source_hit": 1,
+		"s.first_source_hit": 1, "s.cited_articles": 1,
 		"s.synthetic_early_termination": 0, "s.synthetic_retries": 0, "s.synthetic_tokens": 150, "s.synthetic_consistency": 1,
 		// The failed turn counts in neither the means nor the drafted turns.
 		"s.directive_early_termination": 1, "s.directive_retries": 1, "s.directive_tokens": 300, "s.directive_consistency": 0.5,
@@ -204,4 +205,27 @@ func TestPairAgreement(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestAnswerCitations: an answer citing the named article first, one citing
+// it second, one citing other articles only, and one citing none.
+func TestAnswerCitations(t *testing.T) {
+	set := Set{Name: "c", Items: []Item{
+		{Kind: KindAnswers, Question: "a?", Reference: "a", KBIDs: []string{"a"}},
+		{Kind: KindAnswers, Question: "b?", Reference: "b", KBIDs: []string{"b"}},
+		{Kind: KindAnswers, Question: "c?", Reference: "c", KBIDs: []string{"c"}},
+		{Kind: KindAnswers, Question: "d?", Reference: "d"},
+	}}
+	obs := []Observation{
+		{Item: 0, Answer: "a [1]", Cited: []string{"a"}},
+		{Item: 1, Answer: "x [1] b [2]", Cited: []string{"x", "b"}},
+		{Item: 2, Answer: "x [1] y [2]", Cited: []string{"x", "y"}},
+		{Item: 3, Answer: "I found nothing."},
+	}
+	a := Measure(set, obs, 5).Answers
+	require.NotNil(t, a)
+	assert.Equal(t, 3, a.SourceItems)
+	assert.InDelta(t, 2.0/3, a.SourceHit, 1e-9, "cites a named article")
+	assert.InDelta(t, 1.0/3, a.FirstSourceHit, 1e-9, "cites a named article first")
+	assert.InDelta(t, 5.0/3, a.Cited, 1e-9, "articles cited by the answers that cite any")
 }
