@@ -3,8 +3,6 @@ package mcpserver_test
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -18,22 +16,10 @@ import (
 	"github.com/sgrgraph/sgrgraph/sgrtest"
 )
 
-// contactArticle is an article holding personal data.
-const contactArticle = `---
-title: Contacting support
-kb_id: contact
-tags: [support]
----
-# Contacting support
-
-Write to support@example.com or call +1 415 555 0100 for help with refunds.
-`
-
 // search_kb shows the documentation masked as the agent's results are:
 // masked by default, as found with output.unmasked_evidence.
 func TestSearchKBMasksAsTheOutputSettingsSay(t *testing.T) {
-	dir := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "contact.md"), []byte(contactArticle), 0o600))
+	dir := sgrtest.ContactKB(t)
 	k, err := agent.OpenKnowledge(context.Background(), kb.Config{Dir: dir, CacheDir: t.TempDir()})
 	require.NoError(t, err)
 	t.Cleanup(func() { k.Index.Close() })

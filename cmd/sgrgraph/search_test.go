@@ -7,25 +7,15 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/sgrgraph/sgrgraph/sgrtest"
 )
-
-// contactArticle is an article holding an e-mail address and a phone number.
-const contactArticle = `---
-title: Contacting support
-kb_id: contact
-tags: [support]
----
-# Contacting support
-
-Write to support@example.com or call +1 415 555 0100 for help with refunds.
-`
 
 // search shows the knowledge base as the agent's results and MCP's
 // search_kb do: masked by default, as found with output.unmasked_evidence,
 // in its text and its JSON output alike.
 func TestSearchMasksAsTheOutputSettingsSay(t *testing.T) {
-	dir := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "contact.md"), []byte(contactArticle), 0o600))
+	dir := sgrtest.ContactKB(t)
 	cache := filepath.Join(t.TempDir(), "cache")
 	masked := []string{"su***************om", "+1***********00"}
 	unmasked := []string{"support@example.com", "+1 415 555 0100"}
