@@ -46,7 +46,7 @@ var layers = map[string]struct {
 	"checkpoint/postgres":        {[]string{"checkpoint", "checkpoint/internal/blob", "checkpoint/internal/record", "checkpoint/internal/rules", "internal/storeopen"}, false},
 	"checkpoint/redis":           {[]string{"checkpoint", "checkpoint/internal/blob", "checkpoint/internal/record", "checkpoint/internal/rules", "internal/storeopen"}, false},
 	// Node-cache stores know nothing of graphs but their interface's limits.
-	"graph/cachestore":           {nil, false},
+	"graph/cachestore":           {[]string{"internal/storeopen"}, false}, // the default bound of a call
 	"graph/cachestore/cachetest": {[]string{"graph", "graph/cachestore"}, false},
 	"graph/cachestore/sqlite":    {[]string{"graph/cachestore", "internal/storeopen"}, false},
 	"graph/cachestore/postgres":  {[]string{"graph/cachestore", "internal/storeopen"}, false},

@@ -1,10 +1,11 @@
 // Package cachestore holds what the graph.CacheStore implementations kept
-// outside the process share: their limits and the check of a call against
-// them. The stores are its subpackages, beside the checkpoint stores:
-// sqlite (one file, one machine), postgres and redis (shared by
-// processes). Each keeps the entries of its last MaxEntries Sets (fewer
-// when keys are set again) and never returns an expired entry; cachetest is
-// the conformance suite they and graph.MemoryCache pass.
+// outside the process share: their limits, and Store, which keeps the rules
+// of a call (limits, a deadline, errors naming store and operation) in
+// front of each one's Driver. The stores are its subpackages, beside the
+// checkpoint stores: sqlite (one file, one machine), postgres and redis
+// (shared by processes). Each keeps the entries of its last MaxEntries Sets
+// (fewer when keys are set again) and never returns an expired entry;
+// cachetest is the conformance suite they and graph.MemoryCache pass.
 package cachestore
 
 import (

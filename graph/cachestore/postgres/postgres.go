@@ -57,8 +57,13 @@ WHERE key <> $1 AND (seq <= (SELECT seq FROM next) - $4::bigint
 	OR key IN (SELECT key FROM sgrgraph_node_cache WHERE expires <= clock_timestamp() LIMIT 100))`
 )
 
-// Store is the cache in one database. It is safe for concurrent use.
-type Store struct {
+// Store is the cache in one database: cachestore's rules in front of this
+// package's driver. It is safe for concurrent use. A TTL under a
+// microsecond counts as one.
+type Store = cachestore.Store
+
+// driver keeps the entries in the table.
+type driver struct {
 	pool *pgxpool.Pool
 	max  int64
 }
@@ -72,64 +77,30 @@ func Open(ctx context.Context, url string, maxEntries int) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cachestore/postgres: open: %w", err)
 	}
-	return &Store{pool: pool, max: int64(cachestore.Entries(maxEntries))}, nil
+	return cachestore.NewStore("postgres", &driver{pool: pool, max: int64(cachestore.Entries(maxEntries))}), nil
 }
 
-// Get returns the value of a key that is there and not expired.
-func (s *Store) Get(ctx context.Context, key string) ([]byte, bool, error) {
-	if err := cachestore.CheckKey(key); err != nil {
-		return nil, false, wrap("get", err)
-	}
-	ctx, cancel := storeopen.Context(ctx)
-	defer cancel()
-	if err := ctx.Err(); err != nil {
-		return nil, false, wrap("get", err)
-	}
+func (d *driver) Get(ctx context.Context, key string) ([]byte, bool, error) {
 	var value []byte
-	err := s.pool.QueryRow(ctx, getSQL, []byte(key)).Scan(&value)
+	err := d.pool.QueryRow(ctx, getSQL, []byte(key)).Scan(&value)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, false, nil
 	}
-	if err != nil {
-		return nil, false, wrap("get", err)
-	}
-	if value == nil {
-		value = []byte{}
-	}
-	return value, true, nil
+	return value, err == nil, err
 }
 
-// Set keeps value under key for ttl (0: until the bound removes it); a TTL
-// under a microsecond counts as one.
-func (s *Store) Set(ctx context.Context, key string, value []byte, ttl time.Duration) error {
-	if err := cachestore.CheckSet(key, value, ttl); err != nil {
-		return wrap("set", err)
-	}
-	ctx, cancel := storeopen.Context(ctx)
-	defer cancel()
-	if err := ctx.Err(); err != nil {
-		return wrap("set", err)
-	}
+// Set counts a TTL under a microsecond as one.
+func (d *driver) Set(ctx context.Context, key string, value []byte, ttl time.Duration) error {
 	micros := ttl.Microseconds()
 	if ttl > 0 && micros == 0 {
 		micros = 1
 	}
-	if value == nil {
-		value = []byte{} // the column is NOT NULL
-	}
-	if _, err := s.pool.Exec(ctx, setSQL, []byte(key), value, micros, s.max); err != nil {
-		return wrap("set", err)
-	}
-	return nil
+	_, err := d.pool.Exec(ctx, setSQL, []byte(key), value, micros, d.max)
+	return err
 }
 
 // Close closes the pool, waiting for connections in use to be returned.
-func (s *Store) Close() error {
-	s.pool.Close()
+func (d *driver) Close() error {
+	d.pool.Close()
 	return nil
-}
-
-// wrap names the store and the operation in err.
-func wrap(op string, err error) error {
-	return fmt.Errorf("cachestore/postgres: %s: %w", op, err)
 }

@@ -12,7 +12,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -49,12 +48,15 @@ if #old > 0 then
 end
 return seq`)
 
-// Store is the cache in one Redis database. It is safe for concurrent use.
-type Store struct {
-	client    *redis.Client
-	max       int
-	closeOnce sync.Once
-	closeErr  error
+// Store is the cache in one Redis database: cachestore's rules in front of
+// this package's driver. It is safe for concurrent use. A TTL under a
+// millisecond counts as one.
+type Store = cachestore.Store
+
+// driver keeps the entries in the server.
+type driver struct {
+	client *redis.Client
+	max    int
 }
 
 // Open connects to the server at url (redis://[user:password@]host:port/db,
@@ -66,62 +68,25 @@ func Open(ctx context.Context, url string, maxEntries int) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cachestore/redis: open: %w", err)
 	}
-	return &Store{client: client, max: cachestore.Entries(maxEntries)}, nil
+	return cachestore.NewStore("redis", &driver{client: client, max: cachestore.Entries(maxEntries)}), nil
 }
 
-// Get returns the value of a key that is there and not expired.
-func (s *Store) Get(ctx context.Context, key string) ([]byte, bool, error) {
-	if err := cachestore.CheckKey(key); err != nil {
-		return nil, false, wrap("get", err)
-	}
-	ctx, cancel := storeopen.Context(ctx)
-	defer cancel()
-	if err := ctx.Err(); err != nil {
-		return nil, false, wrap("get", err)
-	}
-	value, err := s.client.Get(ctx, entryPrefix+key).Bytes()
+func (d *driver) Get(ctx context.Context, key string) ([]byte, bool, error) {
+	value, err := d.client.Get(ctx, entryPrefix+key).Bytes()
 	if errors.Is(err, redis.Nil) {
 		return nil, false, nil
 	}
-	if err != nil {
-		return nil, false, wrap("get", err)
-	}
-	return value, true, nil
+	return value, err == nil, err
 }
 
-// Set keeps value under key for ttl (0: until the bound removes it); a TTL
-// under a millisecond counts as one.
-func (s *Store) Set(ctx context.Context, key string, value []byte, ttl time.Duration) error {
-	if err := cachestore.CheckSet(key, value, ttl); err != nil {
-		return wrap("set", err)
-	}
-	ctx, cancel := storeopen.Context(ctx)
-	defer cancel()
-	if err := ctx.Err(); err != nil {
-		return wrap("set", err)
-	}
+// Set counts a TTL under a millisecond as one.
+func (d *driver) Set(ctx context.Context, key string, value []byte, ttl time.Duration) error {
 	ms := ttl.Milliseconds()
 	if ttl > 0 && ms == 0 {
 		ms = 1
 	}
 	keys := []string{entryPrefix + key, seqKey, orderKey}
-	if err := setScript.Run(ctx, s.client, keys, value, ms, s.max, key, entryPrefix).Err(); err != nil {
-		return wrap("set", err)
-	}
-	return nil
+	return setScript.Run(ctx, d.client, keys, value, ms, d.max, key, entryPrefix).Err()
 }
 
-// Close closes the connections; closing again is no error.
-func (s *Store) Close() error {
-	s.closeOnce.Do(func() {
-		if err := s.client.Close(); err != nil {
-			s.closeErr = fmt.Errorf("cachestore/redis: close: %w", err)
-		}
-	})
-	return s.closeErr
-}
-
-// wrap names the store and the operation in err.
-func wrap(op string, err error) error {
-	return fmt.Errorf("cachestore/redis: %s: %w", op, err)
-}
+func (d *driver) Close() error { return d.client.Close() }

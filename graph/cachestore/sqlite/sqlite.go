@@ -43,9 +43,13 @@ const (
 		(SELECT key FROM node_cache WHERE expires > 0 AND expires <= ?1 LIMIT 100)`
 )
 
-// Store is the cache in one file. It is safe for concurrent use, also by
-// several processes.
-type Store struct {
+// Store is the cache in one file: cachestore's rules in front of this
+// package's driver. It is safe for concurrent use, also by several
+// processes.
+type Store = cachestore.Store
+
+// driver keeps the entries in the file.
+type driver struct {
 	db  *sql.DB
 	max int64
 	// writeMu queues this process's writers in Go rather than in SQLite's
@@ -77,83 +81,45 @@ func Open(path string, maxEntries int) (*Store, error) {
 		_ = db.Close()
 		return nil, fmt.Errorf("cachestore/sqlite: open %s: create table: %w", path, err)
 	}
-	return &Store{db: db, max: int64(cachestore.Entries(maxEntries))}, nil
+	return cachestore.NewStore("sqlite", &driver{db: db, max: int64(cachestore.Entries(maxEntries))}), nil
 }
 
-// Get returns the value of a key that is there and not expired.
-func (s *Store) Get(ctx context.Context, key string) ([]byte, bool, error) {
-	if err := cachestore.CheckKey(key); err != nil {
-		return nil, false, wrap("get", err)
-	}
-	ctx, cancel := storeopen.Context(ctx)
-	defer cancel()
-	if err := ctx.Err(); err != nil {
-		return nil, false, wrap("get", err)
-	}
+func (d *driver) Get(ctx context.Context, key string) ([]byte, bool, error) {
 	var value []byte
-	err := s.db.QueryRowContext(ctx, getSQL, key, time.Now().UnixNano()).Scan(&value)
+	err := d.db.QueryRowContext(ctx, getSQL, key, time.Now().UnixNano()).Scan(&value)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, false, nil
 	}
-	if err != nil {
-		return nil, false, wrap("get", err)
-	}
-	if value == nil {
-		value = []byte{}
-	}
-	return value, true, nil
+	return value, err == nil, err
 }
 
-// Set keeps value under key for ttl (0: until the bound removes it).
-func (s *Store) Set(ctx context.Context, key string, value []byte, ttl time.Duration) error {
-	if err := cachestore.CheckSet(key, value, ttl); err != nil {
-		return wrap("set", err)
-	}
-	ctx, cancel := storeopen.Context(ctx)
-	defer cancel()
-	if err := ctx.Err(); err != nil {
-		return wrap("set", err)
-	}
+// Set writes the entry, keeps the bound and purges expired entries in one
+// transaction.
+func (d *driver) Set(ctx context.Context, key string, value []byte, ttl time.Duration) error {
 	now := time.Now()
 	var expires int64
 	if ttl > 0 {
 		expires = now.Add(ttl).UnixNano()
 	}
-	if value == nil {
-		value = []byte{} // the column is NOT NULL
-	}
-	s.writeMu.Lock()
-	defer s.writeMu.Unlock()
-	tx, err := s.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE
+	d.writeMu.Lock()
+	defer d.writeMu.Unlock()
+	tx, err := d.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE
 	if err != nil {
-		return wrap("set", err)
+		return err
 	}
 	defer func() { _ = tx.Rollback() }()
 	var seq int64
 	if err := tx.QueryRowContext(ctx, setSQL, key, value, expires).Scan(&seq); err != nil {
-		return wrap("set", err)
+		return err
 	}
-	if _, err := tx.ExecContext(ctx, trimSQL, seq-s.max); err != nil {
-		return wrap("set", err)
+	if _, err := tx.ExecContext(ctx, trimSQL, seq-d.max); err != nil {
+		return err
 	}
 	if _, err := tx.ExecContext(ctx, purgeSQL, now.UnixNano()); err != nil {
-		return wrap("set", err)
+		return err
 	}
-	if err := tx.Commit(); err != nil {
-		return wrap("set", err)
-	}
-	return nil
+	return tx.Commit()
 }
 
 // Close closes the file.
-func (s *Store) Close() error {
-	if err := s.db.Close(); err != nil {
-		return fmt.Errorf("cachestore/sqlite: close: %w", err)
-	}
-	return nil
-}
-
-// wrap names the store and the operation in err.
-func wrap(op string, err error) error {
-	return fmt.Errorf("cachestore/sqlite: %s: %w", op, err)
-}
+func (d *driver) Close() error { return d.db.Close() }
