@@ -64,7 +64,10 @@ func Run(ctx context.Context, sets []eval.Set, o Options) ([][]eval.Observation,
 			return nil, fmt.Errorf("modes: %q is not one of %s", m, strings.Join(Modes, ", "))
 		}
 	}
-	p := newPool(o)
+	p, err := newPool(o)
+	if err != nil {
+		return nil, err
+	}
 	defer p.close()
 	var jobs []job
 	for si, s := range sets {
@@ -113,18 +116,55 @@ func Run(ctx context.Context, sets []eval.Set, o Options) ([][]eval.Observation,
 }
 
 // pool holds the knowledge bases and the agents the turns need, each
-// built once, on first use.
+// built once, on first use. Knowledge bases are keyed by folderKey, so
+// that one folder named two ways is opened and indexed once.
 type pool struct {
-	o         Options
-	mu        sync.Mutex
-	knowledge map[string]*agent.Knowledge
-	baselines map[string]*eval.Baseline // the retrieval baseline of each knowledge base
-	agents    map[[2]string]*agent.Agent
+	o          Options
+	configured string // folderKey of the configured knowledge base; "" for the embedded documentation
+	mu         sync.Mutex
+	knowledge  map[string]*agent.Knowledge
+	baselines  map[string]*eval.Baseline // the retrieval baseline of each knowledge base
+	agents     map[[2]string]*agent.Agent
 }
 
-func newPool(o Options) *pool {
-	return &pool{o: o, knowledge: map[string]*agent.Knowledge{}, baselines: map[string]*eval.Baseline{},
-		agents: map[[2]string]*agent.Agent{}}
+func newPool(o Options) (*pool, error) {
+	configured, err := folderKey(o.Config.KB.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("kb.dir: %w", err)
+	}
+	return &pool{o: o, configured: configured, knowledge: map[string]*agent.Knowledge{}, baselines: map[string]*eval.Baseline{},
+		agents: map[[2]string]*agent.Agent{}}, nil
+}
+
+// folderKey is the one name of a knowledge-base folder however it is
+// written (relative or absolute, with "..", through a symbolic link): its
+// absolute path, cleaned, links resolved when the folder exists. A folder
+// that does not exist keeps its absolute path, and opening it says so.
+func folderKey(dir string) (string, error) {
+	if dir == "" {
+		return "", nil
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", dir, err)
+	}
+	if resolved, err := filepath.EvalSymlinks(abs); err == nil {
+		return resolved, nil
+	}
+	return abs, nil
+}
+
+// knowledgeKey is the key of an item's knowledge-base folder ("" the
+// configured one): "" also when it names the configured folder.
+func (p *pool) knowledgeKey(kbDir string) (string, error) {
+	key, err := folderKey(kbDir)
+	if err != nil {
+		return "", fmt.Errorf("kb: %w", err)
+	}
+	if key == p.configured {
+		return "", nil
+	}
+	return key, nil
 }
 
 func (p *pool) close() {
@@ -139,6 +179,10 @@ func (p *pool) close() {
 // agent is the agent for a knowledge-base folder ("" the configured one)
 // and an injection mode, with that knowledge base's retrieval baseline.
 func (p *pool) agent(ctx context.Context, kbDir, mode string) (*agent.Agent, *eval.Baseline, error) {
+	kbDir, err := p.knowledgeKey(kbDir)
+	if err != nil {
+		return nil, nil, err
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	cfg := p.o.Config

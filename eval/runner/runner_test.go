@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -78,6 +79,78 @@ func TestRunObservesTheTurn(t *testing.T) {
 	assert.False(t, obs[4].EarlyTermination, "synthetic: the agent searches before its first draft")
 
 	assert.Equal(t, []string{"tents"}, obs[7].Ranked, "an item's kb is its own knowledge base")
+}
+
+// TestRunIndexesAFolderOnce names one knowledge base four ways (relative
+// to a set's folder given relative to the working directory, absolute,
+// through a symbolic link, and the configured folder by a relative path):
+// each folder is indexed once, into one index folder, whatever its name.
+func TestRunIndexesAFolderOnce(t *testing.T) {
+	root := t.TempDir()
+	kbDir, other := filepath.Join(root, "kb"), filepath.Join(root, "sets", "other")
+	writeArticle(t, kbDir, "batch.md", "---\nkb_id: batch\n---\n# Batch\n\nThe batch command runs every row of a spreadsheet of tickets.\n")
+	writeArticle(t, other, "tents.md", "---\nkb_id: tents\n---\n# Tents\n\nPitch the tent with the poles first, then the fly sheet.\n")
+	link := filepath.Join(root, "outdoor")
+	require.NoError(t, os.Symlink(other, link))
+	cfg := config.Default()
+	cfg.KB.Dir, cfg.KB.CacheDir = kbDir, filepath.Join(root, "cache")
+	t.Chdir(root)
+
+	tents := func(line int, kb string) eval.Item {
+		return eval.Item{Kind: eval.KindRetrieval, Query: "how do I pitch the tent", KBIDs: []string{"tents"}, KB: kb, Line: line}
+	}
+	batch := func(line int, kb string) eval.Item {
+		return eval.Item{Kind: eval.KindRetrieval, Query: "spreadsheet of tickets", KBIDs: []string{"batch"}, KB: kb, Line: line}
+	}
+	sets := []eval.Set{
+		{Name: "relative", Dir: "sets", Items: []eval.Item{tents(1, "other"), batch(2, ""), batch(3, "../kb")}},
+		{Name: "absolute", Dir: filepath.Join(root, "sets"), Items: []eval.Item{tents(1, other), tents(2, link)}},
+	}
+	out, err := Run(context.Background(), sets, Options{Config: cfg, Parallel: 2})
+	require.NoError(t, err)
+	for _, obs := range out {
+		for _, o := range obs {
+			require.Empty(t, o.Error)
+			require.NotEmpty(t, o.Ranked)
+		}
+	}
+	assert.Equal(t, []string{"tents"}, out[0][0].Ranked)
+	assert.Equal(t, "batch", out[0][2].Ranked[0], "../kb is the configured knowledge base")
+	assert.Equal(t, []string{"tents"}, out[1][0].Ranked)
+	assert.Equal(t, []string{"tents"}, out[1][1].Ranked)
+
+	entries, err := os.ReadDir(root)
+	require.NoError(t, err)
+	var caches []string
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "cache") {
+			caches = append(caches, e.Name())
+		}
+	}
+	require.Len(t, caches, 2, "the configured index and one for sets/other: %v", caches)
+	assert.Equal(t, "cache", caches[0])
+	assert.True(t, strings.HasPrefix(caches[1], "cache.kb-"), caches[1])
+}
+
+func TestFolderKey(t *testing.T) {
+	root := t.TempDir()
+	real := filepath.Join(root, "real")
+	require.NoError(t, os.Mkdir(real, 0o755))
+	require.NoError(t, os.Symlink(real, filepath.Join(root, "link")))
+	real, err := filepath.EvalSymlinks(real) // the temporary folder may itself be under a link
+	require.NoError(t, err)
+	t.Chdir(root)
+	for _, dir := range []string{"real", "./real/", "link", "link/../real", filepath.Join(root, "link")} {
+		got, err := folderKey(dir)
+		require.NoError(t, err)
+		assert.Equal(t, real, got, "dir %q", dir)
+	}
+	got, err := folderKey("missing/../gone")
+	require.NoError(t, err)
+	assert.Equal(t, filepath.Join(root, "gone"), got, "a folder that does not exist keeps its cleaned absolute path")
+	got, err = folderKey("")
+	require.NoError(t, err)
+	assert.Empty(t, got, "the embedded documentation")
 }
 
 func TestRunRefusesBadOptions(t *testing.T) {
