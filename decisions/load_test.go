@@ -5,13 +5,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sgrgraph/sgrgraph/sgrtest/filetest"
 	"github.com/sgrgraph/sgrgraph/tables"
 )
 
@@ -25,19 +25,6 @@ func exportDMN(t *testing.T, dir string) {
 		require.NoError(t, err)
 		require.NoError(t, os.WriteFile(filepath.Join(dir, tbl.ID+".dmn"), data, 0o644))
 	}
-}
-
-// edit replaces text in a file, which must hold it.
-func edit(t *testing.T, path string, pairs ...string) {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	require.NoError(t, err)
-	s := string(data)
-	for i := 0; i+1 < len(pairs); i += 2 {
-		require.Contains(t, s, pairs[i], "%s holds no %q", path, pairs[i])
-		s = strings.ReplaceAll(s, pairs[i], pairs[i+1])
-	}
-	require.NoError(t, os.WriteFile(path, []byte(s), 0o644))
 }
 
 // TestDMNFilesValidate checks the written files against the DMN 1.3 XML
@@ -64,7 +51,7 @@ func TestLoadEditedTables(t *testing.T) {
 	cfg.Dir = dir
 
 	// An analyst lowers the spam threshold from 0.7 to 0.5, and forgets an example.
-	edit(t, dt002, "&lt; 0.7<", "&lt; 0.5<", "&gt;= 0.7<", "&gt;= 0.5<")
+	filetest.Replace(t, dt002, "&lt; 0.7<", "&lt; 0.5<", "&gt;= 0.7<", "&gt;= 0.5<")
 	_, err := Standard(cfg)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), dt002)
@@ -72,7 +59,7 @@ func TestLoadEditedTables(t *testing.T) {
 	assert.Contains(t, err.Error(), "selects rule 3, not rule 2")
 
 	// With the example moved too, the table loads and routes at the new threshold.
-	edit(t, dt002, "{spam_score: 0.69,", "{spam_score: 0.49,", "{spam_score: 0.7,", "{spam_score: 0.5,")
+	filetest.Replace(t, dt002, "{spam_score: 0.69,", "{spam_score: 0.49,", "{spam_score: 0.7,", "{spam_score: 0.5,")
 	set, err := Standard(cfg)
 	require.NoError(t, err)
 	tbl, err := set.Get("DT-002")
@@ -101,11 +88,9 @@ func TestLoadRefusesBrokenTables(t *testing.T) {
 			dir := t.TempDir()
 			exportDMN(t, dir)
 			path := filepath.Join(dir, "DT-002.dmn")
-			edit(t, path, tc.pairs...)
+			filetest.Replace(t, path, tc.pairs...)
 			if tc.remove != "" {
-				data, err := os.ReadFile(path)
-				require.NoError(t, err)
-				require.NoError(t, os.WriteFile(path, regexp.MustCompile(tc.remove).ReplaceAll(data, nil), 0o644))
+				filetest.Cut(t, path, tc.remove)
 			}
 			cfg := DefaultConfig()
 			cfg.Dir = dir

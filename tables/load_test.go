@@ -5,25 +5,19 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/sgrgraph/sgrgraph/sgrtest/filetest"
 )
 
-// edit replaces text in a file, which must hold it.
+// edit is filetest.Replace, by the name accept_test.go calls it.
 func edit(t *testing.T, path string, pairs ...string) {
 	t.Helper()
-	data, err := os.ReadFile(path)
-	require.NoError(t, err)
-	s := string(data)
-	for i := 0; i+1 < len(pairs); i += 2 {
-		require.Contains(t, s, pairs[i], "%s holds no %q", path, pairs[i])
-		s = strings.ReplaceAll(s, pairs[i], pairs[i+1])
-	}
-	require.NoError(t, os.WriteFile(path, []byte(s), 0o644))
+	filetest.Replace(t, path, pairs...)
 }
 
 // TestDMNRoundTrip: a table written as DMN reads back as the same table,
@@ -77,7 +71,7 @@ func TestLoadEditedTables(t *testing.T) {
 	s := fixtureSet(t)
 	exportDMN(t, s, dir)
 	path := filepath.Join(dir, "T-1.dmn")
-	edit(t, path, "&gt;= 30<", "&gt;= 40<", "&lt; 30<", "&lt; 40<", "{weight: 30,", "{weight: 40,")
+	filetest.Replace(t, path, "&gt;= 30<", "&gt;= 40<", "&lt; 30<", "&lt; 40<", "{weight: 30,", "{weight: 40,")
 	require.NoError(t, s.Load(dir))
 	tbl, err := s.Get("T-1")
 	require.NoError(t, err)
@@ -111,11 +105,9 @@ func TestLoadRefusesBrokenTables(t *testing.T) {
 			dir := t.TempDir()
 			exportDMN(t, fixtureSet(t), dir)
 			path := filepath.Join(dir, "T-1.dmn")
-			edit(t, path, tc.pairs...)
+			filetest.Replace(t, path, tc.pairs...)
 			if tc.remove != "" {
-				data, err := os.ReadFile(path)
-				require.NoError(t, err)
-				require.NoError(t, os.WriteFile(path, regexp.MustCompile(tc.remove).ReplaceAll(data, nil), 0o644))
+				filetest.Cut(t, path, tc.remove)
 			}
 			err := fixtureSet(t).Load(dir)
 			require.Error(t, err)

@@ -53,6 +53,7 @@ var layers = map[string]struct {
 	"graph/cachestore/redis":     {[]string{"graph/cachestore", "internal/storeopen"}, false},
 	"sgrtest/servers":            {nil, false},
 	"sgrtest/retrievaltest":      {nil, false}, // a scripted embeddings and rerank server
+	"sgrtest/filetest":           {nil, false}, // edits of the files a test wrote, which fail when the text is missing
 	// Plain functions over the state; the agent loop's tool calls and routing are prebuilt's.
 	"nodes": {[]string{"contracts", "events", "guards", "guards/safety", "kb", "models", "prebuilt", "tables", "templates", "tools"}, true},
 	// Examples use the public framework only, as a program outside the module would.
