@@ -20,7 +20,7 @@ import (
 // TestKnowledgeBaseLayoutDoesNotChooseTheArticle: which article answers a
 // question depends on what the articles say, not on where they are kept
 // nor on whether their headings name the product. Each knowledge base
-// (five documentation sets from different projects) is copied under
+// (six documentation sets from different projects) is copied under
 // another folder name, and copied again with the product's name taken out
 // of its titles and headings ("Upgrading etcd clusters" becomes "Upgrading
 // clusters"); every question of its answers set must be answered from the
@@ -28,11 +28,11 @@ import (
 // original.
 func TestKnowledgeBaseLayoutDoesNotChooseTheArticle(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs five answer sets three times: runs without -short, as in the README's test command and CI")
+		t.Skip("runs six answer sets three times: runs without -short, as in the README's test command and CI")
 	}
 	t.Parallel()
 	for name, product := range map[string]string{"etcd": "etcd", "cargo": "Cargo", "helm": "Helm", "rclone": "rclone",
-		"prometheus": "Prometheus"} {
+		"prometheus": "Prometheus", "hugo": "Hugo"} {
 		t.Run(name, func(t *testing.T) {
 			set, err := eval.LoadSet("testdata/eval/answers_" + name + ".jsonl")
 			require.NoError(t, err)
