@@ -94,6 +94,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (*Agent, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	cfg.Product = ProductOf(cfg)
 	a := &Agent{cfg: cfg, knowledge: o.Knowledge, store: o.Store, tracing: newTracing(o.TracerProvider, cfg.Telemetry.RecordContent)}
 	if a.store == nil && len(cfg.Guardian.HumanReview) > 0 {
 		a.store = checkpoint.NewMemory() // a turn held for review waits here, in this process

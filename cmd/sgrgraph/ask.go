@@ -81,7 +81,7 @@ func (f *turnFlags) config(a *app) config.Config {
 		cfg.KB.CacheDir = f.cacheDir
 	}
 	f.override(&cfg)
-	cfg.Product = productOf(cfg)
+	cfg.Product = agent.ProductOf(cfg)
 	return cfg
 }
 

@@ -71,7 +71,7 @@ type Engine struct {
 func New(o Options) *Engine {
 	e := &Engine{product: o.Product, fallback: o.Language}
 	if e.product == "" {
-		e.product = "this service" // the neutral wording cmd/sgrgraph's productOf gives too
+		e.product = "this service" // the neutral wording agent.ProductOf gives too
 	}
 	if e.fallback == "" {
 		e.fallback = "en"

@@ -1,4 +1,4 @@
-package main
+package agent
 
 import (
 	"bufio"
@@ -16,14 +16,15 @@ import (
 	"github.com/sgrgraph/sgrgraph/config"
 )
 
-// productOf is the product a turn's texts name. A product the
+// ProductOf is the product a turn's texts name. A product the
 // configuration sets (product, SGRGRAPH_PRODUCT) is kept; the default one,
 // sgrgraph, names only the embedded documentation. A knowledge base of
 // another domain names its own: the "product:" front matter its articles
 // give, else the word its titles share (see titleProduct), else a neutral
 // wording. The folder's name is never used: it says where the files were
 // put, and a refusal that says "contact kb-export support" is wrong.
-func productOf(cfg config.Config) string {
+// New names the product so; a configuration whose product is set keeps it.
+func ProductOf(cfg config.Config) string {
 	if cfg.KB.Dir == "" || cfg.Product != config.Default().Product {
 		return cfg.Product
 	}
