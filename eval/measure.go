@@ -111,7 +111,8 @@ type AnswersReport struct {
 	BestParagraphRecall  float64
 	Words, BaselineWords float64
 	// SourceHit is the share of items naming kb_ids whose answer cites
-	// one of them; FirstSourceHit the share whose first citation is one
+	// one of them (an answer that cites none, every article the turn
+	// found); FirstSourceHit the share whose first citation is one
 	// of them (the answer is drawn from the right article first);
 	// SourceItems how many name kb_ids.
 	SourceHit, FirstSourceHit float64
@@ -402,7 +403,11 @@ func measureAnswers(s Set, obs []Observation) *AnswersReport {
 		words, baseWords = append(words, float64(WordCount(o.Answer))), append(baseWords, float64(WordCount(o.Baseline)))
 		if len(it.KBIDs) > 0 {
 			r.SourceItems++
-			switch FirstRelevant(o.Cited, it.KBIDs) {
+			rests := o.Cited
+			if len(rests) == 0 { // an answer that marks no source rests on all the turn found
+				rests = o.Ranked
+			}
+			switch FirstRelevant(rests, it.KBIDs) {
 			case 0:
 			case 1:
 				hits, firstHits = hits+1, firstHits+1

@@ -208,24 +208,28 @@ func TestPairAgreement(t *testing.T) {
 }
 
 // TestAnswerCitations: an answer citing the named article first, one citing
-// it second, one citing other articles only, and one citing none.
+// it second, one citing other articles only, one citing none, and one that
+// marks no source, which rests on what the turn found and is not counted
+// as citing all of it.
 func TestAnswerCitations(t *testing.T) {
 	set := Set{Name: "c", Items: []Item{
 		{Kind: KindAnswers, Question: "a?", Reference: "a", KBIDs: []string{"a"}},
 		{Kind: KindAnswers, Question: "b?", Reference: "b", KBIDs: []string{"b"}},
 		{Kind: KindAnswers, Question: "c?", Reference: "c", KBIDs: []string{"c"}},
 		{Kind: KindAnswers, Question: "d?", Reference: "d"},
+		{Kind: KindAnswers, Question: "e?", Reference: "e", KBIDs: []string{"e"}},
 	}}
 	obs := []Observation{
 		{Item: 0, Answer: "a [1]", Cited: []string{"a"}},
 		{Item: 1, Answer: "x [1] b [2]", Cited: []string{"x", "b"}},
 		{Item: 2, Answer: "x [1] y [2]", Cited: []string{"x", "y"}},
 		{Item: 3, Answer: "I found nothing."},
+		{Item: 4, Answer: "Which part do you mean?", Ranked: []string{"q", "e", "r", "s", "t"}},
 	}
 	a := Measure(set, obs, 5).Answers
 	require.NotNil(t, a)
-	assert.Equal(t, 3, a.SourceItems)
-	assert.InDelta(t, 2.0/3, a.SourceHit, 1e-9, "cites a named article")
-	assert.InDelta(t, 1.0/3, a.FirstSourceHit, 1e-9, "cites a named article first")
+	assert.Equal(t, 4, a.SourceItems)
+	assert.InDelta(t, 3.0/4, a.SourceHit, 1e-9, "cites a named article")
+	assert.InDelta(t, 1.0/4, a.FirstSourceHit, 1e-9, "cites a named article first")
 	assert.InDelta(t, 5.0/3, a.Cited, 1e-9, "articles cited by the answers that cite any")
 }

@@ -25,7 +25,9 @@ type Observation struct {
 	// Ranked are the articles the turn's searches found, by first
 	// appearance: each search's articles best first, searches in order.
 	Ranked []string `json:"ranked,omitempty"`
-	// Answer is the final answer; Cited the articles it rests on.
+	// Answer is the final answer; Cited the articles its citation marks
+	// ([n]) name, none when it has none (a refusal, a question back, a
+	// model that does not mark its sources).
 	Answer string   `json:"answer,omitempty"`
 	Cited  []string `json:"cited,omitempty"`
 	// Baseline is the retrieval baseline's answer to the same message:

@@ -307,21 +307,18 @@ func guardScore(m *contracts.Moderation) float64 {
 }
 
 // answerAndSources splits a finished turn's answer from the list of
-// sources finalize appends to it, and names the articles that list shows:
-// those the answer's [n] citations number, or all when it cites none.
+// sources finalize appends to it, and names the articles the answer's [n]
+// citations number: none when it cites none, though the list then shows
+// every article found.
 // Finalize renumbers the citations of the draft, so the answer is read
 // off the final text, not the draft.
 func answerAndSources(s *contracts.ChatState) (string, []string) {
 	answer := withoutSources(s.Answer)
-	var cited, all []string
+	var cited []string
 	for i, a := range s.Articles {
-		all = append(all, a.KBID)
 		if strings.Contains(answer, fmt.Sprintf("[%d]", i+1)) {
 			cited = append(cited, a.KBID)
 		}
-	}
-	if cited == nil {
-		return answer, all
 	}
 	return answer, cited
 }

@@ -194,8 +194,8 @@ func TestAnswerAndSources(t *testing.T) {
 		cited               []string
 	}{
 		{"cited ones", "Do x [2] and y [3].", "Do x [2] and y [3].\n\nSources:\n[2] B\n[3] C", "Do x [2] and y [3].", []string{"b", "c"}},
-		{"no citation: all listed", "Do x.", "Do x.\n\nSources:\n[1] A\n[2] B\n[3] C", "Do x.", []string{"a", "b", "c"}},
-		{"a refusal is not the draft", "Do x [1].", "I cannot answer that.", "I cannot answer that.", []string{"a", "b", "c"}},
+		{"no citation: none cited, though all are listed", "Do x.", "Do x.\n\nSources:\n[1] A\n[2] B\n[3] C", "Do x.", nil},
+		{"a refusal cites nothing", "Do x [1].", "I cannot answer that.", "I cannot answer that.", nil},
 		{"renumbered by finalize", "Do x [1] and y [3].", "Do x [1] and y [2].\n\nSources:\n[1] A\n[2] B", "Do x [1] and y [2].", []string{"a", "b"}},
 		{"a blank line in the answer", "", "Do x [1].\n\nThen y [2].\n\nИсточники:\n[1] A\n[2] B", "Do x [1].\n\nThen y [2].", []string{"a", "b"}},
 	}
