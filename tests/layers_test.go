@@ -41,10 +41,11 @@ var layers = map[string]struct {
 	"internal/storeopen":         {nil, false}, // the SQLite, Postgres and Redis openings the stores share
 	"checkpoint/internal/blob":   {nil, false}, // states cut into pieces kept once per thread
 	"checkpoint/internal/record": {[]string{"checkpoint", "checkpoint/internal/blob", "checkpoint/internal/rules"}, false},
+	"checkpoint/internal/driven": {[]string{"checkpoint", "checkpoint/internal/blob", "checkpoint/internal/record", "checkpoint/internal/rules"}, false}, // the rules every durable store keeps, in front of its storage code
 	"checkpoint/checkpointtest":  {[]string{"checkpoint"}, false},
-	"checkpoint/sqlite":          {[]string{"checkpoint", "checkpoint/internal/blob", "checkpoint/internal/record", "checkpoint/internal/rules", "internal/storeopen"}, false},
-	"checkpoint/postgres":        {[]string{"checkpoint", "checkpoint/internal/blob", "checkpoint/internal/record", "checkpoint/internal/rules", "internal/storeopen"}, false},
-	"checkpoint/redis":           {[]string{"checkpoint", "checkpoint/internal/blob", "checkpoint/internal/record", "checkpoint/internal/rules", "internal/storeopen"}, false},
+	"checkpoint/sqlite":          {[]string{"checkpoint", "checkpoint/internal/blob", "checkpoint/internal/driven", "checkpoint/internal/record", "checkpoint/internal/rules", "internal/storeopen"}, false},
+	"checkpoint/postgres":        {[]string{"checkpoint", "checkpoint/internal/blob", "checkpoint/internal/driven", "checkpoint/internal/record", "checkpoint/internal/rules", "internal/storeopen"}, false},
+	"checkpoint/redis":           {[]string{"checkpoint", "checkpoint/internal/blob", "checkpoint/internal/driven", "checkpoint/internal/record", "checkpoint/internal/rules", "internal/storeopen"}, false},
 	// Node-cache stores know nothing of graphs but their interface's limits.
 	"graph/cachestore":           {[]string{"internal/storeopen"}, false}, // the default bound of a call
 	"graph/cachestore/cachetest": {[]string{"graph", "graph/cachestore"}, false},

@@ -9,7 +9,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/sgrgraph/sgrgraph/checkpoint"
-	"github.com/sgrgraph/sgrgraph/checkpoint/internal/rules"
 )
 
 // takeSQL takes the thread's lease unless an unexpired one is there; it
@@ -25,55 +24,40 @@ ON CONFLICT (thread) DO UPDATE SET owner = EXCLUDED.owner, token = EXCLUDED.toke
 WHERE sgrgraph_thread_locks.expires <= clock_timestamp()
 RETURNING token`
 
-// takeAttempts bounds the retries of a lease freed between the statement
-// that found it held and the one that reads its holder.
-const takeAttempts = 3
-
-// TryLock implements checkpoint.Locker with a row per held thread.
-func (s *store) TryLock(ctx context.Context, thread, owner string, ttl time.Duration) (*checkpoint.Lease, error) {
-	if err := rules.Lock(thread, owner, ttl); err != nil {
-		return nil, wrap("lock", err)
+// Take implements driven.Driver with a row per held thread.
+func (s *store) Take(ctx context.Context, thread, owner, token string, _ time.Time, ttl time.Duration) (*checkpoint.LeaseOps, string, error) {
+	var got string
+	err := s.pool.QueryRow(ctx, takeSQL, thread, owner, token, ttl.Seconds()).Scan(&got)
+	if err == nil {
+		return &checkpoint.LeaseOps{
+			Renew: func(ctx context.Context) (bool, error) { return s.renew(ctx, thread, token, ttl) },
+			Free:  func(ctx context.Context) error { return s.free(ctx, thread, token) },
+		}, "", nil
 	}
-	ctx, cancel := rules.Context(ctx)
-	defer cancel()
-	token := checkpoint.NewToken()
-	for range takeAttempts {
-		sent := time.Now()
-		var got string
-		err := s.pool.QueryRow(ctx, takeSQL, thread, owner, token, ttl.Seconds()).Scan(&got)
-		if err == nil {
-			return checkpoint.NewLease(thread, owner, ttl, sent, checkpoint.LeaseOps{
-				Renew: func(ctx context.Context) (bool, error) { return s.renew(ctx, thread, token, ttl) },
-				Free:  func(ctx context.Context) error { return s.free(ctx, thread, token) },
-			}), nil
-		}
-		if !errors.Is(err, pgx.ErrNoRows) {
-			return nil, wrap("lock", fmt.Errorf("thread %q: %w", thread, err))
-		}
-		var holder string
-		err = s.pool.QueryRow(ctx, `SELECT owner FROM sgrgraph_thread_locks WHERE thread = $1 AND expires > clock_timestamp()`, thread).Scan(&holder)
-		switch {
-		case err == nil:
-			return nil, &checkpoint.BusyError{Thread: thread, Holder: holder}
-		case !errors.Is(err, pgx.ErrNoRows):
-			return nil, wrap("lock", fmt.Errorf("thread %q: read its holder: %w", thread, err))
-		}
+	if !errors.Is(err, pgx.ErrNoRows) {
+		return nil, "", err
 	}
-	return nil, wrap("lock", fmt.Errorf("thread %q: its lease changed hands %d times while it was being taken", thread, takeAttempts))
+	var holder string
+	err = s.pool.QueryRow(ctx, `SELECT owner FROM sgrgraph_thread_locks WHERE thread = $1 AND expires > clock_timestamp()`, thread).Scan(&holder)
+	switch {
+	case err == nil:
+		return nil, holder, nil
+	case !errors.Is(err, pgx.ErrNoRows):
+		return nil, "", fmt.Errorf("read its holder: %w", err)
+	}
+	return nil, "", nil
 }
 
 func (s *store) renew(ctx context.Context, thread, token string, ttl time.Duration) (bool, error) {
 	tag, err := s.pool.Exec(ctx, `UPDATE sgrgraph_thread_locks SET expires = clock_timestamp() + make_interval(secs => $3::float8) WHERE thread = $1 AND token = $2`,
 		thread, token, ttl.Seconds())
 	if err != nil {
-		return false, wrap("renew lease", err)
+		return false, err
 	}
 	return tag.RowsAffected() == 1, nil
 }
 
 func (s *store) free(ctx context.Context, thread, token string) error {
-	if _, err := s.pool.Exec(ctx, `DELETE FROM sgrgraph_thread_locks WHERE thread = $1 AND token = $2`, thread, token); err != nil {
-		return wrap("free lease", err)
-	}
-	return nil
+	_, err := s.pool.Exec(ctx, `DELETE FROM sgrgraph_thread_locks WHERE thread = $1 AND token = $2`, thread, token)
+	return err
 }

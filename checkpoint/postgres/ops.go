@@ -4,30 +4,20 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/sgrgraph/sgrgraph/checkpoint"
+	"github.com/sgrgraph/sgrgraph/checkpoint/internal/driven"
 	"github.com/sgrgraph/sgrgraph/checkpoint/internal/record"
 	"github.com/sgrgraph/sgrgraph/checkpoint/internal/rules"
 )
 
-func (s *store) Put(ctx context.Context, cp checkpoint.Checkpoint) (checkpoint.Checkpoint, error) {
-	cp, header, err := record.ForPut(cp, time.Now())
-	if err != nil {
-		return checkpoint.Checkpoint{}, wrap("put", err)
-	}
-	pieces, manifest := record.Pieces(cp)
-	state := record.State(cp)
-	if manifest != nil {
-		state = []byte{}
-	}
-	ctx, cancel := rules.Context(ctx)
-	defer cancel()
+func (s *store) Put(ctx context.Context, r driven.Record) (string, int, int, error) {
+	cp, header, state, pieces, manifest := r.Checkpoint, r.Header, r.State, r.Pieces, r.Manifest
 	var written, size int
-	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		written, size = 0, len(header)+len(state)
 		// The lock makes "MAX(seq) + 1" safe against the thread's other writers;
 		// the next statement sees their commits (READ COMMITTED). One round
@@ -84,15 +74,11 @@ func (s *store) Put(ctx context.Context, cp checkpoint.Checkpoint) (checkpoint.C
 			cp.Thread, cp.ID, seq, cp.Metadata.Time.UnixNano(), header, state, manifest)
 		err := tx.SendBatch(ctx, batch).Close()
 		if pe := (*pgconn.PgError)(nil); errors.As(err, &pe) && pe.Code == "23505" && pe.TableName == "sgrgraph_checkpoints" { // unique_violation
-			return fmt.Errorf("thread %q already has checkpoint %q", cp.Thread, cp.ID)
+			return driven.ErrExists
 		}
 		return err
 	})
-	if err != nil {
-		return checkpoint.Checkpoint{}, wrap("put", err)
-	}
-	s.written.Add(written, size)
-	return cp, nil
+	return cp.ID, written, size, err
 }
 
 // readSQL reads checkpoints of thread $1 (the rows of the subquery c) with
@@ -111,52 +97,31 @@ var (
 	listSQL   = fmt.Sprintf(readSQL, `WHERE thread = $1 AND seq < $2 ORDER BY seq DESC LIMIT $3`)
 )
 
-func (s *store) Get(ctx context.Context, thread, id string) (checkpoint.Checkpoint, error) {
-	if err := errors.Join(rules.Key("thread", thread), rules.Key("id", id)); err != nil {
-		return checkpoint.Checkpoint{}, wrap("get", err)
-	}
-	ctx, cancel := rules.Context(ctx)
-	defer cancel()
-	cps, err := s.read(ctx, thread, getSQL, thread, id)
-	if err == nil && len(cps) == 0 {
-		err = fmt.Errorf("thread %q checkpoint %q: %w", thread, id, checkpoint.ErrNotFound)
-	}
-	if err != nil {
-		return checkpoint.Checkpoint{}, wrap("get", err)
-	}
-	return cps[0], nil
+func (s *store) Get(ctx context.Context, thread, id string) (checkpoint.Checkpoint, bool, error) {
+	return first(s.read(ctx, thread, getSQL, thread, id))
 }
 
-func (s *store) Latest(ctx context.Context, thread string) (checkpoint.Checkpoint, error) {
-	if err := rules.Key("thread", thread); err != nil {
-		return checkpoint.Checkpoint{}, wrap("latest", err)
-	}
-	ctx, cancel := rules.Context(ctx)
-	defer cancel()
-	cps, err := s.read(ctx, thread, latestSQL, thread)
-	if err == nil && len(cps) == 0 {
-		err = fmt.Errorf("thread %q: %w", thread, checkpoint.ErrNotFound)
-	}
-	if err != nil {
-		return checkpoint.Checkpoint{}, wrap("latest", err)
-	}
-	return cps[0], nil
+func (s *store) Latest(ctx context.Context, thread string) (checkpoint.Checkpoint, bool, error) {
+	return first(s.read(ctx, thread, latestSQL, thread))
 }
 
-func (s *store) List(ctx context.Context, thread string, o checkpoint.ListOptions) ([]checkpoint.Checkpoint, error) {
-	if err := rules.List(thread, o.Limit, o.Before); err != nil {
-		return nil, wrap("list", err)
+// first returns the first of cps, or false when there is none.
+func first(cps []checkpoint.Checkpoint, err error) (checkpoint.Checkpoint, bool, error) {
+	if err != nil || len(cps) == 0 {
+		return checkpoint.Checkpoint{}, false, err
 	}
-	ctx, cancel := rules.Context(ctx)
-	defer cancel()
+	return cps[0], true, nil
+}
+
+func (s *store) List(ctx context.Context, thread string, o checkpoint.ListOptions) ([]checkpoint.Checkpoint, bool, error) {
 	before := int64(1<<63 - 1)
 	if o.Before != "" {
 		err := s.pool.QueryRow(ctx, `SELECT seq FROM sgrgraph_checkpoints WHERE thread = $1 AND id = $2`, thread, o.Before).Scan(&before)
 		if errors.Is(err, pgx.ErrNoRows) {
-			err = fmt.Errorf("thread %q before %q: %w", thread, o.Before, checkpoint.ErrNotFound)
+			return nil, false, nil
 		}
 		if err != nil {
-			return nil, wrap("list", err)
+			return nil, false, err
 		}
 	}
 	var limit *int // NULL: LIMIT ALL
@@ -170,10 +135,7 @@ func (s *store) List(ctx context.Context, thread string, o checkpoint.ListOption
 	} else {
 		out, err = s.read(ctx, thread, listSQL, thread, before, limit)
 	}
-	if err != nil {
-		return nil, wrap("list", err)
-	}
-	return out, nil
+	return out, err == nil, err
 }
 
 // read runs a query of readSQL's form and rebuilds its checkpoints.
@@ -218,18 +180,5 @@ func (s *store) heads(ctx context.Context, thread string, before int64, limit *i
 		return nil, err
 	}
 	defer rows.Close()
-	var out []checkpoint.Checkpoint
-	for rows.Next() {
-		var id string
-		var header []byte
-		if err := rows.Scan(&id, &header); err != nil {
-			return nil, err
-		}
-		cp, err := record.Decode(thread, id, header, nil)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, record.WithoutState(cp))
-	}
-	return out, rows.Err()
+	return record.Heads(thread, rows)
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/sgrgraph/sgrgraph/checkpoint"
+	"github.com/sgrgraph/sgrgraph/checkpoint/internal/driven"
 	"github.com/sgrgraph/sgrgraph/internal/storeopen"
 )
 
@@ -64,9 +65,9 @@ CREATE TABLE IF NOT EXISTS sgrgraph_thread_locks (
 // hash of the thread (or 0 while creating the table).
 const lockClass = 0x53475247 // "SGRG"
 
+// store is the driven.Driver that keeps checkpoints in the tables.
 type store struct {
-	pool    *pgxpool.Pool
-	written checkpoint.WriteMeter
+	pool *pgxpool.Pool
 }
 
 // Open connects to the database at url (a postgres:// URL or a key=value
@@ -77,16 +78,11 @@ func Open(ctx context.Context, url string) (checkpoint.Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint/postgres: open: %w", err)
 	}
-	return &store{pool: pool}, nil
+	return driven.New("postgres", &store{pool: pool}), nil
 }
 
 // Close closes the pool, waiting for connections in use to be returned.
 func (s *store) Close() error {
 	s.pool.Close()
 	return nil
-}
-
-// wrap names the store and the operation in err.
-func wrap(op string, err error) error {
-	return fmt.Errorf("checkpoint/postgres: %s: %w", op, err)
 }

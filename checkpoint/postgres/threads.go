@@ -8,12 +8,9 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/sgrgraph/sgrgraph/checkpoint"
-	"github.com/sgrgraph/sgrgraph/checkpoint/internal/rules"
 )
 
 func (s *store) Threads(ctx context.Context) ([]checkpoint.ThreadInfo, error) {
-	ctx, cancel := rules.Context(ctx)
-	defer cancel()
 	// Each thread with the time of its latest row, the most recently written first.
 	rows, err := s.pool.Query(ctx, `
 		SELECT c.thread, g.n, c.created
@@ -22,7 +19,7 @@ func (s *store) Threads(ctx context.Context) ([]checkpoint.ThreadInfo, error) {
 		  ON c.thread = g.thread AND c.seq = g.top
 		ORDER BY c.created DESC, c.thread COLLATE "C"`)
 	if err != nil {
-		return nil, wrap("threads", err)
+		return nil, err
 	}
 	defer rows.Close()
 	var out []checkpoint.ThreadInfo
@@ -30,26 +27,15 @@ func (s *store) Threads(ctx context.Context) ([]checkpoint.ThreadInfo, error) {
 		var info checkpoint.ThreadInfo
 		var n, created int64
 		if err := rows.Scan(&info.Thread, &n, &created); err != nil {
-			return nil, wrap("threads", err)
+			return nil, err
 		}
 		info.Checkpoints, info.Latest = int(n), time.Unix(0, created).UTC()
 		out = append(out, info)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, wrap("threads", err)
-	}
-	return out, nil
+	return out, rows.Err()
 }
 
 func (s *store) Prune(ctx context.Context, thread string, r checkpoint.Retention) (int, error) {
-	if err := rules.Retention(thread, r.KeepLast, r.MaxAge); err != nil {
-		return 0, wrap("prune", err)
-	}
-	if r.KeepLast == 0 && r.MaxAge == 0 {
-		return 0, nil
-	}
-	ctx, cancel := rules.Context(ctx)
-	defer cancel()
 	cutoff, keep := int64(math.MinInt64), int64(math.MaxInt64)
 	if r.MaxAge > 0 {
 		cutoff = time.Now().Add(-r.MaxAge).UnixNano()
@@ -65,17 +51,17 @@ func (s *store) Prune(ctx context.Context, thread string, r checkpoint.Retention
 			SELECT thread FROM sgrgraph_checkpoints WHERE created < $1
 			UNION SELECT thread FROM sgrgraph_checkpoints GROUP BY thread HAVING count(*) > $2`, cutoff, keep)
 		if err != nil {
-			return 0, wrap("prune", err)
+			return 0, err
 		}
 		if threads, err = pgx.CollectRows(rows, pgx.RowTo[string]); err != nil {
-			return 0, wrap("prune", err)
+			return 0, err
 		}
 	}
 	removed := 0
 	for _, th := range threads {
 		n, err := s.pruneThread(ctx, th, cutoff, keep)
 		if err != nil {
-			return removed, wrap("prune", err)
+			return removed, err
 		}
 		removed += n
 	}
@@ -139,12 +125,7 @@ func (s *store) pruneThread(ctx context.Context, thread string, cutoff, keep int
 }
 
 func (s *store) Delete(ctx context.Context, thread string) error {
-	if err := rules.Key("thread", thread); err != nil {
-		return wrap("delete", err)
-	}
-	ctx, cancel := rules.Context(ctx)
-	defer cancel()
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		batch := &pgx.Batch{}
 		batch.Queue(`SELECT pg_advisory_xact_lock($1, hashtext($2))`, lockClass, thread)
 		for _, table := range []string{"sgrgraph_checkpoints", "sgrgraph_state_refs", "sgrgraph_state_pieces"} {
@@ -152,27 +133,11 @@ func (s *store) Delete(ctx context.Context, thread string) error {
 		}
 		return tx.SendBatch(ctx, batch).Close()
 	})
-	if err != nil {
-		return wrap("delete", err)
-	}
-	return nil
 }
 
-// Written implements checkpoint.Meter.
-func (s *store) Written() checkpoint.Written { return s.written.Written() }
-
-// Stored implements checkpoint.Meter.
 func (s *store) Stored(ctx context.Context, thread string) (checkpoint.Stored, error) {
-	if err := rules.OptionalKey("thread", thread); err != nil {
-		return checkpoint.Stored{}, wrap("stored", err)
-	}
-	ctx, cancel := rules.Context(ctx)
-	defer cancel()
 	var st checkpoint.Stored
 	err := s.pool.QueryRow(ctx, `SELECT count(*), COALESCE(sum(length(data)), 0) FROM sgrgraph_state_pieces WHERE $1 = '' OR thread = $1`,
 		thread).Scan(&st.Pieces, &st.Bytes)
-	if err != nil {
-		return checkpoint.Stored{}, wrap("stored", err)
-	}
-	return st, nil
+	return st, err
 }

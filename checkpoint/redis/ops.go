@@ -6,45 +6,37 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/redis/go-redis/v9"
 
 	"github.com/sgrgraph/sgrgraph/checkpoint"
 	"github.com/sgrgraph/sgrgraph/checkpoint/internal/blob"
+	"github.com/sgrgraph/sgrgraph/checkpoint/internal/driven"
 	"github.com/sgrgraph/sgrgraph/checkpoint/internal/record"
 	"github.com/sgrgraph/sgrgraph/checkpoint/internal/rules"
 )
 
-func (s *store) Put(ctx context.Context, cp checkpoint.Checkpoint) (checkpoint.Checkpoint, error) {
-	cp, header, err := record.ForPut(cp, time.Now())
-	if err != nil {
-		return checkpoint.Checkpoint{}, wrap("put", err)
-	}
-	pieces, manifest := record.Pieces(cp)
-	state, fields := record.State(cp), ""
+func (s *store) Put(ctx context.Context, r driven.Record) (string, int, int, error) {
+	cp, header, state, pieces, manifest := r.Checkpoint, r.Header, r.State, r.Pieces, r.Manifest
+	fields := ""
 	if manifest != nil {
-		state, fields = nil, strings.Join(manifest, ",")
+		fields = strings.Join(manifest, ",")
 	}
-	ctx, cancel := rules.Context(ctx)
-	defer cancel()
 	k := keysOf(cp.Thread)
 	id, sent, bytes, err := s.put(ctx, k, cp, header, state, fields, pieces, true)
 	if err != nil && strings.Contains(err.Error(), "SGRGRAPH_MISSING") { // pruned by another process
 		id, sent, bytes, err = s.put(ctx, k, cp, header, state, fields, pieces, false)
 	}
+	if err != nil && strings.Contains(err.Error(), "SGRGRAPH_EXISTS") {
+		return "", 0, 0, driven.ErrExists
+	}
 	if err != nil {
-		if strings.Contains(err.Error(), "SGRGRAPH_EXISTS") {
-			err = fmt.Errorf("thread %q already has checkpoint %q", cp.Thread, cp.ID)
-		}
-		return checkpoint.Checkpoint{}, wrap("put", err)
+		return "", 0, 0, err
 	}
 	if manifest != nil {
 		s.known.set(cp.Thread, manifest)
 	}
-	s.written.Add(sent, len(header)+len(state)+len(fields)+bytes)
-	cp.ID = id
-	return cp, nil
+	return id, sent, len(header) + len(state) + len(fields) + bytes, nil
 }
 
 // put runs the put script, sending the pieces of the state the thread is
@@ -64,67 +56,43 @@ func (s *store) put(ctx context.Context, k keys, cp checkpoint.Checkpoint, heade
 	return id, sent, bytes, err
 }
 
-func (s *store) Get(ctx context.Context, thread, id string) (checkpoint.Checkpoint, error) {
-	if err := errors.Join(rules.Key("thread", thread), rules.Key("id", id)); err != nil {
-		return checkpoint.Checkpoint{}, wrap("get", err)
-	}
-	ctx, cancel := rules.Context(ctx)
-	defer cancel()
-	v, err := s.scripts.get.Run(ctx, s.client, keysOf(thread).list(), thread, id).Slice()
-	if errors.Is(err, redis.Nil) {
-		err = fmt.Errorf("thread %q checkpoint %q: %w", thread, id, checkpoint.ErrNotFound)
-	}
-	if err != nil {
-		return checkpoint.Checkpoint{}, wrap("get", err)
-	}
-	cp, err := s.decode(thread, v)
-	if err != nil {
-		return checkpoint.Checkpoint{}, wrap("get", err)
-	}
-	return cp, nil
+func (s *store) Get(ctx context.Context, thread, id string) (checkpoint.Checkpoint, bool, error) {
+	return s.decodeRead(thread, s.scripts.get.Run(ctx, s.client, keysOf(thread).list(), thread, id))
 }
 
-func (s *store) Latest(ctx context.Context, thread string) (checkpoint.Checkpoint, error) {
-	if err := rules.Key("thread", thread); err != nil {
-		return checkpoint.Checkpoint{}, wrap("latest", err)
-	}
-	ctx, cancel := rules.Context(ctx)
-	defer cancel()
-	v, err := s.scripts.latest.Run(ctx, s.client, keysOf(thread).list(), thread).Slice()
-	if errors.Is(err, redis.Nil) {
-		err = fmt.Errorf("thread %q: %w", thread, checkpoint.ErrNotFound)
-	}
-	if err != nil {
-		return checkpoint.Checkpoint{}, wrap("latest", err)
-	}
-	cp, err := s.decode(thread, v)
-	if err != nil {
-		return checkpoint.Checkpoint{}, wrap("latest", err)
-	}
-	return cp, nil
+func (s *store) Latest(ctx context.Context, thread string) (checkpoint.Checkpoint, bool, error) {
+	return s.decodeRead(thread, s.scripts.latest.Run(ctx, s.client, keysOf(thread).list(), thread))
 }
 
-func (s *store) List(ctx context.Context, thread string, o checkpoint.ListOptions) ([]checkpoint.Checkpoint, error) {
-	if err := rules.List(thread, o.Limit, o.Before); err != nil {
-		return nil, wrap("list", err)
+// decodeRead decodes the answer of a read script; false when it found none.
+func (s *store) decodeRead(thread string, cmd *redis.Cmd) (checkpoint.Checkpoint, bool, error) {
+	v, err := cmd.Slice()
+	if errors.Is(err, redis.Nil) {
+		return checkpoint.Checkpoint{}, false, nil
 	}
-	ctx, cancel := rules.Context(ctx)
-	defer cancel()
+	if err != nil {
+		return checkpoint.Checkpoint{}, false, err
+	}
+	cp, err := s.decode(thread, v)
+	return cp, err == nil, err
+}
+
+func (s *store) List(ctx context.Context, thread string, o checkpoint.ListOptions) ([]checkpoint.Checkpoint, bool, error) {
 	k := keysOf(thread)
 	below := "+inf"
 	if o.Before != "" {
 		seq, err := s.client.ZScore(ctx, k.order, o.Before).Result()
 		if errors.Is(err, redis.Nil) {
-			err = fmt.Errorf("thread %q before %q: %w", thread, o.Before, checkpoint.ErrNotFound)
+			return nil, false, nil
 		}
 		if err != nil {
-			return nil, wrap("list", err)
+			return nil, false, err
 		}
 		below = "(" + strconv.FormatFloat(seq, 'f', -1, 64)
 	}
 	ids, err := s.client.ZRevRangeByScore(ctx, k.order, &redis.ZRangeBy{Max: below, Min: "-inf", Count: int64(o.Limit)}).Result()
 	if err != nil {
-		return nil, wrap("list", err)
+		return nil, false, err
 	}
 	// Each checkpoint in one script, with its pieces: a prune in between
 	// takes a checkpoint whole or not at all.
@@ -149,7 +117,7 @@ func (s *store) List(ctx context.Context, thread string, o checkpoint.ListOption
 		}
 	}
 	if err != nil && !errors.Is(err, redis.Nil) {
-		return nil, wrap("list", err)
+		return nil, false, err
 	}
 	var out []checkpoint.Checkpoint
 	for i, cmd := range cmds {
@@ -160,7 +128,7 @@ func (s *store) List(ctx context.Context, thread string, o checkpoint.ListOption
 				continue // pruned since the IDs were read
 			}
 			if cp, err = record.Decode(thread, ids[i], []byte(h), nil); err != nil {
-				return nil, wrap("list", err)
+				return nil, false, err
 			}
 			out = append(out, record.WithoutState(cp))
 			continue
@@ -170,14 +138,14 @@ func (s *store) List(ctx context.Context, thread string, o checkpoint.ListOption
 			continue // pruned since the IDs were read
 		}
 		if err != nil {
-			return nil, wrap("list", err)
+			return nil, false, err
 		}
 		if cp, err = s.decode(thread, v); err != nil {
-			return nil, wrap("list", err)
+			return nil, false, err
 		}
 		out = append(out, cp)
 	}
-	return out, nil
+	return out, true, nil
 }
 
 // decode rebuilds a checkpoint from a read script's answer: {id, header,

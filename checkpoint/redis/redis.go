@@ -22,19 +22,18 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/sgrgraph/sgrgraph/checkpoint"
+	"github.com/sgrgraph/sgrgraph/checkpoint/internal/driven"
 	"github.com/sgrgraph/sgrgraph/internal/storeopen"
 )
 
 // prefix starts every key of the store.
 const prefix = "sgrgraph:checkpoint:"
 
+// store is the driven.Driver that keeps checkpoints in the server.
 type store struct {
-	client    *redis.Client
-	scripts   scripts
-	closeOnce sync.Once
-	closeErr  error
-	known     known // the pieces this process saw its threads keep
-	written   checkpoint.WriteMeter
+	client  *redis.Client
+	scripts scripts
+	known   known // the pieces this process saw its threads keep
 }
 
 // Open connects to the server at url (redis://[user:password@]host:port/db,
@@ -45,18 +44,11 @@ func Open(ctx context.Context, url string) (checkpoint.Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint/redis: open: %w", err)
 	}
-	return &store{client: client, scripts: newScripts()}, nil
+	return driven.New("redis", &store{client: client, scripts: newScripts()}), nil
 }
 
-// Close closes the connections; closing again is no error.
-func (s *store) Close() error {
-	s.closeOnce.Do(func() {
-		if err := s.client.Close(); err != nil {
-			s.closeErr = fmt.Errorf("checkpoint/redis: close: %w", err)
-		}
-	})
-	return s.closeErr
-}
+// Close closes the connections (driven.Store closes once).
+func (s *store) Close() error { return s.client.Close() }
 
 // keys names the keys of one thread. The thread's length goes first, so no
 // thread name (which may contain ":") can reach into another thread's keys.
@@ -117,9 +109,4 @@ func (k *known) forget(thread string) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	delete(k.threads, thread)
-}
-
-// wrap names the store and the operation in err.
-func wrap(op string, err error) error {
-	return fmt.Errorf("checkpoint/redis: %s: %w", op, err)
 }

@@ -15,11 +15,9 @@ import (
 )
 
 func (s *store) Threads(ctx context.Context) ([]checkpoint.ThreadInfo, error) {
-	ctx, cancel := rules.Context(ctx)
-	defer cancel()
 	threads, err := s.client.SMembers(ctx, prefix+"threads").Result()
 	if err != nil {
-		return nil, wrap("threads", err)
+		return nil, err
 	}
 	// One round trip for counts and newest IDs, one for the newest times.
 	counts := make([]*redis.IntCmd, len(threads))
@@ -31,7 +29,7 @@ func (s *store) Threads(ctx context.Context) ([]checkpoint.ThreadInfo, error) {
 		}
 		return nil
 	}); err != nil {
-		return nil, wrap("threads", err)
+		return nil, err
 	}
 	times := make([]*redis.StringCmd, len(threads))
 	if _, err := s.client.Pipelined(ctx, func(p redis.Pipeliner) error {
@@ -42,7 +40,7 @@ func (s *store) Threads(ctx context.Context) ([]checkpoint.ThreadInfo, error) {
 		}
 		return nil
 	}); err != nil && !errors.Is(err, redis.Nil) {
-		return nil, wrap("threads", err)
+		return nil, err
 	}
 	out := make([]checkpoint.ThreadInfo, 0, len(threads))
 	for i, th := range threads {
@@ -63,26 +61,18 @@ func (s *store) Threads(ctx context.Context) ([]checkpoint.ThreadInfo, error) {
 }
 
 func (s *store) Prune(ctx context.Context, thread string, r checkpoint.Retention) (int, error) {
-	if err := rules.Retention(thread, r.KeepLast, r.MaxAge); err != nil {
-		return 0, wrap("prune", err)
-	}
-	if r.KeepLast == 0 && r.MaxAge == 0 {
-		return 0, nil
-	}
-	ctx, cancel := rules.Context(ctx)
-	defer cancel()
 	threads := []string{thread}
 	if thread == "" {
 		var err error
 		if threads, err = s.client.SMembers(ctx, prefix+"threads").Result(); err != nil {
-			return 0, wrap("prune", err)
+			return 0, err
 		}
 	}
 	removed := 0
 	for _, th := range threads {
 		n, err := s.pruneThread(ctx, th, r)
 		if err != nil {
-			return removed, wrap("prune", err)
+			return removed, err
 		}
 		removed += n
 	}
@@ -125,40 +115,23 @@ func (s *store) pruneThread(ctx context.Context, thread string, r checkpoint.Ret
 }
 
 func (s *store) Delete(ctx context.Context, thread string) error {
-	if err := rules.Key("thread", thread); err != nil {
-		return wrap("delete", err)
-	}
-	ctx, cancel := rules.Context(ctx)
-	defer cancel()
 	s.known.forget(thread)
-	if err := s.scripts.deleteThread.Run(ctx, s.client, keysOf(thread).list(), thread).Err(); err != nil {
-		return wrap("delete", err)
-	}
-	return nil
+	return s.scripts.deleteThread.Run(ctx, s.client, keysOf(thread).list(), thread).Err()
 }
 
-// Written implements checkpoint.Meter.
-func (s *store) Written() checkpoint.Written { return s.written.Written() }
-
-// Stored implements checkpoint.Meter.
 func (s *store) Stored(ctx context.Context, thread string) (checkpoint.Stored, error) {
-	if err := rules.OptionalKey("thread", thread); err != nil {
-		return checkpoint.Stored{}, wrap("stored", err)
-	}
-	ctx, cancel := rules.Context(ctx)
-	defer cancel()
 	threads := []string{thread}
 	if thread == "" {
 		var err error
 		if threads, err = s.client.SMembers(ctx, prefix+"threads").Result(); err != nil {
-			return checkpoint.Stored{}, wrap("stored", err)
+			return checkpoint.Stored{}, err
 		}
 	}
 	var st checkpoint.Stored
 	for _, th := range threads {
 		v, err := s.scripts.stored.Run(ctx, s.client, keysOf(th).list(), th).Int64Slice()
 		if err != nil {
-			return checkpoint.Stored{}, wrap("stored", err)
+			return checkpoint.Stored{}, err
 		}
 		st.Pieces += int(v[0])
 		st.Bytes += v[1]

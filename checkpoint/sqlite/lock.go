@@ -4,11 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/sgrgraph/sgrgraph/checkpoint"
-	"github.com/sgrgraph/sgrgraph/checkpoint/internal/rules"
 )
 
 // takeSQL takes the thread's lease unless an unexpired one is there; it
@@ -28,36 +26,17 @@ const (
 	freeSQL   = `DELETE FROM thread_locks WHERE thread = ? AND token = ?`
 )
 
-// takeAttempts bounds the retries of a lease freed between the statement
-// that found it held and the one that reads its holder.
-const takeAttempts = 3
-
-// TryLock implements checkpoint.Locker with a row per held thread, so that
-// the processes sharing the file share the leases too.
-func (s *store) TryLock(ctx context.Context, thread, owner string, ttl time.Duration) (*checkpoint.Lease, error) {
-	if err := rules.Lock(thread, owner, ttl); err != nil {
-		return nil, wrap("lock", err)
+// Take implements driven.Driver with a row per held thread, so that the
+// processes sharing the file share the leases too.
+func (s *store) Take(ctx context.Context, thread, owner, token string, now time.Time, ttl time.Duration) (*checkpoint.LeaseOps, string, error) {
+	taken, holder, err := s.take(ctx, thread, owner, token, now, ttl)
+	if err != nil || !taken {
+		return nil, holder, err
 	}
-	ctx, cancel := rules.Context(ctx)
-	defer cancel()
-	token := checkpoint.NewToken()
-	for range takeAttempts {
-		now := time.Now()
-		taken, holder, err := s.take(ctx, thread, owner, token, now, ttl)
-		if err != nil {
-			return nil, wrap("lock", fmt.Errorf("thread %q: %w", thread, err))
-		}
-		if taken {
-			return checkpoint.NewLease(thread, owner, ttl, now, checkpoint.LeaseOps{
-				Renew: func(ctx context.Context) (bool, error) { return s.renew(ctx, thread, token, ttl) },
-				Free:  func(ctx context.Context) error { return s.free(ctx, thread, token) },
-			}), nil
-		}
-		if holder != "" {
-			return nil, &checkpoint.BusyError{Thread: thread, Holder: holder}
-		}
-	}
-	return nil, wrap("lock", fmt.Errorf("thread %q: its lease changed hands %d times while it was being taken", thread, takeAttempts))
+	return &checkpoint.LeaseOps{
+		Renew: func(ctx context.Context) (bool, error) { return s.renew(ctx, thread, token, ttl) },
+		Free:  func(ctx context.Context) error { return s.free(ctx, thread, token) },
+	}, "", nil
 }
 
 // take tries to take the lease; when it is held, holder is its owner ("" if
@@ -85,7 +64,7 @@ func (s *store) renew(ctx context.Context, thread, token string, ttl time.Durati
 	defer s.writeMu.Unlock()
 	res, err := s.renewStmt.ExecContext(ctx, time.Now().Add(ttl).UnixMilli(), thread, token)
 	if err != nil {
-		return false, wrap("renew lease", err)
+		return false, err
 	}
 	n, err := res.RowsAffected()
 	return n == 1, err
@@ -94,8 +73,6 @@ func (s *store) renew(ctx context.Context, thread, token string, ttl time.Durati
 func (s *store) free(ctx context.Context, thread, token string) error {
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
-	if _, err := s.freeStmt.ExecContext(ctx, thread, token); err != nil {
-		return wrap("free lease", err)
-	}
-	return nil
+	_, err := s.freeStmt.ExecContext(ctx, thread, token)
+	return err
 }

@@ -4,30 +4,23 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
-	"time"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/sgrgraph/sgrgraph/checkpoint"
 	"github.com/sgrgraph/sgrgraph/checkpoint/internal/blob"
+	"github.com/sgrgraph/sgrgraph/checkpoint/internal/driven"
 	"github.com/sgrgraph/sgrgraph/checkpoint/internal/record"
 	"github.com/sgrgraph/sgrgraph/checkpoint/internal/rules"
 )
 
-func (s *store) Put(ctx context.Context, cp checkpoint.Checkpoint) (checkpoint.Checkpoint, error) {
-	cp, header, err := record.ForPut(cp, time.Now())
-	if err != nil {
-		return checkpoint.Checkpoint{}, wrap("put", err)
-	}
-	pieces, manifest := record.Pieces(cp)
-	state, fields := record.State(cp), any(nil) // NULL: the state is whole, as before pieces
+func (s *store) Put(ctx context.Context, r driven.Record) (string, int, int, error) {
+	cp, header, state, pieces, manifest := r.Checkpoint, r.Header, r.State, r.Pieces, r.Manifest
+	fields := any(nil) // NULL: the state is whole, as before pieces
 	if manifest != nil {
-		state, fields = []byte{}, blob.EncodeManifest(manifest)
+		fields = blob.EncodeManifest(manifest)
 	}
-	ctx, cancel := rules.Context(ctx)
-	defer cancel()
 	var id any // NULL: the statement makes the ID from the thread's next seq
 	if cp.ID != "" {
 		id = cp.ID
@@ -36,7 +29,7 @@ func (s *store) Put(ctx context.Context, cp checkpoint.Checkpoint) (checkpoint.C
 	defer s.writeMu.Unlock()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return checkpoint.Checkpoint{}, wrap("put", err)
+		return "", 0, 0, err
 	}
 	defer func() { _ = tx.Rollback() }()
 	ctx = inTx(ctx)
@@ -44,24 +37,23 @@ func (s *store) Put(ctx context.Context, cp checkpoint.Checkpoint) (checkpoint.C
 	if manifest != nil {
 		added, bytes, err := s.putPieces(ctx, tx, cp.Thread, pieces)
 		if err != nil {
-			return checkpoint.Checkpoint{}, wrap("put", err)
+			return "", 0, 0, err
 		}
 		written, size = added, size+bytes+len(fields.(string))
 	}
 	// The next seq, the ID made from it and the row in one statement,
 	// compiled once when the store opened.
 	err = tx.StmtContext(ctx, s.put).QueryRowContext(ctx, cp.Thread, id, rules.Suffix(), cp.Metadata.Time.UnixNano(), header, state, fields).Scan(&cp.ID)
+	if se := (*sqlite.Error)(nil); errors.As(err, &se) && (se.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY || se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE) {
+		return "", 0, 0, driven.ErrExists
+	}
 	if err != nil {
-		if se := (*sqlite.Error)(nil); errors.As(err, &se) && (se.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY || se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE) {
-			err = fmt.Errorf("thread %q already has checkpoint %q", cp.Thread, cp.ID)
-		}
-		return checkpoint.Checkpoint{}, wrap("put", err)
+		return "", 0, 0, err
 	}
 	if err := tx.Commit(); err != nil {
-		return checkpoint.Checkpoint{}, wrap("put", err)
+		return "", 0, 0, err
 	}
-	s.written.Add(written, size)
-	return cp, nil
+	return cp.ID, written, size, nil
 }
 
 // inTx is the context of the statements of a write transaction: BEGIN
@@ -97,73 +89,48 @@ func (s *store) putPieces(ctx context.Context, tx *sql.Tx, thread string, pieces
 	return added, bytes, nil
 }
 
-func (s *store) Get(ctx context.Context, thread, id string) (checkpoint.Checkpoint, error) {
-	if err := errors.Join(rules.Key("thread", thread), rules.Key("id", id)); err != nil {
-		return checkpoint.Checkpoint{}, wrap("get", err)
-	}
-	ctx, cancel := rules.Context(ctx)
-	defer cancel()
-	cps, err := read(thread, func() (*sql.Rows, error) { return s.byID.QueryContext(ctx, thread, id) })
-	if err == nil && len(cps) == 0 {
-		err = fmt.Errorf("thread %q checkpoint %q: %w", thread, id, checkpoint.ErrNotFound)
-	}
-	if err != nil {
-		return checkpoint.Checkpoint{}, wrap("get", err)
-	}
-	return cps[0], nil
+func (s *store) Get(ctx context.Context, thread, id string) (checkpoint.Checkpoint, bool, error) {
+	return first(read(thread, func() (*sql.Rows, error) { return s.byID.QueryContext(ctx, thread, id) }))
 }
 
-func (s *store) Latest(ctx context.Context, thread string) (checkpoint.Checkpoint, error) {
-	if err := rules.Key("thread", thread); err != nil {
-		return checkpoint.Checkpoint{}, wrap("latest", err)
+func (s *store) Latest(ctx context.Context, thread string) (checkpoint.Checkpoint, bool, error) {
+	return first(read(thread, func() (*sql.Rows, error) { return s.latest.QueryContext(ctx, thread) }))
+}
+
+// first returns the first of cps, or false when there is none.
+func first(cps []checkpoint.Checkpoint, err error) (checkpoint.Checkpoint, bool, error) {
+	if err != nil || len(cps) == 0 {
+		return checkpoint.Checkpoint{}, false, err
 	}
-	ctx, cancel := rules.Context(ctx)
-	defer cancel()
-	cps, err := read(thread, func() (*sql.Rows, error) { return s.latest.QueryContext(ctx, thread) })
-	if err == nil && len(cps) == 0 {
-		err = fmt.Errorf("thread %q: %w", thread, checkpoint.ErrNotFound)
-	}
-	if err != nil {
-		return checkpoint.Checkpoint{}, wrap("latest", err)
-	}
-	return cps[0], nil
+	return cps[0], true, nil
 }
 
 // listSQL reads a page of a thread's checkpoints older than seq ?2.
 var listSQL = reading(`WHERE thread = ?1 AND seq < ?2 ORDER BY seq DESC LIMIT ?3`)
 
-func (s *store) List(ctx context.Context, thread string, o checkpoint.ListOptions) ([]checkpoint.Checkpoint, error) {
-	if err := rules.List(thread, o.Limit, o.Before); err != nil {
-		return nil, wrap("list", err)
-	}
-	ctx, cancel := rules.Context(ctx)
-	defer cancel()
+func (s *store) List(ctx context.Context, thread string, o checkpoint.ListOptions) ([]checkpoint.Checkpoint, bool, error) {
 	before := int64(1<<63 - 1)
 	if o.Before != "" {
 		err := s.db.QueryRowContext(ctx, `SELECT seq FROM checkpoints WHERE thread = ? AND id = ?`, thread, o.Before).Scan(&before)
 		if errors.Is(err, sql.ErrNoRows) {
-			err = fmt.Errorf("thread %q before %q: %w", thread, o.Before, checkpoint.ErrNotFound)
+			return nil, false, nil
 		}
 		if err != nil {
-			return nil, wrap("list", err)
+			return nil, false, err
 		}
 	}
 	limit := int64(o.Limit)
 	if limit == 0 {
 		limit = -1 // SQLite: no limit
 	}
+	var out []checkpoint.Checkpoint
+	var err error
 	if o.NoState {
-		out, err := heads(thread, func() (*sql.Rows, error) { return s.heads.QueryContext(ctx, thread, before, limit) })
-		if err != nil {
-			return nil, wrap("list", err)
-		}
-		return out, nil
+		out, err = heads(thread, func() (*sql.Rows, error) { return s.heads.QueryContext(ctx, thread, before, limit) })
+	} else {
+		out, err = read(thread, func() (*sql.Rows, error) { return s.db.QueryContext(ctx, listSQL, thread, before, limit) })
 	}
-	out, err := read(thread, func() (*sql.Rows, error) { return s.db.QueryContext(ctx, listSQL, thread, before, limit) })
-	if err != nil {
-		return nil, wrap("list", err)
-	}
-	return out, nil
+	return out, err == nil, err
 }
 
 // read runs a query of readSQL's form and rebuilds its checkpoints. One
@@ -204,18 +171,5 @@ func heads(thread string, query func() (*sql.Rows, error)) ([]checkpoint.Checkpo
 		return nil, err
 	}
 	defer func() { _ = rows.Close() }()
-	var out []checkpoint.Checkpoint
-	for rows.Next() {
-		var id string
-		var header []byte
-		if err := rows.Scan(&id, &header); err != nil {
-			return nil, err
-		}
-		cp, err := record.Decode(thread, id, header, nil)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, record.WithoutState(cp))
-	}
-	return out, rows.Err()
+	return record.Heads(thread, rows)
 }

@@ -23,6 +23,7 @@ import (
 	"sync"
 
 	"github.com/sgrgraph/sgrgraph/checkpoint"
+	"github.com/sgrgraph/sgrgraph/checkpoint/internal/driven"
 	"github.com/sgrgraph/sgrgraph/checkpoint/internal/rules"
 	"github.com/sgrgraph/sgrgraph/internal/storeopen"
 )
@@ -96,6 +97,7 @@ ORDER BY c.seq DESC`
 // reading is readSQL for the checkpoints of thread ?1 that where selects.
 func reading(where string) string { return fmt.Sprintf(readSQL, where) }
 
+// store is the driven.Driver that keeps checkpoints in the file.
 type store struct {
 	db                *sql.DB
 	put, latest, byID *sql.Stmt // compiled once: SQLite compiling a statement costs as much as running it
@@ -108,7 +110,6 @@ type store struct {
 	// writeMu queues this process's writers in Go rather than in SQLite's
 	// busy handler, which sleeps in steps of up to 100 ms.
 	writeMu sync.Mutex
-	written checkpoint.WriteMeter
 }
 
 // DefaultPath returns the per-user database file:
@@ -159,7 +160,7 @@ func Open(path string) (checkpoint.Store, error) {
 			return nil, fmt.Errorf("checkpoint/sqlite: open %s: %w", path, err)
 		}
 	}
-	return s, nil
+	return driven.New("sqlite", s), nil
 }
 
 // create makes the tables, and adds the column fields to a file written
@@ -196,13 +197,5 @@ func (s *store) Close() error {
 			errs = append(errs, st.Close())
 		}
 	}
-	if err := errors.Join(append(errs, s.db.Close())...); err != nil {
-		return fmt.Errorf("checkpoint/sqlite: close: %w", err)
-	}
-	return nil
-}
-
-// wrap names the store and the operation in err.
-func wrap(op string, err error) error {
-	return fmt.Errorf("checkpoint/sqlite: %s: %w", op, err)
+	return errors.Join(append(errs, s.db.Close())...)
 }

@@ -9,12 +9,9 @@ import (
 
 	"github.com/sgrgraph/sgrgraph/checkpoint"
 	"github.com/sgrgraph/sgrgraph/checkpoint/internal/blob"
-	"github.com/sgrgraph/sgrgraph/checkpoint/internal/rules"
 )
 
 func (s *store) Threads(ctx context.Context) ([]checkpoint.ThreadInfo, error) {
-	ctx, cancel := rules.Context(ctx)
-	defer cancel()
 	// Each thread with the time of its latest row, the most recently written first.
 	rows, err := s.db.QueryContext(ctx, `
 		SELECT c.thread, g.n, c.created
@@ -23,7 +20,7 @@ func (s *store) Threads(ctx context.Context) ([]checkpoint.ThreadInfo, error) {
 		  ON c.thread = g.thread AND c.seq = g.top
 		ORDER BY c.created DESC, c.thread`)
 	if err != nil {
-		return nil, wrap("threads", err)
+		return nil, err
 	}
 	defer func() { _ = rows.Close() }()
 	var out []checkpoint.ThreadInfo
@@ -31,37 +28,26 @@ func (s *store) Threads(ctx context.Context) ([]checkpoint.ThreadInfo, error) {
 		var info checkpoint.ThreadInfo
 		var created int64
 		if err := rows.Scan(&info.Thread, &info.Checkpoints, &created); err != nil {
-			return nil, wrap("threads", err)
+			return nil, err
 		}
 		info.Latest = time.Unix(0, created).UTC()
 		out = append(out, info)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, wrap("threads", err)
-	}
-	return out, nil
+	return out, rows.Err()
 }
 
 func (s *store) Prune(ctx context.Context, thread string, r checkpoint.Retention) (int, error) {
-	if err := rules.Retention(thread, r.KeepLast, r.MaxAge); err != nil {
-		return 0, wrap("prune", err)
-	}
-	if r.KeepLast == 0 && r.MaxAge == 0 {
-		return 0, nil
-	}
-	ctx, cancel := rules.Context(ctx)
-	defer cancel()
 	if thread != "" { // after each turn, as a rule: a read says whether to write
 		due, err := s.prunable(ctx, thread, r)
 		if err != nil || !due {
-			return 0, wrapIf("prune", err)
+			return 0, err
 		}
 	}
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return 0, wrap("prune", err)
+		return 0, err
 	}
 	defer func() { _ = tx.Rollback() }()
 	ctx = inTx(ctx)
@@ -72,7 +58,7 @@ func (s *store) Prune(ctx context.Context, thread string, r checkpoint.Retention
 		cutoff := time.Now().Add(-r.MaxAge).UnixNano()
 		n, err := remove(ctx, tx, freed, `DELETE FROM checkpoints WHERE (?1 = '' OR thread = ?1) AND created < ?2 RETURNING thread, fields`, thread, cutoff)
 		if err != nil {
-			return 0, wrap("prune", err)
+			return 0, err
 		}
 		removed += n
 	}
@@ -92,15 +78,15 @@ func (s *store) Prune(ctx context.Context, thread string, r checkpoint.Retention
 		}
 		n, err := remove(ctx, tx, freed, query, thread, r.KeepLast)
 		if err != nil {
-			return 0, wrap("prune", err)
+			return 0, err
 		}
 		removed += n
 	}
 	if err := free(ctx, tx, freed); err != nil {
-		return 0, wrap("prune", err)
+		return 0, err
 	}
 	if err := tx.Commit(); err != nil {
-		return 0, wrap("prune", err)
+		return 0, err
 	}
 	return removed, nil
 }
@@ -121,14 +107,6 @@ func (s *store) prunable(ctx context.Context, thread string, r checkpoint.Retent
 	var due bool
 	err := s.prunableStmt.QueryRowContext(ctx, thread, cutoff, keep).Scan(&due)
 	return due, err
-}
-
-// wrapIf is wrap for an error that may be nil.
-func wrapIf(op string, err error) error {
-	if err == nil {
-		return nil
-	}
-	return wrap(op, err)
 }
 
 // remove runs a DELETE of checkpoints returning (thread, fields), adds the
@@ -181,45 +159,28 @@ func free(ctx context.Context, tx *sql.Tx, freed map[string][]string) error {
 }
 
 func (s *store) Delete(ctx context.Context, thread string) error {
-	if err := rules.Key("thread", thread); err != nil {
-		return wrap("delete", err)
-	}
-	ctx, cancel := rules.Context(ctx)
-	defer cancel()
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return wrap("delete", err)
+		return err
 	}
 	defer func() { _ = tx.Rollback() }()
 	ctx = inTx(ctx)
 	for _, q := range []string{`DELETE FROM checkpoints WHERE thread = ?`, `DELETE FROM state_pieces WHERE thread = ?`, `DELETE FROM state_refs WHERE thread = ?`} {
 		if _, err := tx.ExecContext(ctx, q, thread); err != nil {
-			return wrap("delete", err)
+			return err
 		}
 	}
 	if err := tx.Commit(); err != nil {
-		return wrap("delete", err)
+		return err
 	}
 	return nil
 }
 
-// Written implements checkpoint.Meter.
-func (s *store) Written() checkpoint.Written { return s.written.Written() }
-
-// Stored implements checkpoint.Meter.
 func (s *store) Stored(ctx context.Context, thread string) (checkpoint.Stored, error) {
-	if err := rules.OptionalKey("thread", thread); err != nil {
-		return checkpoint.Stored{}, wrap("stored", err)
-	}
-	ctx, cancel := rules.Context(ctx)
-	defer cancel()
 	var st checkpoint.Stored
 	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(length(data)), 0) FROM state_pieces WHERE ?1 = '' OR thread = ?1`,
 		thread).Scan(&st.Pieces, &st.Bytes)
-	if err != nil {
-		return checkpoint.Stored{}, wrap("stored", err)
-	}
-	return st, nil
+	return st, err
 }

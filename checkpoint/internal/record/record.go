@@ -200,3 +200,29 @@ func WithoutState(cp checkpoint.Checkpoint) checkpoint.Checkpoint {
 	}
 	return cp
 }
+
+// Rows are the rows of a query, as database/sql and pgx both give them.
+type Rows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+}
+
+// Heads rebuilds, without their states, the checkpoints of thread from
+// rows of (id, header).
+func Heads(thread string, rows Rows) ([]checkpoint.Checkpoint, error) {
+	var out []checkpoint.Checkpoint
+	for rows.Next() {
+		var id string
+		var header []byte
+		if err := rows.Scan(&id, &header); err != nil {
+			return nil, err
+		}
+		cp, err := Decode(thread, id, header, nil)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, WithoutState(cp))
+	}
+	return out, rows.Err()
+}
