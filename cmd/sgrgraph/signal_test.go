@@ -137,13 +137,17 @@ type process struct {
 	signalled      time.Time
 }
 
-// start runs the binary with a standard input that stays open and silent.
+// start runs the binary with a standard input that stays open and silent,
+// with a TMPDIR in the test's folder, in a process group of its own that
+// ends with the test (also when the test process dies).
 func start(t *testing.T, bin string, args ...string) *process {
 	t.Helper()
 	stdin, typist, err := os.Pipe()
 	require.NoError(t, err)
 	p := &process{cmd: exec.Command(bin, args...), stdout: &lockedBuffer{}, stderr: &lockedBuffer{}, exited: make(chan struct{})}
 	p.cmd.Stdin, p.cmd.Stdout, p.cmd.Stderr = stdin, p.stdout, p.stderr
+	p.cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir())
+	ownGroup(p.cmd)
 	require.NoError(t, p.cmd.Start())
 	stdin.Close()
 	go func() {
@@ -158,6 +162,7 @@ func start(t *testing.T, bin string, args ...string) *process {
 			_ = p.cmd.Process.Kill()
 			<-p.exited
 		}
+		killGroup(p.cmd)
 	})
 	return p
 }

@@ -3,6 +3,7 @@ package servers
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -46,22 +47,32 @@ func findChromium(paths []string) (found string, tried []string) {
 }
 
 // ChromiumOptions are the options to start Chromium headless with from
-// chromedp (its defaults and the path Chromium gives), with a TMPDIR of
-// the test's own: Chromium makes the folder of its single-instance socket
-// there (org.chromium.Chromium.*) and, killed at the end of a test, never
-// removes it. The folder is removed when the test ends, after the browser
-// the test stopped has exited.
+// chromedp (its defaults and the path Chromium gives), with a folder of the
+// test's own (tb.TempDir) for what Chromium writes:
+//
+//   - its profile: left to chromedp it is a chromedp-runner* folder in the
+//     test process's temporary folder, which chromedp removes 10 ms after
+//     the browser's first process ends, while the processes it started
+//     (GPU, network, storage, renderers) may still write there; the
+//     removal may then fail, silently, and the folder stay in /tmp;
+//   - its TMPDIR, where it makes the folder of its single-instance socket
+//     (org.chromium.Chromium.*) and, killed at the end of a test, never
+//     removes it.
+//
+// Chromium runs in a process group of its own. When the test ends, after
+// the test has stopped the browser, every process of the group is killed
+// and waited for, so that none writes into the folder as it is removed.
 func ChromiumOptions(tb testing.TB) []chromedp.ExecAllocatorOption {
 	tb.Helper()
 	path := Chromium(tb)
-	tmp, err := os.MkdirTemp("", "sgrgraph-chromium-")
-	if err != nil {
-		tb.Fatalf("servers: a temporary folder for chromium: %v", err)
-	}
+	tmp := tb.TempDir() // removed after the cleanup below: cleanups run last first
+	var group browserGroup
 	tb.Cleanup(func() {
-		if err := os.RemoveAll(tmp); err != nil {
-			tb.Errorf("servers: remove chromium's temporary folder: %v", err)
+		if err := group.stop(browserExit); err != nil {
+			tb.Errorf("servers: chromium: %v", err)
 		}
 	})
-	return append(slices.Clone(chromedp.DefaultExecAllocatorOptions[:]), chromedp.ExecPath(path), chromedp.Env("TMPDIR="+tmp))
+	return append(slices.Clone(chromedp.DefaultExecAllocatorOptions[:]),
+		chromedp.ExecPath(path), chromedp.Env("TMPDIR="+tmp), chromedp.UserDataDir(filepath.Join(tmp, "profile")),
+		chromedp.ModifyCmdFunc(group.prepare))
 }
