@@ -220,14 +220,21 @@ func TestTurnsOfOneSessionRunOneAtATime(t *testing.T) {
 }
 
 // gatedReplica is one serve process over the shared store whose turns wait
-// in g.
+// in g, looking for a stop from another replica every testStopPoll.
 func gatedReplica(t *testing.T, store string, g *gate) string {
 	t.Helper()
 	s, err := agent.OpenStore(context.Background(), store)
 	require.NoError(t, err)
 	t.Cleanup(func() { s.Close() })
-	return serve(t, gatedAgent(t, s, g), Options{APIKeys: []string{"k"}, Sessions: true}).URL
+	srv := New(gatedAgent(t, s, g), Options{APIKeys: []string{"k"}, Sessions: true})
+	srv.stopPoll = testStopPoll
+	return serveHandler(t, srv).URL
 }
+
+// testStopPoll is how often the replicas of the tests look for a stop from
+// another replica: 20 times the served rate, so that a test waiting for
+// one waits a few hundredths of a second, not a second.
+const testStopPoll = 50 * time.Millisecond
 
 // sharedStores are the stores replicas share, each on a server the test starts.
 var sharedStores = []struct {

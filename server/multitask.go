@@ -130,7 +130,7 @@ func (s *Server) watchStops(r *http.Request, thread, holder string) {
 	remove := s.running.add(holder, func(why *turnStopped) { m.stop(why) })
 	go func() {
 		defer remove()
-		tick := time.NewTicker(stopPoll)
+		tick := time.NewTicker(s.stopPoll)
 		defer tick.Stop()
 		for {
 			select {

@@ -125,7 +125,7 @@ func TestDoubleTextingAcrossReplicas(t *testing.T) {
 		a := sendTurn(t, urls[0], turnBody(first, session, ""))
 		entered(t, g, "the first turn")
 		b := sendTurn(t, urls[1], turnBody(second, session, "enqueue"))
-		time.Sleep(2 * stopPoll) // b waits, and does not stop a
+		time.Sleep(2 * testStopPoll) // b waits, and does not stop a
 		g.release()
 		ga, gb := await(t, a, "the first turn"), await(t, b, "the enqueued turn")
 		require.Equal(t, http.StatusOK, ga.status, "%s", ga.body)

@@ -31,6 +31,7 @@ func countedReplica(t *testing.T, store string, g *gate) (url string, arrived <-
 	require.NoError(t, err)
 	t.Cleanup(func() { s.Close() })
 	h := New(gatedAgent(t, s, g), Options{APIKeys: []string{"k"}, Sessions: true})
+	h.stopPoll = testStopPoll
 	ch := make(chan struct{}, 8)
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasSuffix(r.URL.Path, "/chat/completions") {
@@ -136,7 +137,7 @@ func TestNodeClientDoubleTexting(t *testing.T) {
 		case <-time.After(60 * time.Second):
 			t.Fatal("the enqueued completion did not reach the second replica")
 		}
-		time.Sleep(2 * stopPoll) // b waits, and does not stop a
+		time.Sleep(2 * testStopPoll) // b waits, and does not stop a
 		select {
 		case s := <-b:
 			t.Fatalf("the enqueued turn answered while the first ran: %s %v", s.out, s.err)

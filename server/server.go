@@ -106,6 +106,10 @@ type Server struct {
 	// keepAlive is how often an idle completion stream gets a comment
 	// line: the constant keepAlive, shorter in the package's tests.
 	keepAlive time.Duration
+	// stopPoll is how often a session turn looks for a request on another
+	// replica to stop it: the constant stopPoll, shorter in the package's
+	// tests.
+	stopPoll time.Duration
 }
 
 // New serves the agent's turns. The agent stays the caller's to close,
@@ -113,7 +117,7 @@ type Server struct {
 func New(a *agent.Agent, o Options) *Server {
 	o = o.withDefaults()
 	s := &Server{agent: a, opts: o, keys: newKeyring(append(slices.Clone(o.APIKeys), o.ReviewerKeys...)), reviewers: newReviewerSet(o.ReviewerKeys), hosts: newHostRule(o.AllowedHosts), inFlight: newInFlight(o.MaxTurnsPerKey),
-		metrics: newMetrics(), running: newRunningTurns(), keepAlive: keepAlive}
+		metrics: newMetrics(), running: newRunningTurns(), keepAlive: keepAlive, stopPoll: stopPoll}
 	mux := http.NewServeMux()
 	// Probes answer without a key: a load balancer holds none.
 	mux.Handle("/healthz", only(http.MethodGet, http.HandlerFunc(s.healthz)))
