@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/sgrgraph/sgrgraph/sgrtest/filetest"
 )
 
 // TestAcceptExampleChanges: a threshold moved in a DMN file and in a JSON
@@ -20,7 +22,7 @@ func TestAcceptExampleChanges(t *testing.T) {
 	exportDMN(t, fixtureSet(t), dir)
 	require.NoError(t, os.Remove(filepath.Join(dir, "T-2.dmn")))
 	dmn := filepath.Join(dir, "T-1.dmn")
-	edit(t, dmn, "&gt;= 30<", "&gt;= 20<", "&lt; 30<", "&lt; 20<")
+	filetest.Replace(t, dmn, "&gt;= 30<", "&gt;= 20<", "&lt; 30<", "&lt; 20<")
 	before, err := os.ReadFile(dmn)
 	require.NoError(t, err)
 	def := priority()

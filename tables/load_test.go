@@ -14,12 +14,6 @@ import (
 	"github.com/sgrgraph/sgrgraph/sgrtest/filetest"
 )
 
-// edit is filetest.Replace, by the name accept_test.go calls it.
-func edit(t *testing.T, path string, pairs ...string) {
-	t.Helper()
-	filetest.Replace(t, path, pairs...)
-}
-
 // TestDMNRoundTrip: a table written as DMN reads back as the same table,
 // and is written again byte for byte.
 func TestDMNRoundTrip(t *testing.T) {
