@@ -86,6 +86,9 @@ var (
 // errors ("checkpoint/NAME: get: …").
 func New(name string, d Driver) *Store { return &Store{name: name, d: d} }
 
+// Put implements checkpoint.Store: the checkpoint is checked and laid out
+// (state in pieces when large), then written through the driver; a taken
+// ID is refused.
 func (s *Store) Put(ctx context.Context, cp checkpoint.Checkpoint) (checkpoint.Checkpoint, error) {
 	cp, header, err := record.ForPut(cp, time.Now())
 	if err != nil {
@@ -110,6 +113,7 @@ func (s *Store) Put(ctx context.Context, cp checkpoint.Checkpoint) (checkpoint.C
 	return cp, nil
 }
 
+// Get implements checkpoint.Store; a missing checkpoint is ErrNotFound.
 func (s *Store) Get(ctx context.Context, thread, id string) (checkpoint.Checkpoint, error) {
 	if err := errors.Join(rules.Key("thread", thread), rules.Key("id", id)); err != nil {
 		return checkpoint.Checkpoint{}, s.wrap("get", err)
@@ -126,6 +130,8 @@ func (s *Store) Get(ctx context.Context, thread, id string) (checkpoint.Checkpoi
 	return cp, nil
 }
 
+// Latest implements checkpoint.Store; a thread without checkpoints is
+// ErrNotFound.
 func (s *Store) Latest(ctx context.Context, thread string) (checkpoint.Checkpoint, error) {
 	if err := rules.Key("thread", thread); err != nil {
 		return checkpoint.Checkpoint{}, s.wrap("latest", err)
@@ -142,6 +148,8 @@ func (s *Store) Latest(ctx context.Context, thread string) (checkpoint.Checkpoin
 	return cp, nil
 }
 
+// List implements checkpoint.Store; a Before the thread lacks is
+// ErrNotFound.
 func (s *Store) List(ctx context.Context, thread string, o checkpoint.ListOptions) ([]checkpoint.Checkpoint, error) {
 	if err := rules.List(thread, o.Limit, o.Before); err != nil {
 		return nil, s.wrap("list", err)
@@ -158,6 +166,7 @@ func (s *Store) List(ctx context.Context, thread string, o checkpoint.ListOption
 	return out, nil
 }
 
+// Threads implements checkpoint.Store.
 func (s *Store) Threads(ctx context.Context) ([]checkpoint.ThreadInfo, error) {
 	ctx, cancel := rules.Context(ctx)
 	defer cancel()
@@ -168,6 +177,8 @@ func (s *Store) Threads(ctx context.Context) ([]checkpoint.ThreadInfo, error) {
 	return out, nil
 }
 
+// Prune implements checkpoint.Store; a retention that keeps everything
+// removes nothing without asking the driver.
 func (s *Store) Prune(ctx context.Context, thread string, r checkpoint.Retention) (int, error) {
 	if err := rules.Retention(thread, r.KeepLast, r.MaxAge); err != nil {
 		return 0, s.wrap("prune", err)
@@ -184,6 +195,7 @@ func (s *Store) Prune(ctx context.Context, thread string, r checkpoint.Retention
 	return removed, nil
 }
 
+// Delete implements checkpoint.Store.
 func (s *Store) Delete(ctx context.Context, thread string) error {
 	if err := rules.Key("thread", thread); err != nil {
 		return s.wrap("delete", err)
