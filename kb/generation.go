@@ -66,6 +66,10 @@ type generation struct {
 	bleve    bleve.Index
 	manifest manifest
 	chunks   *chunkStore // what searches read of bleve's stored fields
+	// shared are, per language, the terms searched in the text alone
+	// (sharedTerms).
+	shared [][]string
+	titled []map[string]bool // per language, the terms of the titles (titleTerms)
 }
 
 func (g generation) close() error {
@@ -140,7 +144,16 @@ func openGeneration(dir, name string, timeout time.Duration) (generation, error)
 		b.Close()
 		return generation{}, fmt.Errorf("index %s: %d chunks, the manifest lists %d (%w)", path, n, want, err)
 	}
-	return generation{name: name, bleve: b, manifest: m, chunks: newChunkStore(b, int(n))}, nil
+	shared, err := sharedTerms(b, len(m.Files))
+	var titled []map[string]bool
+	if err == nil {
+		titled, err = titleTerms(b)
+	}
+	if err != nil {
+		b.Close()
+		return generation{}, fmt.Errorf("index %s: title terms: %w", path, err)
+	}
+	return generation{name: name, bleve: b, manifest: m, chunks: newChunkStore(b, int(n)), shared: shared, titled: titled}, nil
 }
 
 func (m manifest) chunks() int {

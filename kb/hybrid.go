@@ -106,9 +106,7 @@ func (idx *Index) candidates(q string, topK int, qv []float32, vs *vectorSet, ne
 	if len(qt.terms[0]) > 0 || len(qt.terms[1]) > 0 {
 		var qs []query.Query
 		for i, l := range languages {
-			for _, field := range []string{l.text, l.title} {
-				qs = append(qs, matchQuery(qt.tokens[i], field))
-			}
+			qs = append(qs, matchQuery(qt.tokens[i], l.text), matchQuery(idx.gen.titleTokens(i, qt.tokens[i]), l.title))
 		}
 		hits, release, err := idx.hits(bleve.NewDisjunctionQuery(qs...), topK*hitsPerArticle)
 		if err != nil {

@@ -7,8 +7,9 @@ import (
 
 // decodePlainFrontMatter decodes the front matter most articles have, and
 // all of ours, without the YAML parser: one "key: value" line for each of
-// title, kb_id and url, and tags as a one-line list, "[a, b]", every value
-// a plain word or words. It gives what yaml.Unmarshal gives for such front
+// title, kb_id, url and product (which names the product, read by
+// agent.ProductOf, not here), and tags as a one-line list, "[a, b]", every
+// value a plain word or words. It gives what yaml.Unmarshal gives for such front
 // matter, and reports false for any other, which is then left to the YAML
 // parser: a start decodes some thirty articles, and the parser allocates
 // some hundred times for each.
@@ -21,7 +22,7 @@ import (
 // YAML takes for neither a line break nor a byte order mark.
 func decodePlainFrontMatter(head []byte, fm *frontMatter) bool {
 	var out frontMatter
-	var seen [4]bool
+	var seen [5]bool
 	for len(head) > 0 {
 		line := head
 		if i := bytes.IndexByte(head, '\n'); i >= 0 {
@@ -51,6 +52,8 @@ func decodePlainFrontMatter(head []byte, fm *frontMatter) bool {
 		case "tags":
 			k = 3
 			out.Tags, ok = plainList(value)
+		case "product":
+			k, ok = 4, plainScalar(value, false)
 		}
 		if k < 0 || !ok || seen[k] {
 			return false

@@ -69,9 +69,7 @@ func (idx *Index) Search(q string, topK int) (Result, error) {
 	}
 	var qs []query.Query
 	for i, l := range languages {
-		for _, field := range []string{l.text, l.title} {
-			qs = append(qs, matchQuery(qt.tokens[i], field))
-		}
+		qs = append(qs, matchQuery(qt.tokens[i], l.text), matchQuery(idx.gen.titleTokens(i, qt.tokens[i]), l.title))
 	}
 	// The stored fields come from the generation's chunk store, not with
 	// each hit; where it keeps its chunks, so do the terms each chunk

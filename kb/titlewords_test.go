@@ -1,0 +1,74 @@
+package kb
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sgrgraph/sgrgraph/contracts"
+)
+
+// A knowledge base whose titles name its product in some articles and not
+// in others, and the same one with the name taken out of every title,
+// give searches that say the product's name the same articles in the same
+// order: the name is in every article's text, so it tells none apart.
+func TestAProductNameInSomeTitlesRanksNoArticleFirst(t *testing.T) {
+	topics := []struct{ file, title, text string }{
+		{"backup.md", "Zorp backups", "Take a snapshot of the data directory every night."},
+		{"restore.md", "Restoring from a snapshot", "Stop the server, copy the snapshot back and restart it."},
+		{"install.md", "Installing Zorp", "Download the binary and put it on the path."},
+		{"upgrade.md", "Upgrades", "Upgrade one member at a time; a snapshot first is wise."},
+		{"tls.md", "Zorp TLS", "Give each member a certificate and its key."},
+		{"members.md", "Adding members", "A new member joins as a learner and is promoted later."},
+		{"metrics.md", "Zorp metrics", "Every member serves its metrics over HTTP."},
+		{"limits.md", "Request limits", "A request may hold at most one megabyte of data."},
+		{"logs.md", "Logging", "Set the log level at start-up or at run time."},
+		{"faq.md", "Questions", "Most questions are about snapshots and members."},
+	}
+	write := func(withName bool) *Index {
+		files := map[string]string{}
+		for _, tp := range topics {
+			title := tp.title
+			if !withName {
+				title = strings.TrimSpace(strings.ReplaceAll(strings.ReplaceAll(title, "Zorp ", ""), " Zorp", ""))
+			}
+			files[tp.file] = fmt.Sprintf("---\ntitle: %s\n---\nZorp: %s\n", title, tp.text)
+		}
+		dir := t.TempDir()
+		writeFiles(t, dir, files)
+		idx, _ := openSynced(t, dir)
+		return idx
+	}
+	named, plain := write(true), write(false)
+	assert.Equal(t, []string{"zorp"}, named.gen.shared[0], "the product's name, said in every article")
+	assert.Equal(t, named.gen.shared, plain.gen.shared)
+	for _, q := range []string{"zorp snapshot", "zorp member", "how do I upgrade zorp", "zorp"} {
+		t.Run(q, func(t *testing.T) {
+			a, err := named.Search(q, 10)
+			require.NoError(t, err)
+			b, err := plain.Search(q, 10)
+			require.NoError(t, err)
+			require.NotEmpty(t, a.Articles)
+			assert.Equal(t, ids(b.Articles), ids(a.Articles))
+			for i := range a.Articles {
+				assert.InDelta(t, b.Articles[i].Score, a.Articles[i].Score, 1e-9, a.Articles[i].KBID)
+			}
+		})
+	}
+	t.Run("a title word few articles say still counts in the title", func(t *testing.T) {
+		res, err := named.Search("upgrades", 3)
+		require.NoError(t, err)
+		assert.Equal(t, "upgrade", res.Articles[0].KBID)
+	})
+}
+
+func ids(as []contracts.Article) []string {
+	out := make([]string, len(as))
+	for i, a := range as {
+		out[i] = a.KBID
+	}
+	return out
+}
