@@ -96,6 +96,9 @@ func (e *Engine) retryQueries(t turn, asked map[string]bool, acts map[contracts.
 	}
 	var out []string
 	for _, q := range candidates {
+		if e.saysNothing(q) {
+			continue
+		}
 		if !asked[strings.ToLower(q)] {
 			asked[strings.ToLower(q)] = true
 			out = append(out, q)
@@ -116,4 +119,19 @@ func previousDrafts(in []*schema.Message, start int) []string {
 		}
 	}
 	return out
+}
+
+// saysNothing: every word of the search is one the knowledge base says
+// nearly everywhere ("prometheus" in Prometheus's documentation) or one it
+// never says ("wrote"): it finds every article alike, and which comes
+// first hangs on how often each says the common word. "Who wrote
+// Prometheus?", which no article answers, was answered from whichever.
+func (e *Engine) saysNothing(query string) bool {
+	for _, w := range strings.Fields(query) {
+		s := stem(strings.ToLower(w))
+		if _, said := e.topics.stems[s]; said && !e.topics.nearlyEverywhere(s) {
+			return false
+		}
+	}
+	return true
 }
