@@ -32,19 +32,10 @@ const (
 func titleTerms(b bleve.Index) ([]map[string]bool, error) {
 	out := make([]map[string]bool, len(languages))
 	for i, l := range languages {
-		dict, err := b.FieldDict(l.title)
-		if err != nil {
+		out[i] = map[string]bool{}
+		if err := eachTerm(b, l.title, func(term string, _ uint64) { out[i][term] = true }); err != nil {
 			return nil, err
 		}
-		out[i] = map[string]bool{}
-		for e, err := dict.Next(); e != nil || err != nil; e, err = dict.Next() {
-			if err != nil {
-				dict.Close()
-				return nil, err
-			}
-			out[i][e.Term] = true
-		}
-		dict.Close()
 	}
 	return out, nil
 }
@@ -60,23 +51,19 @@ func sharedTerms(b bleve.Index, articles int) ([][]string, error) {
 	}
 	least := uint64(sharedArticleShare * float64(articles))
 	for i, l := range languages {
-		dict, err := b.FieldDict(l.text)
+		often := map[string]uint64{} // in enough chunks to be in enough articles, with how many
+		var order []string
+		err := eachTerm(b, l.text, func(term string, chunks uint64) {
+			if chunks >= least {
+				often[term] = chunks
+				order = append(order, term)
+			}
+		})
 		if err != nil {
 			return nil, err
 		}
-		var often []string // in enough chunks to be in enough articles
-		for e, err := dict.Next(); e != nil || err != nil; e, err = dict.Next() {
-			if err != nil {
-				dict.Close()
-				return nil, err
-			}
-			if e.Count >= least {
-				often = append(often, e.Term)
-			}
-		}
-		dict.Close()
-		for _, t := range often {
-			n, err := articlesSaying(b, l.text, t)
+		for _, t := range order {
+			n, err := articlesSaying(b, l.text, t, often[t])
 			if err != nil {
 				return nil, err
 			}
@@ -88,16 +75,30 @@ func sharedTerms(b bleve.Index, articles int) ([][]string, error) {
 	return out, nil
 }
 
-// articlesSaying counts the articles whose chunks hold term in field. A
-// chunk's id is its file's path, '#' and its number (docID).
-func articlesSaying(b bleve.Index, field, term string) (int, error) {
+// eachTerm calls fn with each term of field's dictionary, in its order,
+// and how many chunks hold it.
+func eachTerm(b bleve.Index, field string, fn func(term string, chunks uint64)) error {
+	dict, err := b.FieldDict(field)
+	if err != nil {
+		return err
+	}
+	defer dict.Close()
+	for {
+		e, err := dict.Next()
+		if err != nil || e == nil {
+			return err
+		}
+		fn(e.Term, e.Count)
+	}
+}
+
+// articlesSaying counts the articles of the chunks (as many as the
+// dictionary counted) that hold term in field. A chunk's id is its file's
+// path, '#' and its number (docID).
+func articlesSaying(b bleve.Index, field, term string, chunks uint64) (int, error) {
 	q := query.NewTermQuery(term)
 	q.SetField(field)
-	n, err := b.Search(bleve.NewSearchRequestOptions(q, 0, 0, false))
-	if err != nil {
-		return 0, err
-	}
-	res, err := b.Search(bleve.NewSearchRequestOptions(q, int(n.Total), 0, false))
+	res, err := b.Search(bleve.NewSearchRequestOptions(q, int(chunks), 0, false))
 	if err != nil {
 		return 0, err
 	}
