@@ -308,6 +308,20 @@ func TestAPhrasalVerbIsSearchedAsItsNounToo(t *testing.T) {
 	}
 }
 
+// TestADottedNameIsSearchedWhole: the index holds "Cargo.lock" as one
+// word, as the documentation writes it; "cargo" and "lock" apart match
+// every article that says either.
+func TestADottedNameIsSearchedWhole(t *testing.T) {
+	for request, want := range map[string][]string{
+		"Why have `Cargo.lock` in version control?":              {"cargo.lock version control"},
+		"What happened to requirements.yaml?":                    {"requirements.yaml happened"},
+		"Is index.md or _index.md read first, and index.md why?": {"index.md _index.md read first"},
+		"What changed in v3.5, e.g. for i.e. plugins?":           {"v3.5 changed plugins"}, // the index's word too; not "e.g"
+	} {
+		assert.Equal(t, want, subqueries(contentWords(request), request), request)
+	}
+}
+
 // TestAWordTheKnowledgeBaseNeverSaysIsSearchedAsItsSynonym: the guide
 // says "setup", the user "configure"; a word it says is left alone.
 func TestAWordTheKnowledgeBaseNeverSaysIsSearchedAsItsSynonym(t *testing.T) {

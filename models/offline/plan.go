@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/sgrgraph/sgrgraph/contracts"
@@ -343,13 +344,59 @@ func subqueries(content []string, request string) []string {
 	if len(content) > maxSubqueryWords {
 		content = content[:maxSubqueryWords]
 	}
-	words := append(compounds(request), content...)
+	names := dottedNames(request)
+	if len(names) > 0 {
+		content = withoutParts(content, names)
+	}
+	words := append(append(compounds(request), names...), content...)
 	if len(words) > maxSubqueryWords {
 		words = words[:maxSubqueryWords]
 	}
 	out := []string{strings.Join(words, " ")}
 	if len(content) > 2 {
 		out = append(out, strings.Join(content[len(content)-2:], " "))
+	}
+	return out
+}
+
+// dottedName is a file's or a setting's name written with dots
+// ("Cargo.lock", "requirements.yaml", "server.http.port"): letters or
+// digits on both sides of each dot.
+var dottedName = regexp.MustCompile(`[\p{L}\p{N}_-]+(?:\.[\p{L}\p{N}_-]+)+`)
+
+// dottedNames are the request's dotted names, lower-cased, each once. The
+// knowledge base indexes such a name as one word, as the documentation
+// writes it; split into its parts, as the request's other words are, a
+// search finds every article that says "lock" or "yaml", and not the one
+// about the file asked. A version ("3.5") or an abbreviation ("e.g.")
+// names no file.
+func dottedNames(request string) []string {
+	var out []string
+	for _, m := range dottedName.FindAllString(request, -1) {
+		m = strings.ToLower(m)
+		if strings.IndexFunc(m, unicode.IsLetter) < 0 || !slices.ContainsFunc(strings.Split(m, "."), func(part string) bool { return utf8.RuneCountInString(part) > 1 }) || slices.Contains(out, m) {
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// withoutParts is content without the words the names are made of: the
+// name is searched as a whole, and its parts beside it would count against
+// the article that says only the name.
+func withoutParts(content, names []string) []string {
+	part := map[string]bool{}
+	for _, n := range names {
+		for _, w := range contentWords(n) {
+			part[w] = true
+		}
+	}
+	out := make([]string, 0, len(content))
+	for _, w := range content {
+		if !part[w] {
+			out = append(out, w)
+		}
 	}
 	return out
 }

@@ -31,6 +31,7 @@ func TestTelling(t *testing.T) {
 		{"searches that become one are one", []string{"acme seal", "seal"}, []string{"seal"}},
 		{"nothing else asked: kept as they are", []string{"acme", "Acme"}, []string{"acme", "Acme"}},
 		{"case does not hide it", []string{"ACME part"}, []string{"part"}},
+		{"a file named after it stays", []string{"acme.yaml acme part"}, []string{"acme.yaml part"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			assert.Equal(t, tc.want, e.telling(tc.queries))
