@@ -60,10 +60,12 @@ func numberStems(stemsOf []map[string]int, inOrder []string, weight []weighted) 
 }
 
 // relevance is how well each found chunk answers the question: BM25 of
-// its words against the question's weighted words, less for an article
-// the searches ranked lower. Several sentences of a chunk that answers
-// tell more together than the best of them alone.
-func relevance(cs []candidate, sc numberedStems, chunkOf []int, chunks int, weight []weighted) []float64 {
+// its words, and its heading's (heads, headingTF), against the question's
+// weighted words, less for an article the searches ranked lower. Several
+// sentences of a chunk that answers tell more together than the best of
+// them alone.
+func relevance(cs []candidate, sc numberedStems, chunkOf []int, heads []map[string]bool, weight []weighted) []float64 {
+	chunks := len(heads)
 	words := make([]float64, chunks)
 	asked := make([]float64, chunks*len(weight)) // how often each chunk says each word of the question
 	article := make([]int, chunks)
@@ -76,6 +78,13 @@ func relevance(cs []candidate, sc numberedStems, chunkOf []int, chunks int, weig
 			total += float64(c.n)
 			if i := sc.asked[c.id]; i >= 0 {
 				asked[ch*len(weight)+i] += float64(c.n)
+			}
+		}
+	}
+	for ch, head := range heads {
+		for i, w := range weight {
+			if head[w.stem] {
+				asked[ch*len(weight)+i] += headingTF
 			}
 		}
 	}
@@ -224,4 +233,16 @@ func unfinished(text string) bool {
 	t := strings.TrimSpace(text)
 	return strings.HasSuffix(t, ":") || strings.HasSuffix(t, ",") || strings.HasSuffix(t, ";") ||
 		strings.HasSuffix(t, " and") || strings.HasSuffix(t, " or")
+}
+
+// bestChunk is the chunk that answers best, the first of equal ones; -1
+// when none answers at all.
+func bestChunk(relevance []float64) int {
+	best := -1
+	for ch, r := range relevance {
+		if r > 0 && (best < 0 || r > relevance[best]) {
+			best = ch
+		}
+	}
+	return best
 }

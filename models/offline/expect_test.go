@@ -46,10 +46,15 @@ func TestRelevance(t *testing.T) {
 	chunkOf := []int{0, 0, 1, 2}
 	cs[3].article = 8 // found by the searches far below the first
 	weight := []weighted{{formStem("snapshot"), 1}}
-	got := relevance(cs, numberStems(stemsOf, inOrder, weight), chunkOf, 3, weight)
+	got := relevance(cs, numberStems(stemsOf, inOrder, weight), chunkOf, make([]map[string]bool, 3), weight)
 	assert.Positive(t, got[0], "a chunk holding the question's word answers")
 	assert.Zero(t, got[1], "a chunk holding none does not")
 	assert.Greater(t, got[0], got[2], "an article the searches ranked lower counts for less")
+
+	headed := relevance(cs, numberStems(stemsOf, inOrder, weight), chunkOf, []map[string]bool{nil, {formStem("snapshot"): true}, nil}, weight)
+	assert.Positive(t, headed[1], "a chunk under a heading that says the question's word answers")
+	assert.Greater(t, headed[1], got[1])
+	assert.Equal(t, got[0], headed[0], "another chunk's heading changes nothing")
 }
 
 func TestExpectedStems(t *testing.T) {

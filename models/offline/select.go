@@ -484,8 +484,9 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 	opinions := asksOpinion.match(lowered(question))
 	var cs []candidate
 	var stemsOf []map[string]int
-	var chunkOf []int    // the chunk each candidate stands in, counted across the articles
-	var inOrder []string // each candidate's stems in the order it first says them, one candidate after another
+	var chunkOf []int            // the chunk each candidate stands in, counted across the articles
+	var headOf []map[string]bool // the stems of each chunk's heading (headingStems)
+	var inOrder []string         // each candidate's stems in the order it first says them, one candidate after another
 	chunks := 0
 	headed := map[string]map[string]bool{} // the stems of each section's heading
 	df := map[string]float64{}
@@ -496,6 +497,7 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 		}
 		for _, c := range a.chunks {
 			chunks++
+			headOf = append(headOf, headingStems(c.Heading))
 			for _, u := range units(c) {
 				key := strings.ToLower(u.text)
 				section := lowered(u.section)
@@ -612,8 +614,19 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 		// No article named: the answer is put together from the found
 		// ones, from what the passages that answer best say.
 		sc := numberStems(stemsOf, inOrder, weight)
-		answers := relevance(cs, sc, chunkOf, chunks, weight)
-		out = fillExpected(answering(cs, kept, chunkOf, answers, kind), sc, expectedStems(sc, chunkOf, answers))
+		answers := relevance(cs, sc, chunkOf, headOf, weight)
+		var section []candidate // the section whose heading asks the question, quoted
+		if best := bestChunk(answers); best >= 0 && asksHeading(headOf[best], weight[:fromRest]) {
+			section = sectionAnswer(articles, best, subject)
+			if !answersWhole(headOf[best], section, weight[:fromRest]) {
+				section = nil
+			}
+		}
+		if section != nil {
+			out = section
+		} else {
+			out = fillExpected(answering(cs, kept, chunkOf, answers, kind), sc, expectedStems(sc, chunkOf, answers))
+		}
 	} else {
 		// The section of the best sentence goes with it: the lines around
 		// an answer ("`enforce`: …", "`report`: …") are most of it.
