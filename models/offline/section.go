@@ -80,12 +80,9 @@ func asksHeading(heading map[string]bool, weight []weighted) bool {
 // the found chunks, counted across the articles as pickFrom counts them):
 // its passages in order within maxAnswerWords, each scored below the one
 // before so that a draft too long drops the last.
-func sectionAnswer(articles []found, best int, subject map[int]bool) []candidate {
+func sectionAnswer(articles []found, best int) []candidate {
 	n := 0
 	for i, a := range articles {
-		if len(subject) > 0 && !subject[i] {
-			continue
-		}
 		for _, c := range a.chunks {
 			if n == best {
 				return quoteSection(c, i)

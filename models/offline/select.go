@@ -611,22 +611,7 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 	}
 	var out []candidate
 	if len(subject) == 0 {
-		// No article named: the answer is put together from the found
-		// ones, from what the passages that answer best say.
-		sc := numberStems(stemsOf, inOrder, weight)
-		answers := relevance(cs, sc, chunkOf, headOf, weight)
-		var section []candidate // the section whose heading asks the question, quoted
-		if best := bestChunk(answers); best >= 0 && asksHeading(headOf[best], weight[:fromRest]) {
-			section = sectionAnswer(articles, best, subject)
-			if !answersWhole(headOf[best], section, weight[:fromRest]) {
-				section = nil
-			}
-		}
-		if section != nil {
-			out = section
-		} else {
-			out = fillExpected(answering(cs, kept, chunkOf, answers, kind), sc, expectedStems(sc, chunkOf, answers))
-		}
+		out = fromSeveral(articles, cs, kept, stemsOf, inOrder, chunkOf, headOf, weight, kind)
 	} else {
 		// The section of the best sentence goes with it: the lines around
 		// an answer ("`enforce`: …", "`report`: …") are most of it.
@@ -645,6 +630,22 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 		settlesFirst(out)
 	}
 	return out
+}
+
+// fromSeveral is the answer when the question names no article: the
+// section that answers it on its own (sectionAnswer), else what the
+// found passages that answer best say, put together from every found
+// article. The arguments are pickFrom's, of the found articles alone
+// (the question's words are its own: no title's weighs in).
+func fromSeveral(articles []found, cs, kept []candidate, stemsOf []map[string]int, inOrder []string, chunkOf []int, headOf []map[string]bool, weight []weighted, kind questionKind) []candidate {
+	sc := numberStems(stemsOf, inOrder, weight)
+	answers := relevance(cs, sc, chunkOf, headOf, weight)
+	if best := bestChunk(answers); best >= 0 && asksHeading(headOf[best], weight) {
+		if section := sectionAnswer(articles, best); answersWhole(headOf[best], section, weight) {
+			return section
+		}
+	}
+	return fillExpected(answering(cs, kept, chunkOf, answers, kind), sc, expectedStems(sc, chunkOf, answers))
 }
 
 // factorOf is what the question's words count for in a sentence, by where
