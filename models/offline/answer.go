@@ -451,7 +451,7 @@ var priced = regexp.MustCompile(`[$€£]\s?\d|\d\s?(?:₽|руб)`)
 // --config.file=prometheus.yml", whose full stop ends no sentence); not
 // an image or an HTML tag.
 func statement(text string, item bool) bool {
-	if strings.HasPrefix(text, "![") || strings.HasPrefix(text, "<") {
+	if strings.HasPrefix(text, "![") || strings.HasPrefix(text, "<") || boldOnly(text) {
 		return false
 	}
 	if item && len(strings.Fields(text)) >= 3 {
@@ -530,4 +530,12 @@ var abbreviations = set("approx", "e.g", "i.e", "eg", "ie", "vs", "incl", "ca", 
 func abbreviated(text string) bool {
 	word := text[strings.LastIndexAny(text, " (\t")+1:]
 	return abbreviations[strings.ToLower(word)]
+}
+
+// boldOnly: the text is bold from end to end ("**Find by username**"), a
+// heading written as a line of its own, which names what follows and says
+// nothing of it.
+func boldOnly(text string) bool {
+	t := strings.TrimSpace(text)
+	return len(t) > 4 && strings.HasPrefix(t, "**") && strings.HasSuffix(t, "**") && !strings.Contains(t[2:len(t)-2], "**")
 }

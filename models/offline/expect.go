@@ -230,7 +230,7 @@ func (b bound) order(o bound) int {
 // sends RPCs to an etcd server, and"). Quoted away from its lines, as an
 // answer from several articles quotes, it says nothing.
 func unfinished(text string) bool {
-	t := strings.TrimSpace(text)
+	t := strings.TrimSuffix(strings.TrimSpace(text), "**") // "Review Recent Activity:**", its bold cut by the sentence before
 	return strings.HasSuffix(t, ":") || strings.HasSuffix(t, ",") || strings.HasSuffix(t, ";") ||
 		strings.HasSuffix(t, " and") || strings.HasSuffix(t, " or")
 }

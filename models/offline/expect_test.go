@@ -133,6 +133,7 @@ func TestUnfinished(t *testing.T) {
 		"Commands removed/replaced/added:":                        true,
 		"API client that sends RPCs to an etcd server, and":       true,
 		"a client that retries,":                                  true,
+		"Review Recent Activity:**":                               true,
 		"Helm 3 stores releases as secrets.":                      false,
 		"Replaces client/server with client/library architecture": false,
 		"**Weight**: 12 lbs":                                      false,

@@ -52,6 +52,8 @@ func TestStatement(t *testing.T) {
 		{"TrailMaster X4 Tent, price $250,", false, true},
 		{"Рюкзак, цена 4 500 ₽", false, true},
 		{"Version 3.5 of the tool", false, false},
+		{"**Share your profile with a QR code**", true, false}, // a heading in bold
+		{"**Exclusions:** The warranty does not cover accidents.", true, true},
 	} {
 		assert.Equal(t, tc.want, statement(tc.text, tc.item), "%q (list item %v)", tc.text, tc.item)
 	}
