@@ -14,6 +14,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/lang/ru"
 
 	"github.com/sgrgraph/sgrgraph/config"
+	"github.com/sgrgraph/sgrgraph/templates"
 )
 
 // ProductOf is the product a turn's texts name. A product the
@@ -39,13 +40,9 @@ func ProductOf(cfg config.Config) string {
 }
 
 // neutralProduct names a product nobody named, in the answer language the
-// configuration sets.
-func neutralProduct(lang string) string {
-	if lang == "ru" {
-		return "этого сервиса"
-	}
-	return "this service"
-}
+// configuration sets; a text in another language says its own neutral
+// wording (templates.ProductIn).
+func neutralProduct(lang string) string { return templates.NeutralProduct(lang) }
 
 // articleHead is what naming the product reads of an article: its
 // front matter's product and title (else its first heading), and the

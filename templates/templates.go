@@ -16,6 +16,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"sort"
 	"strconv"
@@ -221,6 +222,10 @@ func (s *Set) Text(lang, key string, vars map[string]string) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("catalogue %s: no text %q", lang, key)
 	}
+	if p, ok := vars["product"]; ok && ProductIn(p, lang) != p {
+		vars = maps.Clone(vars)
+		vars["product"] = ProductIn(p, lang)
+	}
 	return fill(text, vars), nil
 }
 
@@ -375,7 +380,7 @@ func (s *Set) label(lang, key string, vars map[string]string, pairs []string) (s
 	if len(pairs)%2 != 0 {
 		return "", fmt.Errorf("label %q: a name without its value", key)
 	}
-	all := map[string]string{"product": vars["product"]}
+	all := map[string]string{"product": ProductIn(vars["product"], lang)}
 	for i := 0; i < len(pairs); i += 2 {
 		all[pairs[i]] = pairs[i+1]
 	}

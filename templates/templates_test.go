@@ -45,7 +45,7 @@ func TestRender(t *testing.T) {
 		{contracts.ActionClarify, "ru", []string{"(понято не полностью)", "**Неясности**:"}, []string{"Хочу убедиться", "Как только ответите"}, []string{"поэтому сначала уточню:"}, nil},
 		{contracts.ActionBlock, "en", []string{"Request unrelated to Acme [spam_score: 0.05]", `**Reason**: "Not spam"`},
 			[]string{"doesn't seem to be about Acme"}, []string{"questions about Acme from its knowledge base"}, nil},
-		{contracts.ActionBlock, "ru", []string{"**Оценка**: Запрос не по теме или спам", "Запрос не относится к Acme [spam_score: 0.05]"}, []string{"не относится к Acme"}, nil, nil},
+		{contracts.ActionBlock, "ru", []string{"**Оценка**: Запрос не по теме или спам", "Запрос не по теме Acme [spam_score: 0.05]"}, []string{"не по теме Acme"}, nil, nil},
 		{contracts.ActionGuardianBlock, "en", []string{"**Action**: guardian_block"}, []string{"I can't process this request"}, nil, nil},
 		{contracts.ActionGuardianBlock, "ru", []string{"**Действие**: guardian_block"}, []string{"Я не могу обработать этот запрос", "в поддержку Acme"}, nil, nil},
 	}

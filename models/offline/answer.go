@@ -11,6 +11,7 @@ import (
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/sgrgraph/sgrgraph/contracts"
+	"github.com/sgrgraph/sgrgraph/templates"
 )
 
 // planCall answers the forced planning call with a filled plan.
@@ -90,19 +91,19 @@ func (e *Engine) greeting(lang, request string) *schema.Message {
 		bye = bye || byeStems[stem(w)]
 	}
 	text := "Hello! I answer questions about %s from its knowledge base: ask me one and I'll look it up."
-	switch {
+	switch { // the Russian texts put the product in the genitive, as templates.NeutralProduct gives it
 	case lang == "ru" && thanks:
-		text = "Пожалуйста! Если будут ещё вопросы о %s, спрашивайте: я поищу ответ в базе знаний."
+		text = "Пожалуйста! Если будут ещё вопросы, спрашивайте: я поищу ответ в базе знаний %s."
 	case lang == "ru" && bye:
-		text = "До свидания! Если появятся вопросы о %s, спрашивайте: я поищу ответ в базе знаний."
+		text = "До свидания! Если появятся вопросы, спрашивайте: я поищу ответ в базе знаний %s."
 	case lang == "ru":
-		text = "Здравствуйте! Я отвечаю на вопросы о %s по базе знаний: задайте вопрос, и я поищу ответ."
+		text = "Здравствуйте! Я отвечаю на вопросы по базе знаний %s: задайте вопрос, и я поищу ответ."
 	case thanks:
 		text = "You're welcome! If you have another question about %s, ask me and I'll look it up in its knowledge base."
 	case bye:
 		text = "Goodbye! If a question about %s comes up, ask me and I'll look it up in its knowledge base."
 	}
-	return schema.AssistantMessage(fmt.Sprintf(text, e.product), nil)
+	return schema.AssistantMessage(fmt.Sprintf(text, templates.ProductIn(e.product, lang)), nil)
 }
 
 // answer quotes the sentences that answer the request (pick), each with

@@ -71,7 +71,7 @@ type Engine struct {
 func New(o Options) *Engine {
 	e := &Engine{product: o.Product, fallback: o.Language}
 	if e.product == "" {
-		e.product = "this service" // the neutral wording agent.ProductOf gives too
+		e.product = templates.NeutralProduct("en") // the neutral wording agent.ProductOf gives too
 	}
 	if e.fallback == "" {
 		e.fallback = "en"

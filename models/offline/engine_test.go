@@ -140,9 +140,9 @@ func TestEngineGreetsWithoutSearching(t *testing.T) {
 		want    string
 	}{
 		{"Hello!", schema.ToolChoiceAllowed, "Hello! I answer questions about"},
-		{"Привет", schema.ToolChoiceAllowed, "Здравствуйте! Я отвечаю на вопросы о"},
+		{"Привет", schema.ToolChoiceAllowed, "Здравствуйте! Я отвечаю на вопросы по базе знаний"},
 		{"thanks", schema.ToolChoiceForbidden, "You're welcome! If you have another question about"},
-		{"Спасибо большое!", schema.ToolChoiceAllowed, "Пожалуйста! Если будут ещё вопросы о"},
+		{"Спасибо большое!", schema.ToolChoiceAllowed, "Пожалуйста! Если будут ещё вопросы, спрашивайте"},
 		{"good morning", schema.ToolChoiceAllowed, "Hello! I answer questions about"},
 		{"ok bye", schema.ToolChoiceAllowed, "Goodbye! If a question about"},
 	} {
@@ -154,6 +154,18 @@ func TestEngineGreetsWithoutSearching(t *testing.T) {
 	msg, err := e.Generate(context.Background(), []*schema.Message{schema.UserMessage("hi")}, agentOpts(schema.ToolChoiceForced)...)
 	require.NoError(t, err)
 	assert.NotEmpty(t, msg.ToolCalls, "tool_choice required is obeyed even for small talk")
+}
+
+// TestAnUnnamedProductIsGreetedInTheRequestsLanguage: a knowledge base
+// that names no product is "this service" in English and "этого сервиса"
+// in Russian, whichever the configured language.
+func TestAnUnnamedProductIsGreetedInTheRequestsLanguage(t *testing.T) {
+	e := New(Options{Corpus: []string{"Router\n\nReset the router with the button."}})
+	for request, want := range map[string]string{"Привет": "базе знаний этого сервиса", "Hello!": "questions about this service"} {
+		msg, err := e.Generate(context.Background(), []*schema.Message{schema.UserMessage(request)}, agentOpts(schema.ToolChoiceAllowed)...)
+		require.NoError(t, err)
+		assert.Contains(t, msg.Content, want)
+	}
 }
 
 func TestEngineFoldsAnAnsweredClarification(t *testing.T) {
