@@ -36,8 +36,13 @@ func headingStems(heading string) map[string]bool {
 	if i := strings.LastIndex(heading, " > "); i >= 0 {
 		heading = heading[i+3:]
 	}
+	return stemSet(heading)
+}
+
+// stemSet is the set of the text's content words' stems (formStem).
+func stemSet(text string) map[string]bool {
 	out := map[string]bool{}
-	for _, w := range contentWords(heading) {
+	for _, w := range contentWords(text) {
 		out[formStem(w)] = true
 	}
 	return out
@@ -173,10 +178,8 @@ func sectionPassages(text string) []string {
 			if item == "" || linkOnly(item) {
 				continue
 			}
-			if strings.HasSuffix(item, ":") && len(items) > 0 && label == "" {
+			if strings.HasSuffix(item, ":") && label == "" {
 				flushItems()
-			}
-			if strings.HasSuffix(item, ":") && label == "" && len(items) == 0 {
 				label = item // "1. **Mobile App**:" labels its sub-items
 				continue
 			}

@@ -519,11 +519,7 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 					df[s]++
 				}
 				if headed[u.section] == nil {
-					hs := map[string]bool{}
-					for _, w := range contentWords(u.section) {
-						hs[formStem(w)] = true
-					}
-					headed[u.section] = hs
+					headed[u.section] = stemSet(u.section)
 				}
 				cs = append(cs, candidate{unit: u, article: i, subject: subject[i], opinion: opinion, review: review, defines: defines(u.text, defined),
 					order: len(cs), words: len(strings.Fields(u.text)) + 1})
