@@ -36,13 +36,8 @@ func ProductOf(cfg config.Config) string {
 	if p := titleProduct(heads); p != "" {
 		return p
 	}
-	return neutralProduct(cfg.Language)
+	return templates.NeutralProduct(cfg.Language) // a text in another language says its own (templates.ProductIn)
 }
-
-// neutralProduct names a product nobody named, in the answer language the
-// configuration sets; a text in another language says its own neutral
-// wording (templates.ProductIn).
-func neutralProduct(lang string) string { return templates.NeutralProduct(lang) }
 
 // articleHead is what naming the product reads of an article: its
 // front matter's product and title (else its first heading), and the

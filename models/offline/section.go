@@ -81,23 +81,15 @@ func asksHeading(heading map[string]bool, weight []weighted) bool {
 	return n >= headedWords && held >= headedShare*total
 }
 
-// sectionAnswer is the answer quoted from the chunk best (an index into
-// the found chunks, counted across the articles as pickFrom counts them):
-// its passages in order within maxAnswerWords, each scored below the one
-// before so that a draft too long drops the last.
-func sectionAnswer(articles []found, best int) []candidate {
-	n := 0
-	for i, a := range articles {
-		for _, c := range a.chunks {
-			if n == best {
-				return quoteSection(c, i)
-			}
-			n++
-		}
-	}
-	return nil
+// foundChunk is a found chunk and the index of its article.
+type foundChunk struct {
+	searchChunk
+	article int
 }
 
+// quoteSection is the answer quoted from one section: its passages in
+// order within maxAnswerWords, each scored below the one before so that a
+// draft too long drops the last.
 func quoteSection(c searchChunk, article int) []candidate {
 	var out []candidate
 	words := 0

@@ -486,6 +486,7 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 	var stemsOf []map[string]int
 	var chunkOf []int            // the chunk each candidate stands in, counted across the articles
 	var headOf []map[string]bool // the stems of each chunk's heading (headingStems)
+	var chunkAt []foundChunk     // each chunk with its article, in the order chunkOf counts them
 	var inOrder []string         // each candidate's stems in the order it first says them, one candidate after another
 	chunks := 0
 	headed := map[string]map[string]bool{} // the stems of each section's heading
@@ -498,6 +499,7 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 		for _, c := range a.chunks {
 			chunks++
 			headOf = append(headOf, headingStems(c.Heading))
+			chunkAt = append(chunkAt, foundChunk{c, i})
 			for _, u := range units(c) {
 				key := strings.ToLower(u.text)
 				section := lowered(u.section)
@@ -607,7 +609,7 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 	}
 	var out []candidate
 	if len(subject) == 0 {
-		out = fromSeveral(articles, cs, kept, stemsOf, inOrder, chunkOf, headOf, weight, kind)
+		out = fromSeveral(chunkAt, cs, kept, stemsOf, inOrder, chunkOf, headOf, weight, kind)
 	} else {
 		// The section of the best sentence goes with it: the lines around
 		// an answer ("`enforce`: …", "`report`: …") are most of it.
@@ -629,15 +631,15 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 }
 
 // fromSeveral is the answer when the question names no article: the
-// section that answers it on its own (sectionAnswer), else what the
+// section whose heading asks it (asksHeading, answersWhole), else what the
 // found passages that answer best say, put together from every found
 // article. The arguments are pickFrom's, of the found articles alone
 // (the question's words are its own: no title's weighs in).
-func fromSeveral(articles []found, cs, kept []candidate, stemsOf []map[string]int, inOrder []string, chunkOf []int, headOf []map[string]bool, weight []weighted, kind questionKind) []candidate {
+func fromSeveral(chunkAt []foundChunk, cs, kept []candidate, stemsOf []map[string]int, inOrder []string, chunkOf []int, headOf []map[string]bool, weight []weighted, kind questionKind) []candidate {
 	sc := numberStems(stemsOf, inOrder, weight)
 	answers := relevance(cs, sc, chunkOf, headOf, weight)
 	if best := bestChunk(answers); best >= 0 && asksHeading(headOf[best], weight) {
-		if section := sectionAnswer(articles, best); answersWhole(headOf[best], section, weight) {
+		if section := quoteSection(chunkAt[best].searchChunk, chunkAt[best].article); answersWhole(headOf[best], section, weight) {
 			return section
 		}
 	}
