@@ -19,6 +19,7 @@ import (
 	"github.com/sgrgraph/sgrgraph/config"
 	"github.com/sgrgraph/sgrgraph/contracts"
 	"github.com/sgrgraph/sgrgraph/graph"
+	"github.com/sgrgraph/sgrgraph/guards"
 	"github.com/sgrgraph/sgrgraph/guards/safety"
 	"github.com/sgrgraph/sgrgraph/kb"
 	"github.com/sgrgraph/sgrgraph/mcptools"
@@ -81,7 +82,11 @@ type Agent struct {
 	nodes     Nodes
 	graph     Graph
 	tables    *tables.Set
-	outputs   *tables.Table     // DT-004, which the result reads
+	outputs   *tables.Table // DT-004, which the result reads
+	// published are the values of the knowledge base that read as
+	// personal data (a support line): answers may quote them, and they
+	// are shown unmasked.
+	published guards.Published
 	tracing   *tracing          // nil: no spans
 	mcp       *mcptools.Toolset // tools.mcp's servers; nil: none
 	// memory keeps users' preferences (memory.enabled); nil: none.
@@ -110,7 +115,9 @@ func New(ctx context.Context, cfg config.Config, o Options) (*Agent, error) {
 		b.classifier = started(func() (safety.Classifier, error) { return newClassifier(cfg) })
 	}
 	if a.knowledge == nil && (o.Searcher == nil || (o.Model == nil && cfg.Model.Provider == "offline")) {
-		k, err := openKnowledge(ctx, cfg.KB, func(docs []kb.Doc, read func() *offline.Reading) { b.engine = a.startEngine(o, docs, read) })
+		k, err := openKnowledge(ctx, cfg.KB, func(docs []kb.Doc, read func() *offline.Reading) {
+			b.engine, b.published = a.startEngine(o, docs, read), startPublished(docs)
+		})
 		if err != nil {
 			_, _ = a.waitMCP(b)
 			a.Close()
@@ -118,7 +125,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (*Agent, error) {
 		}
 		a.knowledge, a.ownsKB = k, true
 	} else if a.knowledge != nil {
-		b.engine = a.startEngine(o, a.knowledge.Docs, nil)
+		b.engine, b.published = a.startEngine(o, a.knowledge.Docs, nil), startPublished(a.knowledge.Docs)
 	}
 	n, e, err := a.parts(ctx, o, b)
 	if err == nil {
@@ -152,6 +159,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (*Agent, error) {
 type builds struct {
 	classifier func() (safety.Classifier, error)
 	engine     func() (*offline.Engine, error)
+	published  func() (guards.Published, error)
 	mcp        func() (mcpTools, error)
 }
 

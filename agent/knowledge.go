@@ -12,6 +12,7 @@ import (
 	openaiembed "github.com/cloudwego/eino-ext/components/embedding/openai"
 
 	"github.com/sgrgraph/sgrgraph/docs"
+	"github.com/sgrgraph/sgrgraph/guards"
 	"github.com/sgrgraph/sgrgraph/kb"
 	"github.com/sgrgraph/sgrgraph/models/offline"
 	"github.com/sgrgraph/sgrgraph/outbound"
@@ -161,6 +162,12 @@ func (k *Knowledge) Close() error { return k.Index.Close() }
 
 // Corpus is the text of every article, for the offline engine's vocabulary.
 func (k *Knowledge) Corpus() []string { return corpus(k.Docs) }
+
+// startPublished finds, in a goroutine of its own, the values of the
+// articles that read as personal data: what the knowledge base publishes.
+func startPublished(docs []kb.Doc) func() (guards.Published, error) {
+	return started(func() (guards.Published, error) { return guards.PublishedIn(corpus(docs)...), nil })
+}
 
 func corpus(docs []kb.Doc) []string {
 	out := make([]string, len(docs))

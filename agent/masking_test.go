@@ -209,3 +209,64 @@ func TestThreadsWithoutAStoreAreErrNoStore(t *testing.T) {
 	_, err = a.Record(context.Background(), "t1", agent.RecordOptions{})
 	assert.ErrorIs(t, err, agent.ErrNoStore)
 }
+
+// TestAnAnswerMayQuoteWhatTheKnowledgeBasePublishes: a help centre's own
+// support address is an answer, not a leak. The Guardian passes a draft
+// that quotes it, and output.unmasked_evidence shows it as written; a
+// customer's address in the same place still fails.
+func TestAnAnswerMayQuoteWhatTheKnowledgeBasePublishes(t *testing.T) {
+	dir := t.TempDir()
+	article := "---\ntitle: Contacting support\nkb_id: contact\n---\n# Contacting support\n\nWrite to support@example.com on weekdays.\n"
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "contact.md"), []byte(article), 0o600))
+	k, err := agent.OpenKnowledge(context.Background(), kb.Config{Dir: dir, CacheDir: t.TempDir()})
+	require.NoError(t, err)
+	t.Cleanup(func() { k.Index.Close() })
+	answering := func(draft string) *sgrtest.ScriptedModel {
+		return sgrtest.NewScriptedModel(
+			sgrtest.ToolCall("analyse_user_request", planJSON(question)),
+			sgrtest.ToolCall("search_kb", `{"query":"support contact"}`),
+			sgrtest.Chunks(draft), sgrtest.Chunks(draft), sgrtest.Chunks(draft),
+		)
+	}
+	const quoted = "Write to support@example.com on weekdays [1]."
+	tests := []struct {
+		name     string
+		draft    string
+		unmasked bool
+		verdicts []contracts.VerdictKind
+		answer   string // what the answer holds
+	}{
+		{"the published address, masked by default", quoted, false, []contracts.VerdictKind{contracts.VerdictPass}, sensitive["support@example.com"]},
+		{"the published address, shown with unmasked_evidence", quoted, true, []contracts.VerdictKind{contracts.VerdictPass}, "support@example.com"},
+		{"a customer's address fails whatever the setting", "Write to ivan@example.com [1].", true,
+			[]contracts.VerdictKind{contracts.VerdictRetry, contracts.VerdictRetry, contracts.VerdictFail}, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			a := newAgent(t, agent.Options{Knowledge: k, Model: answering(tc.draft)}, func(c *config.Config) { c.Output.UnmaskedEvidence = tc.unmasked })
+			evs, wait := a.Stream(context.Background(), agent.Turn{SessionID: "s", Message: question})
+			var verdicts []contracts.VerdictKind
+			var tokens strings.Builder
+			for ev := range evs {
+				switch ev.Kind {
+				case contracts.EventVerdict:
+					verdicts = append(verdicts, ev.Verdict.Verdict)
+				case contracts.EventToken:
+					tokens.WriteString(ev.Text)
+				}
+			}
+			res, err := wait()
+			require.NoError(t, err)
+			assert.Equal(t, tc.verdicts, verdicts)
+			assert.NotContains(t, res.Answer, "ivan@example.com")
+			assert.NotContains(t, tokens.String(), "ivan@example.com")
+			if tc.answer != "" {
+				assert.Contains(t, res.Answer, tc.answer)
+				assert.Contains(t, tokens.String(), tc.answer, "the streamed answer is masked as the result is")
+			}
+			if !tc.unmasked {
+				assert.NotContains(t, res.Answer, "support@example.com")
+			}
+		})
+	}
+}

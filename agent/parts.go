@@ -88,6 +88,8 @@ type shared struct {
 	toolStep nodes.AgentTools
 	offered  []tool.BaseTool
 	have     []contracts.EvidenceSource
+	// published are the knowledge base's values that read as personal data.
+	published guards.Published
 }
 
 // shared builds the turn's dependencies once: the door (with the
@@ -107,6 +109,9 @@ func (a *Agent) shared(ctx context.Context, o Options, b builds) (shared, error)
 		return shared{}, err
 	}
 	s := shared{door: d, planner: o.Model, answerer: o.Model}
+	if b.published != nil {
+		s.published, _ = b.published() // it never fails
+	}
 	if o.Model == nil {
 		if s.planner, s.answerer, err = a.newModels(ctx, b.engine); err != nil {
 			return shared{}, err
@@ -166,7 +171,7 @@ func (a *Agent) parts(ctx context.Context, o Options, b builds) (Nodes, Tables, 
 	if err != nil {
 		return Nodes{}, Tables{}, err
 	}
-	a.tables, a.outputs = s.tables.set, s.tables.outputs
+	a.tables, a.outputs, a.published = s.tables.set, s.tables.outputs, s.published
 	t := s.tables
 	return turnNodes(a.cfg, s), Tables{Enforcement: t.enforcement, Routing: t.routing, Verdicts: t.verdicts}, nil
 }

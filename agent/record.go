@@ -183,7 +183,7 @@ func (a *Agent) record(s graph.Snapshot[State], head bool) TurnRecord {
 		}
 		r.Pending = pendingOf(s, a.Masking())
 		if r.Verdict = st.Verdict; r.Verdict != nil {
-			v := st.Verdict.MapText(MaskText)
+			v := st.Verdict.MapText(a.Masking().text)
 			r.Verdict = &v
 		}
 		return r
@@ -214,11 +214,11 @@ func pendingOf(s graph.Snapshot[State], m Masking) *PendingReview {
 	}
 	p := &PendingReview{InterruptID: in.ID, Checkpoint: s.ID, ReviewRequest: req,
 		Evidence: []contracts.EvidenceItem{}, Articles: []contracts.Article{}}
-	mask := MaskText
-	p.Question, p.Draft = mask(req.Question), mask(req.Draft)
+	// The question is the user's: nothing in it is the knowledge base's.
+	p.Question, p.Draft = MaskText(req.Question), m.text(req.Draft)
 	p.Reasons = make([]string, len(req.Reasons))
 	for i, reason := range req.Reasons {
-		p.Reasons[i] = mask(reason)
+		p.Reasons[i] = m.text(reason)
 	}
 	if st := s.State; st != nil {
 		p.Turn = st.Turn

@@ -175,7 +175,7 @@ func (a *Agent) ResumeReview(ctx context.Context, r Review) (res contracts.Struc
 // streamResumed runs a resumed turn as a stream, its events shown as
 // RunState shows them: masked, no draft before a person has passed it.
 func (a *Agent) streamResumed(ctx context.Context, sink events.Sink, opts []graph.RunOption) (State, error) {
-	show, flush := shown(sink)
+	show, flush := shown(sink, a.Masking())
 	held := events.HoldDrafts(show, "")
 	defer flush()
 	opts = append(opts, graph.WithStreamModes(graph.StreamCustom, graph.StreamMessages), graph.WithCallbacks(events.TokenCallbacks()))

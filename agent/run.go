@@ -52,7 +52,7 @@ func (a *Agent) RunState(ctx context.Context, t Turn) (s *contracts.ChatState, e
 	if len(a.cfg.Guardian.HumanReview) > 0 {
 		answerNode = "" // a passed draft may still go to a person: no token is shown, the answer comes whole
 	}
-	show, flush := shown(t.Events)
+	show, flush := shown(t.Events, a.Masking())
 	held := events.HoldDrafts(show, answerNode)
 	defer flush()
 	var end *contracts.ChatState

@@ -31,7 +31,7 @@ func turnNodes(cfg config.Config, s shared) Nodes {
 		CallTool:      s.toolStep.Call(),
 		AgentTools:    s.toolStep.Node(),
 		EvidenceCheck: nodes.EvidenceCheck{Rules: rules}.Node(),
-		ContractCheck: nodes.ContractCheck{Verdicts: t.verdicts}.Node(),
+		ContractCheck: nodes.ContractCheck{Verdicts: t.verdicts, Published: s.published}.Node(),
 		RetryBump:     nodes.RetryBump(),
 		// With guardian.human_review empty no draft is held: the node
 		// passes the turn on as DT-005 decided, and the graph keeps one shape.

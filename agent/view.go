@@ -22,11 +22,14 @@ import (
 // Masking says what of a turn's output is masked before it leaves the
 // program: every value the sensitive-data detector finds, in every
 // free-text field, except the knowledge base's own text (evidence, query
-// traces, articles) when KeepEvidence is set.
+// traces, articles) when KeepEvidence is set, and then also the values of
+// the knowledge base wherever they are quoted (a support line in an
+// answer).
 type Masking struct {
 	// KeepEvidence keeps what the knowledge base returned as it returned
 	// it (output.unmasked_evidence).
 	KeepEvidence bool
+	published    guards.Published
 }
 
 // MaskingOf is the masking the output settings ask for.
@@ -34,7 +37,19 @@ func MaskingOf(o config.Output) Masking { return Masking{KeepEvidence: o.Unmaske
 
 // Masking is the masking of a's configuration: what its results, events
 // and searches are shown with.
-func (a *Agent) Masking() Masking { return MaskingOf(a.cfg.Output) }
+func (a *Agent) Masking() Masking {
+	m := MaskingOf(a.cfg.Output)
+	if m.KeepEvidence {
+		// The knowledge base's text may be shown as it is, and so may its
+		// values an answer quotes.
+		m.published = a.published
+	}
+	return m
+}
+
+// text is text with every value masked that is neither the knowledge
+// base's published one nor kept by the settings.
+func (m Masking) text(text string) string { return m.published.Mask(text) }
 
 // MaskText is text with every value the sensitive-data detector finds
 // masked: for text that is not the knowledge base's (a question, a title,
@@ -47,7 +62,7 @@ func MaskText(text string) string { return guards.MaskSensitiveData(text) }
 // KeepEvidence. Context, the history the next turn's model sees, is not
 // printed and stays whole.
 func (m Masking) Result(r contracts.StructuredResult) contracts.StructuredResult {
-	v := r.MapText(MaskText)
+	v := r.MapText(m.text)
 	if m.KeepEvidence {
 		v.Evidence, v.QueryTraces, v.Articles = r.Evidence, r.QueryTraces, r.Articles
 	}
@@ -60,7 +75,7 @@ func (m Masking) Article(a contracts.Article) contracts.Article {
 	if m.KeepEvidence {
 		return a
 	}
-	return a.MapText(MaskText)
+	return a.MapText(m.text)
 }
 
 // Evidence is an evidence item as it may be shown: masked unless
@@ -69,7 +84,7 @@ func (m Masking) Evidence(e contracts.EvidenceItem) contracts.EvidenceItem {
 	if m.KeepEvidence {
 		return e
 	}
-	return e.MapText(MaskText)
+	return e.MapText(m.text)
 }
 
 // Masked is r as it may be printed, stored or sent under the output
@@ -88,8 +103,8 @@ func Masked(r contracts.StructuredResult, o config.Output) contracts.StructuredR
 // answer's tokens just before its UI message); flush ends the last.
 // Only answer tokens reach a reader (HoldDrafts drops every other
 // node's), so a token event is always a piece of the accepted answer.
-func shown(sink events.Sink) (show events.Sink, flush func()) {
-	v := &tokenRun{sink: sink}
+func shown(sink events.Sink, m Masking) (show events.Sink, flush func()) {
+	v := &tokenRun{sink: sink, mask: m.text}
 	return v.event, v.flush
 }
 
@@ -97,13 +112,14 @@ func shown(sink events.Sink) (show events.Sink, flush func()) {
 type tokenRun struct {
 	mu     sync.Mutex
 	sink   events.Sink
+	mask   func(string) string
 	tokens []contracts.Event
 }
 
 func (v *tokenRun) event(ev contracts.Event) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	ev = ev.MapText(MaskText)
+	ev = ev.MapText(v.mask)
 	if ev.Kind == contracts.EventToken {
 		v.tokens = append(v.tokens, ev)
 		return
@@ -128,7 +144,7 @@ func (v *tokenRun) release() {
 		joined.WriteString(t.Text)
 	}
 	run := v.tokens
-	if masked := MaskText(joined.String()); masked != joined.String() {
+	if masked := v.mask(joined.String()); masked != joined.String() {
 		one := run[0]
 		one.Text = masked
 		run = []contracts.Event{one}

@@ -38,7 +38,7 @@ func TestShownMasksEventsAndTokenRuns(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []contracts.Event
-			show, flush := shown(func(ev contracts.Event) { got = append(got, ev) })
+			show, flush := shown(func(ev contracts.Event) { got = append(got, ev) }, Masking{})
 			for _, ev := range tc.in {
 				show(ev)
 			}

@@ -68,7 +68,8 @@ type Serve struct {
 // masked in everything a turn outputs.
 type Output struct {
 	// UnmaskedEvidence keeps what the knowledge base returned (evidence,
-	// query traces, articles) as found, for a reader allowed to see it.
+	// query traces, articles) as found, for a reader allowed to see it,
+	// and the knowledge base's values an answer quotes (its support line).
 	UnmaskedEvidence bool `yaml:"unmasked_evidence"`
 	// IncludeQueryTraces puts the searches the agent ran, with what each
 	// found, in the turn's result (agent.Run, serve's /v1/turns).

@@ -13,7 +13,16 @@ import (
 // an answer at all, required sections, forbidden content, sensitive data,
 // and the use of at least one domain term. Forbidden content and domain terms are matched
 // without regard to case, so "Guardian" counts for "guardian".
+//
+// Every value that reads as personal data fails it; Published.CheckContract
+// allows those the knowledge base publishes.
 func CheckContract(spec contracts.ArchitectSpec, draft string) contracts.CheckResult {
+	return checkContract(spec, draft, FindSensitiveData)
+}
+
+// checkContract is the check, with find the sensitive data the draft may
+// not hold.
+func checkContract(spec contracts.ArchitectSpec, draft string, find func(string) []SensitiveMatch) contracts.CheckResult {
 	// An empty draft is what a failed or silent model step leaves; it must
 	// never pass as an answer, whatever the contract asks.
 	if strings.TrimSpace(draft) == "" {
@@ -32,7 +41,7 @@ func CheckContract(spec contracts.ArchitectSpec, draft string) contracts.CheckRe
 	if len(hits) > 0 {
 		return fail(fmt.Sprintf("forbidden_content_detected=%v", hits), contracts.ActRemoveForbiddenContent, contracts.ActRegenerateDraft)
 	}
-	if found := FindSensitiveData(draft); len(found) > 0 {
+	if found := find(draft); len(found) > 0 {
 		return fail(fmt.Sprintf("sensitive_data_detected=%v", kinds(found)), contracts.ActRemoveForbiddenContent, contracts.ActRegenerateDraft)
 	}
 	if len(spec.DomainTerms) > 0 && !usesAny(lower, spec.DomainTerms) {

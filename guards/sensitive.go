@@ -34,17 +34,7 @@ var (
 // FindSensitiveData finds e-mail addresses, phone numbers, payment card
 // numbers (Luhn-valid only), Russian passport numbers, INNs and SNILS
 // numbers (with valid check digits) in text, in order of position.
-func FindSensitiveData(text string) []SensitiveMatch {
-	spans := findSensitive(text)
-	if len(spans) == 0 {
-		return nil
-	}
-	found := make([]SensitiveMatch, len(spans))
-	for i, sp := range spans {
-		found[i] = SensitiveMatch{Kind: sp.kind, Value: redact(text[sp.start:sp.end]), Offset: sp.start}
-	}
-	return found
-}
+func FindSensitiveData(text string) []SensitiveMatch { return Published{}.Find(text) }
 
 // MaskSensitiveData redacts every value FindSensitiveData finds, in place,
 // as its matches are redacted: the first and last two characters kept, the
@@ -52,24 +42,7 @@ func FindSensitiveData(text string) []SensitiveMatch {
 // own (a number the longer one hid), so it repeats until nothing is found:
 // the result holds no value the detector knows. Text with nothing to mask
 // comes back unchanged, and every other character keeps its place.
-func MaskSensitiveData(text string) string {
-	for {
-		spans := findSensitive(text)
-		if len(spans) == 0 {
-			return text
-		}
-		var b strings.Builder
-		b.Grow(len(text))
-		at := 0
-		for _, sp := range merge(spans) {
-			b.WriteString(text[at:sp.start])
-			b.WriteString(redact(text[sp.start:sp.end]))
-			at = sp.end
-		}
-		b.WriteString(text[at:])
-		text = b.String()
-	}
-}
+func MaskSensitiveData(text string) string { return Published{}.Mask(text) }
 
 // span is one value found: its kind and its byte range in the text.
 type span struct {

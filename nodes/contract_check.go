@@ -14,6 +14,9 @@ import (
 type ContractCheck struct {
 	// Verdicts is DT-005.
 	Verdicts *tables.Table
+	// Published are the values that read as personal data but that the
+	// knowledge base publishes (a support line): a draft may quote them.
+	Published guards.Published
 }
 
 // VerdictInputs reads DT-005's inputs off the state.
@@ -44,7 +47,7 @@ func orTrack(t contracts.Track) contracts.Track {
 // edits the answer.
 func (c ContractCheck) Node() Func {
 	return func(ctx context.Context, s *contracts.ChatState) (*contracts.ChatState, error) {
-		res := guards.CheckContract(guards.ContractFor(s.Track, s.Spec), s.Draft)
+		res := c.Published.CheckContract(guards.ContractFor(s.Track, s.Spec), s.Draft)
 		s.ContractCheck = &res
 		out, err := decide(s, c.Verdicts, VerdictInputs(s))
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sgrgraph/sgrgraph/contracts"
+	"github.com/sgrgraph/sgrgraph/guards"
 	"github.com/sgrgraph/sgrgraph/sgrtest"
 )
 
@@ -50,6 +51,10 @@ func TestContractCheckVerdicts(t *testing.T) {
 			1, contracts.TrackQuality, 1, contracts.VerdictFail, contracts.RiskMed, []contracts.RequiredAction{contracts.ActAskMinimalQuestion}},
 		{"forbidden content is retried", nil, "How do I set the mode?", "Set it; the password is hunter2.", contracts.ArchitectSpec{ForbiddenContent: []string{"password"}}, ok, 2, contracts.TrackQuality, 1,
 			contracts.VerdictRetry, contracts.RiskLow, []contracts.RequiredAction{contracts.ActRemoveForbiddenContent, contracts.ActRegenerateDraft}},
+		{"the knowledge base's support address passes", nil, "How do I reach support?", "Write to help@example.com [1].", contracts.ArchitectSpec{}, ok, 2, contracts.TrackQuality, 0,
+			contracts.VerdictPass, contracts.RiskLow, []contracts.RequiredAction{}},
+		{"a customer's address is retried", nil, "What is my address?", "Yours is ivan@example.com [1].", contracts.ArchitectSpec{}, ok, 2, contracts.TrackQuality, 0,
+			contracts.VerdictRetry, contracts.RiskLow, []contracts.RequiredAction{contracts.ActRemoveForbiddenContent, contracts.ActRegenerateDraft}},
 		{"a broken contract fails after the last retry", nil, "How do I set the mode?", "No sections.", contracts.ArchitectSpec{RequiredSections: []string{"Steps"}}, ok, 2, contracts.TrackQuality, 2,
 			contracts.VerdictFail, contracts.RiskLow, []contracts.RequiredAction{contracts.ActSafeRefusal}},
 		{"a policy denial fails at once, with no required action (seed 004 §11)", deny, "How do I set the mode?", "It is 10.", contracts.ArchitectSpec{}, ok, 2, contracts.TrackQuality, 0,
@@ -65,7 +70,8 @@ func TestContractCheckVerdicts(t *testing.T) {
 			for i := 0; i < tc.items; i++ {
 				in.Evidence = append(in.Evidence, item)
 			}
-			node := ContractCheck{Verdicts: f.tables["DT-005"]}.Node()
+			// The knowledge base publishes its support address.
+			node := ContractCheck{Verdicts: f.tables["DT-005"], Published: guards.PublishedIn("Contact help@example.com.")}.Node()
 			s, evs, err := sgrtest.RunNode(context.Background(), ContractCheckName, node, in)
 			require.NoError(t, err)
 			require.NotNil(t, s.Verdict)
