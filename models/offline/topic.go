@@ -3,6 +3,7 @@ package offline
 import (
 	_ "embed"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -240,8 +241,11 @@ const (
 	onTopicSpamShift = 0.5
 	onTopicSpamCap   = 2.0
 	unseenEvidence   = -1.0
-	offTopicMean     = -0.15
-	offTopicSlope    = 2.0
+	// storyFreeWords: a request of this many words or fewer is all
+	// question, every word weighed.
+	storyFreeWords = 4
+	offTopicMean   = -0.15
+	offTopicSlope  = 2.0
 )
 
 // offTopic is the probability that a request whose content words have
@@ -299,11 +303,22 @@ func (t topicModel) relevance(content []string, particles map[string]string) flo
 		informs = append(informs, math.Max(-math.Log(everyday)-everydayInform, minInform))
 		evidence = append(evidence, math.Max(-evidenceClamp, math.Min(evidenceClamp, e)))
 	}
+	// A customer wraps a question in a story of their own (a trip, a
+	// relative, a shop) in words no knowledge base uses, and the story
+	// says nothing of whether the question is the knowledge base's: the
+	// words least the knowledge base's, up to a third of a request of more
+	// than storyFreeWords, are left out.
+	order := make([]int, len(evidence))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return evidence[order[a]] > evidence[order[b]] })
+	weighed := max(min(len(order), storyFreeWords), (2*len(order)+2)/3)
 	// Everyday words ("send", "another") say less of the subject than
 	// rare ones: each word weighs what it tells, -log of its everyday rate.
 	mean, weights := 0.0, 0.0
-	for i, e := range evidence {
-		mean += e * informs[i]
+	for _, i := range order[:weighed] {
+		mean += evidence[i] * informs[i]
 		weights += informs[i]
 	}
 	return mean / weights

@@ -107,3 +107,32 @@ func TestAWordSaidOnceIsWeakEvidence(t *testing.T) {
 		}
 	}
 }
+
+// TestAStoryAroundAQuestionIsNotItsSubject: a customer tells what
+// happened in words no manual uses; the question inside is the manual's.
+// A request of other things stays off topic however it is told.
+func TestAStoryAroundAQuestionIsNotItsSubject(t *testing.T) {
+	manual := strings.Repeat("Stove care: clean the burner and the fuel valve of the stove after each use. "+
+		"If the flame is weak, clean the jet with the pricker and check the fuel bottle seal. ", 30) +
+		strings.Repeat("Store the stove dry. ", 200)
+	e := New(Options{Corpus: []string{manual}})
+	tests := []struct {
+		request string
+		off     bool
+	}{
+		{"How do I clean the stove burner?", false},
+		{"My father and my kids were camping by the lake last weekend and the stove flame was weak, how do I clean the burner jet?", false},
+		{"Drove to Italy in June with my mother-in-law, and at the campsite the flame kept dying. What should I do?", false},
+		{"my brother borrowed it for his fishing trip and now the fuel valve leaks, can it be fixed?", false},
+		{"What time does the next train to the lake leave on the weekend?", true},
+		{"My kids want pancakes for breakfast on the weekend, what recipe should I cook for them?", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.request, func(t *testing.T) {
+			score, _ := e.spam(tc.request, analysis{}, "en")
+			if off := score >= 0.7; off != tc.off {
+				t.Errorf("spam score %.2f: off topic %t, want %t", score, off, tc.off)
+			}
+		})
+	}
+}
