@@ -24,8 +24,12 @@ func untrusted(t *testing.T, b *browser, url string) {
 	assert.Equal(t, payload+" How do I configure the guard?", v.User, "the message shows as the user typed it")
 	v = tb.ask(2, "How do I configure the frobnicator widget?")
 	assert.Equal(t, "normal", v.Action, v)
-	assert.Contains(t, v.Answer, `<img src=x onerror="window.__pwned='kb-img'">`, "the article's HTML shows as text in the answer")
-	assert.Contains(t, v.Answer, `<script>window.__pwned='kb-script'</script>`)
+	// The offline engine quotes an article's words, not its markup: the
+	// answer holds neither tag nor script (the Markdown renderer's own
+	// test shows HTML in an answer as text).
+	assert.Contains(t, v.Answer, "To configure the frobnicator widget", "the article is quoted")
+	assert.NotContains(t, v.Answer, "<img")
+	assert.NotContains(t, v.Answer, "__pwned='kb-script'")
 	require.NotEmpty(t, v.Rows)
 	assert.Equal(t, `Frobnicator widget <img src=x onerror="window.__pwned='kb-title'">`, v.Rows[0][1], "and in the articles table")
 	assert.Contains(t, v.Sources[0], `<img src=x`, "and in the sources")

@@ -218,7 +218,7 @@ func (e *Engine) write(ps []candidate, articles []found, lang, note string) stri
 		b.WriteString("Here is what the documentation says:\n")
 	}
 	for _, p := range ps {
-		text := strings.TrimSuffix(p.text, "  ")
+		text := readable(strings.TrimSuffix(p.text, "  "))
 		if p.review {
 			text = asOpinion(text, lang)
 		}
