@@ -153,20 +153,22 @@ func assertNoContacts(t *testing.T, text, what string) {
 	}
 }
 
-// The offline engine answers by quoting the article, so every draft holds
-// the personal data and the Guardian rejects each: nothing of them may be
-// printed, and nothing printed may hold the values.
-func TestAskNeverPrintsPersonalDataOrARejectedDraft(t *testing.T) {
+// The offline engine answers by quoting the article, so its draft holds
+// the article's contacts. They are the knowledge base's own, so the
+// Guardian passes them (no sensitive_data_detected); by default nothing
+// printed holds them: the answer, the --json result and the trace show
+// them masked.
+func TestAskMasksTheKnowledgeBasesContactsByDefault(t *testing.T) {
 	kbDir := contactKB(t)
 	cache := filepath.Join(kbDir, ".c")
-	const question = "What is the support e-mail address?"
+	const question = "How do I contact the support team?"
 
 	out, _, err := run(t, "ask", "--kb", kbDir, "--cache-dir", cache, question)
 	require.NoError(t, err)
 	assertNoContacts(t, out, "the printed turn")
-	assert.Contains(t, out, "sensitive_data_detected=", "the reader learns why the drafts were refused")
-	assert.Contains(t, out, "answer checked: not accepted")
-	assert.NotContains(t, out, "Write to the support team", "a rejected draft quoting the article was printed")
+	assert.NotContains(t, out, "sensitive_data_detected=", "the article's own contacts are no leak")
+	assert.Contains(t, out, "su***************om", "the answer quotes the address, masked")
+	assert.Contains(t, out, "answer checked: passed")
 
 	trace := filepath.Join(t.TempDir(), "trace.jsonl")
 	out, _, err = run(t, "ask", "--kb", kbDir, "--cache-dir", cache, "--json", "--trace", trace, question)
@@ -175,7 +177,7 @@ func TestAskNeverPrintsPersonalDataOrARejectedDraft(t *testing.T) {
 	var res contracts.StructuredResult
 	require.NoError(t, json.Unmarshal([]byte(out), &res))
 	require.NotNil(t, res.Verdict)
-	assert.Equal(t, contracts.VerdictFail, res.Verdict.Verdict)
+	assert.Equal(t, contracts.VerdictPass, res.Verdict.Verdict)
 	require.NotEmpty(t, res.Evidence)
 	assert.Contains(t, res.Evidence[0].Snippet, "su***************om", "the evidence is kept, masked")
 
@@ -186,26 +188,24 @@ func TestAskNeverPrintsPersonalDataOrARejectedDraft(t *testing.T) {
 	for sc := bufio.NewScanner(bytes.NewReader(data)); sc.Scan(); lines++ {
 		assert.True(t, json.Valid(sc.Bytes()), "trace line %d is not JSON", lines+1)
 	}
-	assert.Greater(t, lines, 3, "every model call of the three attempts is traced")
+	assert.Greater(t, lines, 2, "every model call is traced")
 	assert.Contains(t, string(data), "+1***********00", "the tool results are traced, masked")
 }
 
+// output.unmasked_evidence shows what the knowledge base holds as it holds
+// it: the evidence, and its contacts where the answer quotes them.
 func TestAskShowsEvidenceUnmaskedOnlyWhenConfigured(t *testing.T) {
 	kbDir := contactKB(t)
 	cfg := filepath.Join(t.TempDir(), "config.yaml")
 	require.NoError(t, os.WriteFile(cfg, []byte("output:\n  unmasked_evidence: true\n"), 0o644))
 	out, _, err := run(t, "--config", cfg, "ask", "--kb", kbDir, "--cache-dir", filepath.Join(kbDir, ".c"), "--json",
-		"What is the support e-mail address?")
+		"How do I contact the support team?")
 	require.NoError(t, err)
 	var res contracts.StructuredResult
 	require.NoError(t, json.Unmarshal([]byte(out), &res))
 	require.NotEmpty(t, res.Evidence)
 	assert.Contains(t, res.Evidence[0].Snippet, "support@example.com")
-	assert.NotContains(t, res.Answer, "Write to", "the answer is never the rejected draft")
-	res.Evidence, res.QueryTraces, res.Articles = nil, nil, nil
-	rest, err := json.Marshal(res)
-	require.NoError(t, err)
-	assertNoContacts(t, string(rest), "the result outside the evidence")
+	assert.Contains(t, res.Answer, "support@example.com", "the knowledge base's own address, as written")
 }
 
 // TestAskRole: --role reaches the query policy, which denies a role the
