@@ -316,7 +316,7 @@ func TestAPhrasalVerbIsSearchedAsItsNounToo(t *testing.T) {
 		"How do I set the router's time?":         "set router's time",
 		"Turn off the lights":                     "turn off lights",
 	} {
-		assert.Equal(t, want, subqueries(contentWords(request), request)[0], request)
+		assert.Equal(t, want, subqueries(contentWords(request), request, nil)[0], request)
 	}
 }
 
@@ -330,7 +330,7 @@ func TestADottedNameIsSearchedWhole(t *testing.T) {
 		"Is index.md or _index.md read first, and index.md why?": {"index.md _index.md read first"},
 		"What changed in v3.5, e.g. for i.e. plugins?":           {"v3.5 changed plugins"}, // the index's word too; not "e.g"
 	} {
-		assert.Equal(t, want, subqueries(contentWords(request), request), request)
+		assert.Equal(t, want, subqueries(contentWords(request), request, nil), request)
 	}
 }
 

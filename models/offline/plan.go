@@ -70,7 +70,7 @@ func (e *Engine) analyse(request, guardian string) analysis {
 	p.UserIntent = intent(request, lang)
 	p.Topic = topic(content, lang)
 	p.Category = category(p.RequestType)
-	p.Subqueries = subqueries(content, request)
+	p.Subqueries = subqueries(content, request, e.topics.subject)
 	if words, ok := e.inKBWords(content); ok {
 		p.Subqueries = append(p.Subqueries, strings.Join(words[:min(len(words), maxSubqueryWords)], " "))
 	}
@@ -335,9 +335,10 @@ func category(rt contracts.RequestType) string {
 const maxSubqueryWords = 8
 
 // subqueries are the request's content words as one phrase, after the
-// nouns of its phrasal verbs (compounds), and its last two content words
-// as a narrower one: the subject of most questions.
-func subqueries(content []string, request string) []string {
+// nouns of its phrasal verbs (compounds), and two of them as a narrower
+// one: those subject picks, else the last two, the subject of most
+// questions.
+func subqueries(content []string, request string, subject func([]string) []string) []string {
 	if len(content) == 0 {
 		return []string{strings.TrimSpace(request)}
 	}
@@ -355,6 +356,11 @@ func subqueries(content []string, request string) []string {
 	out := []string{strings.Join(words, " ")}
 	if len(content) > 2 {
 		out = append(out, strings.Join(content[len(content)-2:], " "))
+		if subject != nil {
+			if s := strings.Join(subject(content), " "); s != out[len(out)-1] {
+				out = append(out, s)
+			}
+		}
 	}
 	return out
 }

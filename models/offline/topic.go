@@ -327,3 +327,36 @@ func (t topicModel) relevance(content []string, particles map[string]string) flo
 // spamProbability is the trained model's probability that text is
 // advertising or a scam.
 func spamProbability(text string) float64 { return trained().spam.Prob(text) }
+
+// subject are the request's last two words, the subject of most
+// questions, when the knowledge base says both more than everyday
+// language does; else the two most its own, in the request's order. A
+// customer ends a question as often with "how does that work?" or "as
+// well?" as with its subject.
+func (t topicModel) subject(content []string) []string {
+	last := content[len(content)-2:]
+	if t.relevance(last[:1], nil) > 0 && t.relevance(last[1:], nil) > 0 {
+		return last
+	}
+	type scored struct {
+		at       int
+		evidence float64
+	}
+	var ws []scored
+	seen := map[string]bool{}
+	for i, w := range content {
+		if seen[w] {
+			continue
+		}
+		seen[w] = true
+		if e := t.relevance([]string{w}, nil); e > 0 {
+			ws = append(ws, scored{i, e})
+		}
+	}
+	if len(ws) < 2 {
+		return last
+	}
+	sort.SliceStable(ws, func(a, b int) bool { return ws[a].evidence > ws[b].evidence })
+	first, second := min(ws[0].at, ws[1].at), max(ws[0].at, ws[1].at)
+	return []string{content[first], content[second]}
+}

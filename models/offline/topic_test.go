@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -132,6 +133,31 @@ func TestAStoryAroundAQuestionIsNotItsSubject(t *testing.T) {
 			score, _ := e.spam(tc.request, analysis{}, "en")
 			if off := score >= 0.7; off != tc.off {
 				t.Errorf("spam score %.2f: off topic %t, want %t", score, off, tc.off)
+			}
+		})
+	}
+}
+
+// TestASubjectAtTheEndIsSearchedAndOneInTheMiddleToo: the narrower search
+// is the request's last two words, the subject of most questions; when
+// they are everyday words ("as well"), the two words most the knowledge
+// base's are searched too.
+func TestASubjectAtTheEndIsSearchedAndOneInTheMiddleToo(t *testing.T) {
+	bank := strings.Repeat("Joint account owners: either owner can change the address on a joint account. "+
+		"A mobile deposit posts the next business day. ", 30) + strings.Repeat("Keep your card safe. ", 100)
+	e := New(Options{Corpus: []string{bank}})
+	tests := []struct {
+		request string
+		want    []string
+	}{
+		{"How do I change the address on a joint account?", []string{"change address joint account", "joint account"}},
+		{"My wife and I share a joint account. If she changes the address, does it change for me as well?",
+			[]string{"wife share joint account changes address change well", "change well", "joint address"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.request, func(t *testing.T) {
+			if got := subqueries(contentWords(tc.request), tc.request, e.topics.subject); !slices.Equal(got, tc.want) {
+				t.Errorf("subqueries = %q, want %q", got, tc.want)
 			}
 		})
 	}
