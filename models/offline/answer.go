@@ -324,7 +324,9 @@ func sentenceUnits(text, section string) []unit {
 	// by item: its items are quoted together, after the line that
 	// announces them ("… on your application's instance:"). A list no
 	// line announces is a table of contents, or a list of features: its
-	// items are quoted each on its own, as any other.
+	// properties and its longer items are quoted each on its own, as any
+	// other, and no name of three words or fewer ("Account existence
+	// confirmed"), which alone says nothing of what it is a list of.
 	var named []string
 	announced := ""
 	listed := func() {
@@ -332,7 +334,7 @@ func sentenceUnits(text, section string) []unit {
 			out = append(out, unit{text: passage, section: section})
 		} else {
 			for _, n := range named {
-				if statement(n, true) && utf8.RuneCountInString(n) >= shortest {
+				if statement(n, true) && utf8.RuneCountInString(n) >= shortest && !nameOnly(n) {
 					out = append(out, unit{text: n, section: section})
 				}
 			}
