@@ -84,8 +84,8 @@ type Agent struct {
 	tables    *tables.Set
 	outputs   *tables.Table // DT-004, which the result reads
 	// published are the values of the knowledge base that read as
-	// personal data (a support line): answers may quote them, and they
-	// are shown unmasked.
+	// personal data (a support line): answers may quote them, and
+	// output.unmasked_evidence shows them as written (Masking).
 	published guards.Published
 	tracing   *tracing          // nil: no spans
 	mcp       *mcptools.Toolset // tools.mcp's servers; nil: none

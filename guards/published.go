@@ -86,8 +86,8 @@ func (p Published) private(text string, spans []span) []span {
 }
 
 // canonical is a value as it is compared: an address in lower case, a
-// number by its digits alone ("+1 (800) 555-0199" is "+18005550199"
-// written otherwise), each with its kind.
+// number by its digits alone ("+1 (800) 555-0199" and "+1 800 555 0199"
+// are both 18005550199), each with its kind.
 func canonical(kind, value string) string {
 	if kind == "email" {
 		return kind + ":" + strings.ToLower(value)

@@ -335,9 +335,9 @@ func category(rt contracts.RequestType) string {
 const maxSubqueryWords = 8
 
 // subqueries are the request's content words as one phrase, after the
-// nouns of its phrasal verbs (compounds), and two of them as a narrower
-// one: those subject picks, else the last two, the subject of most
-// questions.
+// nouns of its phrasal verbs (compounds); its last two content words as a
+// narrower one, the subject of most questions; and the two subject picks
+// when they are others (topicModel.subject).
 func subqueries(content []string, request string, subject func([]string) []string) []string {
 	if len(content) == 0 {
 		return []string{strings.TrimSpace(request)}
