@@ -181,9 +181,10 @@ func (a *Agent) record(s graph.Snapshot[State], head bool) TurnRecord {
 		if head {
 			r.Status = TurnInterrupted
 		}
-		r.Pending = pendingOf(s, a.Masking())
+		m := a.Masking()
+		r.Pending = pendingOf(s, m)
 		if r.Verdict = st.Verdict; r.Verdict != nil {
-			v := st.Verdict.MapText(a.Masking().text)
+			v := st.Verdict.MapText(m.text)
 			r.Verdict = &v
 		}
 		return r

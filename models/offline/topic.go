@@ -284,24 +284,8 @@ func (t topicModel) relevance(content []string, particles map[string]string) flo
 			continue
 		}
 		seen[s] = true
-		count := t.words[s]
-		if p, ok := particles[w]; ok {
-			// The pair's everyday rate is taken for the word's, which is
-			// at least as high: the pair never looks more the knowledge
-			// base's than the word alone.
-			count = t.phrasal[phrasalKey(s, p)]
-		}
-		kb := (count + 0.5) / (t.total + 0.5*t.vocab)
-		everyday := (bg.stems[s] + 0.5) / (bg.total + 0.5*bg.vocab)
-		e := math.Log(kb / everyday)
-		if count == 0 {
-			e = math.Min(e, unseenEvidence)
-		}
-		if e > 0 {
-			e *= count / (count + incidentalCount)
-		}
-		informs = append(informs, math.Max(-math.Log(everyday)-everydayInform, minInform))
-		evidence = append(evidence, math.Max(-evidenceClamp, math.Min(evidenceClamp, e)))
+		e, inform := t.evidence(w, particles[w], bg)
+		evidence, informs = append(evidence, e), append(informs, inform)
 	}
 	// A customer wraps a question in a story of their own (a trip, a
 	// relative, a shop) in words no knowledge base uses, and the story
@@ -328,35 +312,58 @@ func (t topicModel) relevance(content []string, particles map[string]string) flo
 // advertising or a scam.
 func spamProbability(text string) float64 { return trained().spam.Prob(text) }
 
+// evidence is how much more the knowledge base uses w than everyday
+// language does, clamped (the constants above), and what w tells: -log of
+// its everyday rate, less everydayInform. A word that a particle follows
+// in the request ("turn" → "off") is counted as the pair.
+func (t topicModel) evidence(w, particle string, bg background) (e, inform float64) {
+	s := topicStem(w)
+	count := t.words[s]
+	if particle != "" {
+		// The pair's everyday rate is taken for the word's, which is at
+		// least as high: the pair never looks more the knowledge base's
+		// than the word alone.
+		count = t.phrasal[phrasalKey(s, particle)]
+	}
+	kb := (count + 0.5) / (t.total + 0.5*t.vocab)
+	everyday := (bg.stems[s] + 0.5) / (bg.total + 0.5*bg.vocab)
+	e = math.Log(kb / everyday)
+	if count == 0 {
+		e = math.Min(e, unseenEvidence)
+	}
+	if e > 0 {
+		e *= count / (count + incidentalCount)
+	}
+	return math.Max(-evidenceClamp, math.Min(evidenceClamp, e)), math.Max(-math.Log(everyday)-everydayInform, minInform)
+}
+
 // subject are the request's last two words, the subject of most
 // questions, when the knowledge base says both more than everyday
 // language does; else the two most its own, in the request's order. A
 // customer ends a question as often with "how does that work?" or "as
 // well?" as with its subject.
 func (t topicModel) subject(content []string) []string {
-	last := content[len(content)-2:]
-	if t.relevance(last[:1], nil) > 0 && t.relevance(last[1:], nil) > 0 {
-		return last
+	bg := trained().background
+	evidence := make([]float64, len(content))
+	for i, w := range content {
+		evidence[i], _ = t.evidence(w, "", bg)
 	}
-	type scored struct {
-		at       int
-		evidence float64
+	last := len(content) - 2
+	if evidence[last] > 0 && evidence[last+1] > 0 {
+		return content[last:]
 	}
-	var ws []scored
+	var own []int // the first place of each word the knowledge base says more than everyday language does
 	seen := map[string]bool{}
 	for i, w := range content {
-		if seen[w] {
-			continue
+		if !seen[w] && evidence[i] > 0 {
+			own = append(own, i)
 		}
 		seen[w] = true
-		if e := t.relevance([]string{w}, nil); e > 0 {
-			ws = append(ws, scored{i, e})
-		}
 	}
-	if len(ws) < 2 {
-		return last
+	if len(own) < 2 {
+		return content[last:]
 	}
-	sort.SliceStable(ws, func(a, b int) bool { return ws[a].evidence > ws[b].evidence })
-	first, second := min(ws[0].at, ws[1].at), max(ws[0].at, ws[1].at)
+	sort.SliceStable(own, func(a, b int) bool { return evidence[own[a]] > evidence[own[b]] })
+	first, second := min(own[0], own[1]), max(own[0], own[1])
 	return []string{content[first], content[second]}
 }
