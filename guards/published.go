@@ -27,9 +27,6 @@ func PublishedIn(texts ...string) Published {
 	return p
 }
 
-// Len is how many values p holds.
-func (p Published) Len() int { return len(p.values) }
-
 // Find is FindSensitiveData without the values p holds.
 func (p Published) Find(text string) []SensitiveMatch {
 	spans := p.private(text, findSensitive(text))
