@@ -71,7 +71,7 @@ func openKnowledge(ctx context.Context, c kb.Config, loaded func([]kb.Doc, func(
 		return nil, err
 	}
 	if len(docsFound) == 0 && len(loadErrs) == 0 {
-		return nil, fmt.Errorf("kb.dir %s: no Markdown articles (*.md) found", k.Source)
+		return nil, fmt.Errorf("kb.dir %s: no Markdown articles (*.md, *.markdown, *.mdx) found", k.Source)
 	}
 	if len(docsFound) == 0 {
 		return nil, fmt.Errorf("kb.dir %s: no article could be read: %w", k.Source, errors.Join(loadErrs...))

@@ -14,6 +14,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/lang/ru"
 
 	"github.com/sgrgraph/sgrgraph/config"
+	"github.com/sgrgraph/sgrgraph/kb"
 	"github.com/sgrgraph/sgrgraph/templates"
 )
 
@@ -67,7 +68,7 @@ func readHeads(dir string) []articleHead {
 		if d.IsDir() && path != dir && strings.HasPrefix(d.Name(), ".") {
 			return filepath.SkipDir
 		}
-		if d.IsDir() || !strings.EqualFold(filepath.Ext(path), ".md") {
+		if d.IsDir() || !kb.IsMarkdown(path) {
 			return nil
 		}
 		if h, ok := readHead(path); ok {

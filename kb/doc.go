@@ -4,11 +4,14 @@
 //
 // # Articles
 //
-// Each *.md file is one article. Front matter (YAML between --- lines) is
-// optional: title, kb_id, url, tags. kb_id falls back to the file name without
-// its extension, title to the first "# " heading, then to the file name. A
-// file that cannot be read or has broken front matter is reported and the
-// other files are indexed.
+// Each *.md, *.markdown or *.mdx file is one article. Front matter (YAML
+// between --- lines) is optional: title, kb_id, url, tags. kb_id falls back
+// to the file name without its extension, title to the first "# " heading,
+// then to the file name. A file that cannot be read or has broken front
+// matter is reported and the other files are indexed. What is indexed is the
+// article as its page shows it: HTML comments and the markup of site
+// generators (shortcodes, Liquid tags, admonitions, MDX imports and
+// components) are left out, what they wrap is kept (Doc.Text).
 //
 // Only regular files are read. Named pipes, devices and sockets are skipped
 // without being opened (opening a pipe would block for good), and so are

@@ -57,9 +57,9 @@ func LoadDir(dir string) ([]Doc, []error) {
 	return LoadDirContext(context.Background(), dir, LoadOptions{})
 }
 
-// LoadDirContext loads every *.md regular file under dir. A file that fails
-// is returned as an error naming it, and one skipped on purpose as an error
-// wrapping ErrSkipped; the others are loaded. Links inside the folder are
+// LoadDirContext loads every Markdown regular file (IsMarkdown) under dir.
+// A file that fails is returned as an error naming it, and one skipped on
+// purpose as an error wrapping ErrSkipped; the others are loaded. Links inside the folder are
 // followed, links out of it only with FollowExternalLinks. When ctx ends,
 // loading stops and only ctx's error is returned, never a partial set of
 // articles that a Sync would take for the whole knowledge base.
@@ -117,7 +117,7 @@ func (l *dirLoader) visit(p string, d fs.DirEntry, err error) error {
 	case err != nil:
 		l.errs = append(l.errs, fmt.Errorf("%s: %w", rel, err))
 		return nil
-	case d.IsDir() || !isMarkdown(p):
+	case d.IsDir() || !IsMarkdown(p):
 		return nil
 	}
 	doc, err := l.load(p, rel, d.Type())
@@ -230,7 +230,7 @@ func LoadFS(fsys fs.FS, root string) ([]Doc, []error) {
 	return LoadFSContext(context.Background(), fsys, root)
 }
 
-// LoadFSContext loads every *.md regular file under root in fsys, so that an
+// LoadFSContext loads every Markdown regular file (IsMarkdown) under root in fsys, so that an
 // embedded folder serves as a knowledge base too. Entries of other types are
 // skipped and reported, as LoadDirContext does; an fs.FS cannot say where a
 // link leads, so links are skipped too. When ctx ends, only its error is
@@ -247,7 +247,7 @@ func LoadFSContext(ctx context.Context, fsys fs.FS, root string) ([]Doc, []error
 			errs = append(errs, err)
 			return nil
 		}
-		if d.IsDir() || !isMarkdown(p) {
+		if d.IsDir() || !IsMarkdown(p) {
 			return nil
 		}
 		rel := strings.TrimPrefix(p, root+"/")
@@ -278,7 +278,22 @@ func LoadFSContext(ctx context.Context, fsys fs.FS, root string) ([]Doc, []error
 	return docs, errs
 }
 
-func isMarkdown(p string) bool { return strings.EqualFold(path.Ext(filepath.ToSlash(p)), ".md") }
+// markdownExtensions are the extensions of the files a knowledge base is
+// read from: Markdown, as most documentation sites write it, and MDX,
+// Markdown with components (markup.go), as Docusaurus and Nextra sites do.
+var markdownExtensions = []string{".md", ".markdown", ".mdx"}
+
+// IsMarkdown reports whether the file at p is an article of a knowledge
+// base, by its extension (any case).
+func IsMarkdown(p string) bool {
+	ext := path.Ext(filepath.ToSlash(p))
+	for _, e := range markdownExtensions {
+		if strings.EqualFold(ext, e) {
+			return true
+		}
+	}
+	return false
+}
 
 func sortDocs(docs []Doc) {
 	sort.Slice(docs, func(i, j int) bool { return docs[i].Path < docs[j].Path })

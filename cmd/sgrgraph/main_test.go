@@ -314,7 +314,7 @@ func TestSearchDefaultsToTheEmbeddedDocumentation(t *testing.T) {
 func TestAskNamesAnEmptyKnowledgeBase(t *testing.T) {
 	_, _, err := run(t, "ask", "--kb", t.TempDir(), "--cache-dir", t.TempDir(), "How do I configure the safety guard?")
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "no Markdown articles (*.md) found")
+	assert.Contains(t, err.Error(), "no Markdown articles (*.md, *.markdown, *.mdx) found")
 	assert.NotContains(t, err.Error(), "%!")
 }
 

@@ -1,0 +1,177 @@
+package kb
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Site generators write markup of their own into Markdown, which the
+// rendered page turns into boxes and tabs and never shows as text: Hugo's
+// shortcodes ({{< note >}}, {{% tab %}}), Jekyll's Liquid tags
+// ({% include … %}), admonitions (Docusaurus and VitePress ":::tip Title",
+// MkDocs "!!! note "Title"" over an indented body), MDX's imports and its
+// components on lines of their own (<Tabs>, <TabItem label="macOS">,
+// <Callout type="info">). Indexed as words, "callout", "info" and "tabitem"
+// matched questions that say them; quoted, "{{< /note >}}" read as
+// nonsense. withoutSiteMarkup drops the markup and keeps what it wraps,
+// and what the page shows of it: an admonition's or a tab's title, as a
+// line of its own. Code, fenced or in backticks, is left as written: a page
+// that documents the markup shows it there.
+
+var (
+	// shortcodeOrTag is a Hugo shortcode or a Liquid tag within a line.
+	shortcodeOrTag = regexp.MustCompile(`\{\{<.*?>\}\}|\{\{%.*?%\}\}|\{%.*?%\}`)
+	// fencedAdmonition opens or closes a Docusaurus or VitePress
+	// admonition: ":::", ":::note", ":::tip Title", ":::info[Title]".
+	fencedAdmonition = regexp.MustCompile(`^\s{0,3}:{3,}\s*([A-Za-z][\w-]*)?\s*(?:\[([^\]]*)\])?\s*(.*?)\s*$`)
+	// indentedAdmonition opens a MkDocs admonition, whose body is
+	// indented under it: `!!! note "Title"`, `??? tip`, `???+ warning`.
+	indentedAdmonition = regexp.MustCompile(`^(?:!!!|\?\?\?\+?)\s*[A-Za-z][\w-]*(?:\s+[\w-]+)*(?:\s+"([^"]*)")?\s*$`)
+	// component is a line that is one JSX tag: <Name …>, </Name>,
+	// <Name … />, a name starting with a capital (HTML's are lower case).
+	component = regexp.MustCompile(`^\s*<(/?)([A-Z][\w]*(?:\.[A-Z][\w]*)*)(\s[^<>]*?)?\s*(/?)>\s*$`)
+	// componentTitle is the attribute a tab or a box is titled by.
+	componentTitle = regexp.MustCompile(`\b(?:label|title)=(?:"([^"]*)"|'([^']*)')`)
+	tabValue       = regexp.MustCompile(`\bvalue=(?:"([^"]*)"|'([^']*)')`)
+	// mdxStatement is an MDX import or a one-line export.
+	mdxStatement = regexp.MustCompile(`^(?:import\s+(?:[\w*{}\s,$]+\s+from\s+)?['"][^'"]+['"];?|export\s+(?:default\s+)?(?:const|let|var|function|class|async)\b.*)\s*$`)
+)
+
+// withoutSiteMarkup is body without site generators' markup (see above).
+func withoutSiteMarkup(body string) string {
+	closed := closedComponents(body)
+	var b strings.Builder
+	b.Grow(len(body))
+	fence, inBody := "", false // inBody: within a MkDocs admonition's indented body
+	for _, line := range strings.SplitAfter(body, "\n") {
+		if inBody {
+			switch {
+			case strings.TrimSpace(line) == "":
+			case strings.HasPrefix(line, "    "):
+				line = line[4:]
+			case strings.HasPrefix(line, "\t"):
+				line = line[1:]
+			default:
+				inBody = false
+			}
+		}
+		if marker := fenceMarker(line); marker != "" && (fence == "" || strings.HasPrefix(marker, fence)) {
+			if fence == "" {
+				fence = marker
+			} else {
+				fence = ""
+			}
+			b.WriteString(line)
+			continue
+		}
+		if fence != "" {
+			b.WriteString(line)
+			continue
+		}
+		kept, title, markup := markupLine(line, closed)
+		if markup {
+			if title != "" {
+				b.WriteString(title + "\n")
+			}
+			inBody = inBody || indentedAdmonition.MatchString(strings.TrimRight(line, "\r\n"))
+			continue
+		}
+		b.WriteString(kept)
+	}
+	return b.String()
+}
+
+// markupLine is one line outside code: as kept, or markup (the line was
+// only that), with the title the page shows of it.
+func markupLine(line string, closed map[string]bool) (kept, title string, markup bool) {
+	t := strings.TrimRight(line, "\r\n")
+	lead := strings.TrimLeft(t, " \t")
+	switch {
+	case strings.HasPrefix(lead, ":::"):
+		if m := fencedAdmonition.FindStringSubmatch(t); m != nil {
+			return "", strings.TrimSpace(m[2] + " " + m[3]), true
+		}
+	case strings.HasPrefix(lead, "!!!") || strings.HasPrefix(lead, "???"):
+		if m := indentedAdmonition.FindStringSubmatch(t); m != nil {
+			return "", strings.TrimSpace(m[1]), true
+		}
+	case strings.HasPrefix(t, "import ") || strings.HasPrefix(t, "export "):
+		if mdxStatement.MatchString(t) {
+			return "", "", true
+		}
+	case strings.HasPrefix(lead, "<"):
+		if m := component.FindStringSubmatch(t); m != nil && isComponent(m, closed) {
+			return "", componentLabel(m[2], m[3]), true
+		}
+	}
+	if !strings.Contains(t, "{{") && !strings.Contains(t, "{%") {
+		return line, "", false
+	}
+	kept = outsideCode(line, func(s string) string { return shortcodeOrTag.ReplaceAllString(s, "") })
+	if strings.TrimSpace(kept) == "" {
+		return "", "", true
+	}
+	return kept, "", false
+}
+
+// isComponent tells a component's tag from a placeholder written in angle
+// brackets (<NAME>, <REMOTE>): a component's tag has attributes, closes
+// itself, or is closed further on.
+func isComponent(m []string, closed map[string]bool) bool {
+	return closed[m[2]] || strings.ContainsAny(m[3], "={") || m[4] == "/"
+}
+
+// closedComponents are the names of the components body closes (</Name>).
+func closedComponents(body string) map[string]bool {
+	out := map[string]bool{}
+	for rest := body; ; {
+		i := strings.Index(rest, "</")
+		if i < 0 {
+			return out
+		}
+		rest = rest[i+2:]
+		if j := strings.IndexByte(rest, '>'); j > 0 && rest[0] >= 'A' && rest[0] <= 'Z' {
+			out[rest[:j]] = true
+		}
+	}
+}
+
+// componentLabel is what the page shows of a component's opening tag: its
+// label or title, or a tab's value; "" for any other.
+func componentLabel(name, attrs string) string {
+	if m := componentTitle.FindStringSubmatch(attrs); m != nil {
+		return m[1] + m[2]
+	}
+	if strings.HasSuffix(name, "Tab") || strings.HasSuffix(name, "TabItem") {
+		if m := tabValue.FindStringSubmatch(attrs); m != nil {
+			return m[1] + m[2]
+		}
+	}
+	return ""
+}
+
+// outsideCode applies fn to the parts of line outside backtick code spans.
+func outsideCode(line string, fn func(string) string) string {
+	var b strings.Builder
+	for line != "" {
+		i := strings.IndexByte(line, '`')
+		if i < 0 {
+			b.WriteString(fn(line))
+			break
+		}
+		b.WriteString(fn(line[:i]))
+		n := i
+		for n < len(line) && line[n] == '`' {
+			n++
+		}
+		ticks := line[i:n]
+		end := strings.Index(line[n:], ticks)
+		if end < 0 {
+			b.WriteString(line[i:])
+			break
+		}
+		b.WriteString(line[i : n+end+len(ticks)])
+		line = line[n+end+len(ticks):]
+	}
+	return b.String()
+}

@@ -1,0 +1,73 @@
+package kb
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestSiteMarkupIsNotText(t *testing.T) {
+	for _, tc := range []struct{ name, in, want string }{
+		{"hugo shortcodes around text", "{{< note >}}\nBack up first.\n{{< /note >}}\n", "Back up first.\n"},
+		{"hugo shortcodes in a line", "{{% tab \"Linux\" %}}Run the installer.{{% /tab %}}\n", "Run the installer.\n"},
+		{"liquid tags", "{% include note.html %}\nKeep the receipt.\n{% endcapture %}\n", "Keep the receipt.\n"},
+		{"a shortcode in a fence is code", "```md\n{{< audio src=a.mp3 >}}\n```\n", "```md\n{{< audio src=a.mp3 >}}\n```\n"},
+		{"a shortcode in backticks is code", "Write `{{< note >}}` to open a note.\n", "Write `{{< note >}}` to open a note.\n"},
+		{"a template action is text", "The title is {{ .Title }}.\n", "The title is {{ .Title }}.\n"},
+		{"docusaurus admonition with a title", ":::tip[Before you start]\nBack up.\n:::\n", "Before you start\nBack up.\n"},
+		{"vitepress admonition", "::: warning Breaking change\nThe flag is gone.\n:::\n", "Breaking change\nThe flag is gone.\n"},
+		{"an admonition without a title", ":::note\nSaved daily.\n:::\n", "Saved daily.\n"},
+		{"mkdocs admonition", "!!! note \"Mind the cache\"\n    The cache is kept.\n\n    Twice a day.\nAfter it.\n",
+			"Mind the cache\nThe cache is kept.\n\nTwice a day.\nAfter it.\n"},
+		{"mkdocs collapsible, code in its body", "???+ example\n    ```sh\n    make\n    ```\nDone.\n", "```sh\nmake\n```\nDone.\n"},
+		{"mdx imports and exports", "import Tabs from '@theme/Tabs';\nimport '@site/x.css';\nexport const year = 2024;\n# Install\n", "# Install\n"},
+		{"tabs show their labels", "<Tabs>\n<TabItem value=\"mac\" label=\"macOS\">\nbrew install x\n</TabItem>\n</Tabs>\n", "macOS\nbrew install x\n"},
+		{"a tab by its value", "<Tabs items={[\"Desktop\", \"Mobile\"]}>\n<Tab value=\"Mobile\">\nTap Settings.\n</Tab>\n</Tabs>\n", "Mobile\nTap Settings.\n"},
+		{"a callout", "<Callout type=\"info\">\nKeep it short.\n</Callout>\n", "Keep it short.\n"},
+		{"a self-closing component", "<DocCardList />\nSee the pages.\n", "See the pages.\n"},
+		{"a placeholder is text", "rclone ls\n<REMOTE>\n", "rclone ls\n<REMOTE>\n"},
+		{"html is left to the page", "<details>\n<summary>More</summary>\n</details>\n", "<details>\n<summary>More</summary>\n</details>\n"},
+		{"prose that starts like mdx", "import the key from the old device\nexport the list first\n", "import the key from the old device\nexport the list first\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, Doc{Body: tc.in}.Text())
+		})
+	}
+}
+
+// A documentation site's components and admonitions are neither found nor
+// quoted: a question that says "info" does not find the callouts, and the
+// article found for what a tab says is quoted without its tags.
+func TestSiteMarkupIsNeitherSearchedNorQuoted(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"install.mdx":     "---\ntitle: Install\n---\nimport Tabs from '@theme/Tabs';\n\n# Install\n\n<Tabs>\n<TabItem value=\"mac\" label=\"macOS\">\n\nRun brew install keel.\n\n</TabItem>\n</Tabs>\n",
+		"backup.md":       "# Backups\n\n<Callout type=\"info\">\nBackups run nightly.\n</Callout>\n",
+		"limits.markdown": "# Limits\n\n{{< note >}}\nUploads stop at 2 GB.\n{{< /note >}}\n",
+	})
+	docs, errs := LoadDir(dir)
+	require.Empty(t, errs)
+	require.Len(t, docs, 3, "an .mdx and a .markdown file are articles")
+	idx, err := Open(filepath.Join(t.TempDir(), "cache"), DefaultOptions())
+	require.NoError(t, err)
+	t.Cleanup(func() { idx.Close() })
+	_, err = idx.Sync(docs)
+	require.NoError(t, err)
+
+	for _, q := range []string{"callout info", "tabitem value", "note"} {
+		res, err := idx.Search(q, 5)
+		require.NoError(t, err)
+		assert.Empty(t, res.Articles, "%q is markup, not text", q)
+	}
+	res, err := idx.Search("brew macOS", 5)
+	require.NoError(t, err)
+	require.NotEmpty(t, res.Articles)
+	assert.Equal(t, "install", res.Articles[0].KBID)
+	text := res.Articles[0].Chunks[0].Text
+	assert.Contains(t, text, "macOS")
+	assert.Contains(t, text, "Run brew install keel.")
+	assert.False(t, strings.ContainsAny(text, "<>{}"), "no tag is quoted: %q", text)
+}
