@@ -30,6 +30,9 @@ type Doc struct {
 	Body string
 	// Hash is the SHA-256 of the whole file, to find changed files.
 	Hash string
+	// byFile: KBID is named after the file (nameByFiles), the front
+	// matter gives none.
+	byFile bool
 }
 
 type frontMatter struct {
@@ -295,8 +298,11 @@ func IsMarkdown(p string) bool {
 	return false
 }
 
+// sortDocs puts the articles of a load in the order of their paths, and
+// names those their front matter does not (nameByFiles).
 func sortDocs(docs []Doc) {
 	sort.Slice(docs, func(i, j int) bool { return docs[i].Path < docs[j].Path })
+	nameByFiles(docs)
 }
 
 // docReader reads and parses the articles of one load in turn, through the
@@ -354,7 +360,10 @@ func (r *docReader) parse(p string, data []byte) (Doc, error) {
 	doc := Doc{Path: p, KBID: strings.TrimSpace(fm.KBID), Title: strings.TrimSpace(fm.Title), URL: fm.URL,
 		Tags: fm.Tags, Body: string(body), Hash: hex.EncodeToString(sum[:])}
 	if doc.KBID == "" {
-		doc.KBID = name
+		// The file's; nameByFiles may lengthen it once every article of
+		// the load is read.
+		doc.KBID, _ = fileID(p)
+		doc.byFile = true
 	}
 	if doc.Title == "" {
 		doc.Title = firstHeading(doc.Text())
