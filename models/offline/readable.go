@@ -9,14 +9,18 @@ import (
 // quoted sentence has no use for: a link into the site's own pages, whose
 // address means nothing outside it ("[recover your profile](/technical-
 // support/recover)"), a tag of HTML ("<br />", "<kbd>libfuse</kbd>") and
-// a task list's box ("[x] Mobile: Settings"). A link to a full address
-// stays, as a reader can follow it; so does an address in angle brackets.
+// a task list's box ("[x] Mobile: Settings") and a footnote's mark
+// ("mute/unmute[^1]"), whose note the line does not carry. A link to a
+// full address stays, as a reader can follow it; so does an address in
+// angle brackets.
 var (
 	siteLink = regexp.MustCompile(`\[([^\[\]]+)\]\((?:[^()\s:]*)(?:\s+"[^"]*")?\)`)
 	htmlTag  = regexp.MustCompile(`</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>`)
 	// A script or a style is no text at all: it goes with its tags.
 	scriptTag = regexp.MustCompile(`(?is)<script\b[^>]*>.*?</script\s*>|<style\b[^>]*>.*?</style\s*>`)
 	taskBox   = regexp.MustCompile(`^\[[ xX]\]\s+`)
+	// A footnote's mark, or the one that opens its note.
+	footnote = regexp.MustCompile(`^\[\^[^\[\]\s]+\]:\s*|\s*\[\^[^\[\]\s]+\]`)
 )
 
 // readable is a line as it reads quoted: the site's links as their words,
@@ -26,6 +30,7 @@ func readable(line string) string {
 		return line // most lines: nothing to read again
 	}
 	line = taskBox.ReplaceAllString(line, "")
+	line = footnote.ReplaceAllString(line, "")
 	line = siteLink.ReplaceAllString(line, "$1")
 	if strings.Contains(line, "<") {
 		line = strings.Join(strings.Fields(htmlTag.ReplaceAllString(scriptTag.ReplaceAllString(line, " "), " ")), " ")

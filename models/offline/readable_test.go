@@ -5,6 +5,8 @@ import "testing"
 func TestReadable(t *testing.T) {
 	tests := []struct{ name, line, want string }{
 		{"plain", "Open the app and tap Settings.", "Open the app and tap Settings."},
+		{"a footnote's mark", "Can mute/unmute[^1] other peers and hide events [^note].", "Can mute/unmute other peers and hide events."},
+		{"a footnote's note", "[^1]: A muted peer can still read.", "A muted peer can still read."},
 		{"a link into the site", "Use it to [recover your profile](/support/recover-profile) later.", "Use it to recover your profile later."},
 		{"a link to an anchor", "See [manual setup](#manual-setup).", "See manual setup."},
 		{"a link with a title", `Read [the guide](../guide.md "Guide") first.`, "Read the guide first."},
