@@ -11,7 +11,8 @@ import (
 // ({% include … %}), admonitions (Docusaurus and VitePress ":::tip Title",
 // MkDocs "!!! note "Title"" over an indented body), MDX's imports and its
 // components on lines of their own (<Tabs>, <TabItem label="macOS">,
-// <Callout type="info">). Indexed as words, "callout", "info" and "tabitem"
+// <Callout type="info">). Markdown's own link definitions
+// ("[issue-572]: https://…"), which a page never shows, go too. Indexed as words, "callout", "info" and "tabitem"
 // matched questions that say them; quoted, "{{< /note >}}" read as
 // nonsense. withoutSiteMarkup drops the markup and keeps what it wraps,
 // and what the page shows of it: an admonition's or a tab's title, as a
@@ -33,6 +34,9 @@ var (
 	// componentTitle is the attribute a tab or a box is titled by.
 	componentTitle = regexp.MustCompile(`\b(?:label|title)=(?:"([^"]*)"|'([^']*)')`)
 	tabValue       = regexp.MustCompile(`\bvalue=(?:"([^"]*)"|'([^']*)')`)
+	// linkDefinition is a reference link's definition: a label, its
+	// address and an optional title. A footnote's ("[^1]: …") is shown.
+	linkDefinition = regexp.MustCompile(`^\s{0,3}\[[^\]^][^\]]*\]:\s*\S+(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*$`)
 	// mdxStatement is an MDX import or a one-line export.
 	mdxStatement = regexp.MustCompile(`^(?:import\s+(?:[\w*{}\s,$]+\s+from\s+)?['"][^'"]+['"];?|export\s+(?:default\s+)?(?:const|let|var|function|class|async)\b.*)\s*$`)
 )
@@ -97,6 +101,10 @@ func markupLine(line string, closed map[string]bool) (kept, title string, markup
 		}
 	case strings.HasPrefix(t, "import ") || strings.HasPrefix(t, "export "):
 		if mdxStatement.MatchString(t) {
+			return "", "", true
+		}
+	case strings.HasPrefix(lead, "["):
+		if linkDefinition.MatchString(t) {
 			return "", "", true
 		}
 	case strings.HasPrefix(lead, "<"):

@@ -30,6 +30,9 @@ func TestSiteMarkupIsNotText(t *testing.T) {
 		{"a self-closing component", "<DocCardList />\nSee the pages.\n", "See the pages.\n"},
 		{"a placeholder is text", "rclone ls\n<REMOTE>\n", "rclone ls\n<REMOTE>\n"},
 		{"html is left to the page", "<details>\n<summary>More</summary>\n</details>\n", "<details>\n<summary>More</summary>\n</details>\n"},
+		{"link definitions", "See the [issue][sync].\n\n[sync]: https://example.com/issues/572\n[docs]: /docs \"The docs\"\n", "See the [issue][sync].\n\n"},
+		{"a footnote is shown", "[^1]: A muted peer can still read.\n", "[^1]: A muted peer can still read.\n"},
+		{"a bracketed line is text", "[Optional] Set the port.\n", "[Optional] Set the port.\n"},
 		{"prose that starts like mdx", "import the key from the old device\nexport the list first\n", "import the key from the old device\nexport the list first\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

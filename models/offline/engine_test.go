@@ -329,6 +329,8 @@ func TestADottedNameIsSearchedWhole(t *testing.T) {
 		"What happened to requirements.yaml?":                    {"requirements.yaml happened"},
 		"Is index.md or _index.md read first, and index.md why?": {"index.md _index.md read first"},
 		"What changed in v3.5, e.g. for i.e. plugins?":           {"v3.5 changed plugins"}, // the index's word too; not "e.g"
+		"Does httpx support HTTP/2?":                             {"http/2 httpx support"},
+		"Is HTTP/1.1 kept when HTTP/2 fails?":                    {"http/1.1 http/2 kept fails"},
 	} {
 		assert.Equal(t, want, subqueries(contentWords(request), request, nil), request)
 	}

@@ -367,8 +367,10 @@ func subqueries(content []string, request string, subject func([]string) []strin
 
 // dottedName is a file's or a setting's name written with dots
 // ("Cargo.lock", "requirements.yaml", "server.http.port"): letters or
-// digits on both sides of each dot.
-var dottedName = regexp.MustCompile(`[\p{L}\p{N}_-]+(?:\.[\p{L}\p{N}_-]+)+`)
+// digits on both sides of each dot; or a protocol's name with its version
+// ("HTTP/2", "HTTP/1.1"), whose number is what tells it from the others:
+// "2" is no word, and "http" alone is every page of an HTTP library.
+var dottedName = regexp.MustCompile(`[\p{L}\p{N}_-]+(?:\.[\p{L}\p{N}_-]+)+|\p{L}[\p{L}\p{N}]*/\d+(?:\.\d+)*`)
 
 // dottedNames are the request's dotted names, lower-cased, each once. The
 // knowledge base indexes such a name as one word, as the documentation

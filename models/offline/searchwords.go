@@ -21,9 +21,9 @@ func (e *Engine) telling(queries []string) []string {
 	for _, q := range queries {
 		var kept []string
 		for _, w := range strings.Fields(q) {
-			// A dotted name ("cargo.lock") is the name of one file, whatever
-			// its first part says (dottedNames).
-			if s := stem(strings.ToLower(w)); strings.Contains(w, ".") || !e.topics.nearlyEverywhere(s) || !sections.often(s) {
+			// A dotted name ("cargo.lock", "http/2") is the name of one
+			// thing, whatever its first part says (dottedNames).
+			if s := stem(strings.ToLower(w)); strings.ContainsAny(w, "./") || !e.topics.nearlyEverywhere(s) || !sections.often(s) {
 				kept = append(kept, w)
 			}
 		}
