@@ -11,6 +11,36 @@ const maxChunkChars = 1500
 
 var headingRe = regexp.MustCompile(`^(#{1,6})\s+(.+?)\s*#*\s*$`)
 
+// A heading is also written as its text underlined ("Setup" over "====="
+// for the first level, over "-----" for the second), as Pandoc writes
+// Markdown converted from a wiki or a word processor, and as many older
+// pages are. The underline must follow the paragraph directly: after a
+// blank line, "---" is a rule.
+var underlineRe = regexp.MustCompile(`^ {0,3}(=+|-+)[ \t]*$`)
+
+// notParagraph opens a line that is not a paragraph's: a list item, a
+// quote, a table row, an HTML block, a rule or an underline, which an
+// underline does not make a heading.
+var notParagraph = regexp.MustCompile(`^ {0,3}(?:[-*+][ \t]|\d{1,9}[.)][ \t]|>|\||<|(?:[-*_][ \t]*){3,}$|=+[ \t]*$)`)
+
+// underlinedHeading is the heading that underline makes of the lines
+// above it, with its level; 0 when it makes none. paragraph: those lines
+// are a paragraph's (none is notParagraph).
+func underlinedHeading(underline string, above []string, paragraph bool) (string, int) {
+	if !paragraph || len(above) == 0 {
+		return "", 0
+	}
+	m := underlineRe.FindStringSubmatch(underline)
+	if m == nil {
+		return "", 0
+	}
+	level := 2
+	if m[1][0] == '=' {
+		level = 1
+	}
+	return strings.Join(strings.Fields(strings.Join(above, " ")), " "), level
+}
+
 // chunk is one indexed piece of an article.
 type chunk struct {
 	ID      string // <kb_id>#<n>, shown to users
@@ -73,12 +103,13 @@ func sections(body string) []section {
 	var out []section
 	cur := section{}
 	var block []string
+	paragraph := true // block holds a paragraph's lines (notParagraph)
 	var f fence
 	flush := func() {
 		if b := strings.TrimSpace(strings.Join(block, "\n")); b != "" {
 			cur.blocks = append(cur.blocks, b)
 		}
-		block = block[:0]
+		block, paragraph = block[:0], true
 	}
 	for _, line := range strings.Split(strings.ReplaceAll(body, "\r\n", "\n"), "\n") {
 		wasOpen := f.open
@@ -96,20 +127,25 @@ func sections(body string) []section {
 			block = append(block, line)
 			continue
 		}
+		heading, level := underlinedHeading(line, block, paragraph)
 		if m := headingRe.FindStringSubmatch(line); m != nil {
+			heading, level = m[2], len(m[1])
 			flush()
+		}
+		if level > 0 {
+			block, paragraph = block[:0], true // an underlined heading's own lines
 			if len(cur.blocks) > 0 {
 				out = append(out, cur)
 			}
-			level := len(m[1])
 			path := append([]string{}, cur.path[:min(level-1, len(cur.path))]...)
-			cur = section{path: append(path, m[2])}
+			cur = section{path: append(path, heading)}
 			continue
 		}
 		if strings.TrimSpace(line) == "" {
 			flush()
 			continue
 		}
+		paragraph = paragraph && !notParagraph.MatchString(line)
 		block = append(block, line)
 	}
 	flush()

@@ -23,7 +23,8 @@
 //
 // # Chunks
 //
-// An article is cut at its headings; a chunk is the heading path ("Guard >
+// An article is cut at its headings, "#" lines and lines underlined with
+// "=" or "-" as Pandoc writes them; a chunk is the heading path ("Guard >
 // Modes") and the text under it. Fenced code blocks are never cut, and a "#"
 // line inside a fence is not a heading. Sections longer than about 1500
 // characters are split at paragraph boundaries.

@@ -46,6 +46,8 @@ func TestParseDocFrontMatter(t *testing.T) {
 		{"no front matter: file name and first heading", "tables.md", "intro\n# Decision tables\n\nbody",
 			"tables", "Decision tables", "", nil, "intro\n# Decision tables\n\nbody"},
 		{"heading inside a code fence is not a title", "x.md", "```\n# not a title\n```\n", "x", "x", "", nil, "```\n# not a title\n```\n"},
+		{"an underlined title", "setup.md", "Setting up\n==========\n\nbody\n", "setup", "Setting up", "", nil, "Setting up\n==========\n\nbody\n"},
+		{"a second-level underline is no title", "x.md", "Part\n----\nbody\n", "x", "x", "", nil, "Part\n----\nbody\n"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -145,6 +147,10 @@ func TestChunkDoc(t *testing.T) {
 		{"a long code block is never cut", "# A\n```\n" + long + "\n\n" + long + "\n```", []string{"A"},
 			func(t *testing.T, cs []chunk) { assert.Greater(t, len(cs[0].Text), maxChunkChars) }},
 		{"tilde fences", "# A\n~~~\n# inside\n~~~\n# B\ntext", []string{"A", "B"}, nil},
+		{"underlined headings", "Setup\n=====\n\ntext a\n\nFirst\nrun\n---\ntext b\n\nUsage\n=====\ntext c", []string{"Setup", "Setup > First run", "Usage"},
+			func(t *testing.T, cs []chunk) { assert.Equal(t, "Setup > First run\n\ntext b", cs[1].Text) }},
+		{"a rule after a blank line, a list item over dashes", "# A\ntext\n\n---\n\n- item\n---\nafter", []string{"A"},
+			func(t *testing.T, cs []chunk) { assert.Equal(t, "A\n\ntext\n\n---\n\n- item\n---\nafter", cs[0].Text) }},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -374,15 +374,23 @@ func (r *docReader) parse(p string, data []byte) (Doc, error) {
 	return doc, nil
 }
 
+// firstHeading is the text of the article's first heading of the first
+// level: a "# " line, or a line underlined with "=".
 func firstHeading(body string) string {
 	inFence := fence{}
+	prev := ""
 	for _, line := range strings.Split(body, "\n") {
 		if inFence.toggle(line) || inFence.open {
+			prev = ""
 			continue
 		}
 		if t, ok := strings.CutPrefix(strings.TrimSpace(line), "# "); ok {
 			return strings.TrimSpace(t)
 		}
+		if h, level := underlinedHeading(line, []string{prev}, strings.TrimSpace(prev) != "" && !notParagraph.MatchString(prev)); level == 1 {
+			return h
+		}
+		prev = line
 	}
 	return ""
 }
