@@ -56,16 +56,16 @@ const (
 	maxHeadLines = 400
 )
 
-// readHeads reads the Markdown articles under dir, hidden folders left
-// out; a file that cannot be read is skipped (the knowledge base's loader
-// reports it).
+// readHeads reads the Markdown articles under dir, the folders the
+// knowledge base leaves out left out (kb.SkipsFolder); a file that cannot
+// be read is skipped (the knowledge base's loader reports it).
 func readHeads(dir string) []articleHead {
 	var heads []articleHead
 	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
 		}
-		if d.IsDir() && path != dir && strings.HasPrefix(d.Name(), ".") {
+		if d.IsDir() && path != dir && kb.SkipsFolder(d.Name()) {
 			return filepath.SkipDir
 		}
 		if d.IsDir() || !kb.IsMarkdown(path) {

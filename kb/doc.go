@@ -14,7 +14,8 @@
 // generators (shortcodes, Liquid tags, admonitions, MDX imports and
 // components) are left out, what they wrap is kept (Doc.Text).
 //
-// Only regular files are read. Named pipes, devices and sockets are skipped
+// Hidden folders and node_modules are left out (SkipsFolder). Only regular
+// files are read. Named pipes, devices and sockets are skipped
 // without being opened (opening a pipe would block for good), and so are
 // symbolic links that lead out of the folder, unless
 // LoadOptions.FollowExternalLinks is set; each skip is reported as an error

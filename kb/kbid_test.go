@@ -1,6 +1,8 @@
 package kb
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -58,4 +60,27 @@ func TestEveryPageOfASiteIsAnArticle(t *testing.T) {
 		"linux/install.md": "linux/install", "macos/install.md": "macos/install", "macos/uninstall.md": "uninstall",
 		"faq/README.md": "FAQ-1",
 	}, ids)
+}
+
+// A repository's own pages and a site's packages are not the knowledge
+// base's: a hidden folder and node_modules are left out, whether the
+// folder is read from disk or from an fs.FS; the root is read whatever its
+// name.
+func TestHiddenFoldersAndPackagesAreLeftOut(t *testing.T) {
+	root := filepath.Join(t.TempDir(), ".kb")
+	writeFiles(t, root, map[string]string{
+		"guide.md":                         "# Guide\n\nRead me.\n",
+		".github/PULL_REQUEST_TEMPLATE.md": "# Template\n",
+		"node_modules/left-pad/README.md":  "# left-pad\n",
+		"site/.vitepress/theme/notes.md":   "# Theme\n",
+	})
+	docs, errs := LoadDir(root)
+	require.Empty(t, errs)
+	require.Len(t, docs, 1)
+	assert.Equal(t, "guide.md", docs[0].Path)
+
+	docs, errs = LoadFS(os.DirFS(root), ".")
+	require.Empty(t, errs)
+	require.Len(t, docs, 1)
+	assert.Equal(t, "guide.md", docs[0].Path)
 }

@@ -120,6 +120,8 @@ func (l *dirLoader) visit(p string, d fs.DirEntry, err error) error {
 	case err != nil:
 		l.errs = append(l.errs, fmt.Errorf("%s: %w", rel, err))
 		return nil
+	case d.IsDir() && p != l.root && SkipsFolder(d.Name()):
+		return filepath.SkipDir
 	case d.IsDir() || !IsMarkdown(p):
 		return nil
 	}
@@ -250,6 +252,9 @@ func LoadFSContext(ctx context.Context, fsys fs.FS, root string) ([]Doc, []error
 			errs = append(errs, err)
 			return nil
 		}
+		if d.IsDir() && p != root && SkipsFolder(d.Name()) {
+			return fs.SkipDir
+		}
 		if d.IsDir() || !IsMarkdown(p) {
 			return nil
 		}
@@ -279,6 +284,14 @@ func LoadFSContext(ctx context.Context, fsys fs.FS, root string) ([]Doc, []error
 	}
 	sortDocs(docs)
 	return docs, errs
+}
+
+// SkipsFolder reports whether a folder of this name inside a knowledge
+// base is left out, with everything in it: a hidden one (.git, .github,
+// .vitepress), whose pages are the repository's or the site's, not its
+// readers', and node_modules, the READMEs of a site's packages.
+func SkipsFolder(name string) bool {
+	return strings.HasPrefix(name, ".") && name != "." && name != ".." || name == "node_modules"
 }
 
 // markdownExtensions are the extensions of the files a knowledge base is
