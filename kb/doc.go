@@ -8,7 +8,8 @@
 // between --- lines) is optional: title, kb_id, url, tags. kb_id falls back
 // to the file name without its extension (an index page's to its folder's,
 // and the path where two articles would share one: kbid.go), title to the
-// first "# " heading, then to the file name. A file that cannot be read or has broken front
+// first "# " heading (or one underlined with "=", or an HTML <h1>), then to
+// the file name as a title ("event-hooks" is "Event hooks"). A file that cannot be read or has broken front
 // matter is reported and the other files are indexed. What is indexed is the
 // article as its page shows it: HTML comments and the markup of site
 // generators (shortcodes, Liquid tags, admonitions, MDX imports and

@@ -45,9 +45,14 @@ func TestParseDocFrontMatter(t *testing.T) {
 			"KB-7", "Guard", "https://x/guard", []string{"safety", "dt-001"}, "# Ignored\ntext"},
 		{"no front matter: file name and first heading", "tables.md", "intro\n# Decision tables\n\nbody",
 			"tables", "Decision tables", "", nil, "intro\n# Decision tables\n\nbody"},
-		{"heading inside a code fence is not a title", "x.md", "```\n# not a title\n```\n", "x", "x", "", nil, "```\n# not a title\n```\n"},
+		{"heading inside a code fence is not a title", "x.md", "```\n# not a title\n```\n", "x", "X", "", nil, "```\n# not a title\n```\n"},
+		{"a file's name as a title", "guides/event-hooks.md", "body\n", "event-hooks", "Event hooks", "", nil, "body\n"},
+		{"a name written with capitals is kept", "API_Reference.md", "body\n", "API_Reference", "API_Reference", "", nil, "body\n"},
+		{"an index page's title is its folder's", "resource_limits/index.md", "body\n", "resource_limits", "Resource limits", "", nil, "body\n"},
+		{"an html heading", "index.md", "<p align=\"center\"><img src=\"logo.png\"></p>\n<h1 align=\"center\">\nHTTPX\n</h1>\n\nA client.\n", "index", "HTTPX", "", nil,
+			"<p align=\"center\"><img src=\"logo.png\"></p>\n<h1 align=\"center\">\nHTTPX\n</h1>\n\nA client.\n"},
 		{"an underlined title", "setup.md", "Setting up\n==========\n\nbody\n", "setup", "Setting up", "", nil, "Setting up\n==========\n\nbody\n"},
-		{"a second-level underline is no title", "x.md", "Part\n----\nbody\n", "x", "x", "", nil, "Part\n----\nbody\n"},
+		{"a second-level underline is no title", "x.md", "Part\n----\nbody\n", "x", "X", "", nil, "Part\n----\nbody\n"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -13,9 +13,12 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"syscall"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Doc is one Markdown article as loaded from disk.
@@ -369,7 +372,6 @@ func (r *docReader) parse(p string, data []byte) (Doc, error) {
 		return Doc{}, fmt.Errorf("%s: front matter: %w%s", p, err, frontMatterHint(err))
 	}
 	sum := sha256.Sum256(data)
-	name := strings.TrimSuffix(path.Base(p), path.Ext(p))
 	doc := Doc{Path: p, KBID: strings.TrimSpace(fm.KBID), Title: strings.TrimSpace(fm.Title), URL: fm.URL,
 		Tags: fm.Tags, Body: string(body), Hash: hex.EncodeToString(sum[:])}
 	if doc.KBID == "" {
@@ -382,16 +384,19 @@ func (r *docReader) parse(p string, data []byte) (Doc, error) {
 		doc.Title = firstHeading(doc.Text())
 	}
 	if doc.Title == "" {
-		doc.Title = name
+		short, _ := fileID(p)
+		doc.Title = titleOf(short)
 	}
 	return doc, nil
 }
 
 // firstHeading is the text of the article's first heading of the first
-// level: a "# " line, or a line underlined with "=".
+// level: a "# " line, or a line underlined with "=", else an HTML <h1>
+// (a page that opens with a centred logo and name writes one).
 func firstHeading(body string) string {
 	inFence := fence{}
 	prev := ""
+	var prose strings.Builder // the lines outside code, for an <h1>
 	for _, line := range strings.Split(body, "\n") {
 		if inFence.toggle(line) || inFence.open {
 			prev = ""
@@ -404,8 +409,34 @@ func firstHeading(body string) string {
 			return h
 		}
 		prev = line
+		prose.WriteString(line + "\n")
+	}
+	if m := htmlHeading.FindStringSubmatch(prose.String()); m != nil {
+		return strings.Join(strings.Fields(htmlTag.ReplaceAllString(m[1], " ")), " ")
 	}
 	return ""
+}
+
+var (
+	htmlHeading = regexp.MustCompile(`(?is)<h1\b[^>]*>(.*?)</h1\s*>`)
+	htmlTag     = regexp.MustCompile(`<[^<>]*>`)
+)
+
+// titleOf is a page's name as a title, for an article that gives none: as
+// a site builds one from its file ("event-hooks" is "Event hooks"), a
+// name written all in lower case with its dashes and underscores as
+// spaces and its first letter capital. Any other is kept as written.
+func titleOf(name string) string {
+	if name != strings.ToLower(name) {
+		return name
+	}
+	words := strings.Fields(strings.NewReplacer("-", " ", "_", " ").Replace(name))
+	if len(words) == 0 {
+		return name
+	}
+	t := strings.Join(words, " ")
+	r, size := utf8.DecodeRuneInString(t)
+	return string(unicode.ToUpper(r)) + t[size:]
 }
 
 // frontMatterHint says how to mend the commonest broken front matter, a
