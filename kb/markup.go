@@ -9,7 +9,8 @@ import (
 // rendered page turns into boxes and tabs and never shows as text: Hugo's
 // shortcodes ({{< note >}}, {{% tab %}}), Jekyll's Liquid tags
 // ({% include … %}), admonitions (Docusaurus and VitePress ":::tip Title",
-// MkDocs "!!! note "Title"" over an indented body), MDX's imports and its
+// MkDocs "!!! note "Title"" over an indented body, PyMdown's "/// note |
+// Title"), Material for MkDocs' tabs (=== "Linux"), MDX's imports and its
 // components on lines of their own (<Tabs>, <TabItem label="macOS">,
 // <Callout type="info">). Markdown's own link definitions
 // ("[issue-572]: https://…"), which a page never shows, go too. Indexed as words, "callout", "info" and "tabitem"
@@ -26,8 +27,12 @@ var (
 	// admonition: ":::", ":::note", ":::tip Title", ":::info[Title]".
 	fencedAdmonition = regexp.MustCompile(`^\s{0,3}:{3,}\s*([A-Za-z][\w-]*)?\s*(?:\[([^\]]*)\])?\s*(.*?)\s*$`)
 	// indentedAdmonition opens a MkDocs admonition, whose body is
-	// indented under it: `!!! note "Title"`, `??? tip`, `???+ warning`.
-	indentedAdmonition = regexp.MustCompile(`^(?:!!!|\?\?\?\+?)\s*[A-Za-z][\w-]*(?:\s+[\w-]+)*(?:\s+"([^"]*)")?\s*$`)
+	// indented under it: `!!! note "Title"`, `??? tip`, `???+ warning`;
+	// or a content tab of Material for MkDocs: `=== "Linux"`.
+	indentedAdmonition = regexp.MustCompile(`^(?:(?:!!!|\?\?\?\+?)\s*[A-Za-z][\w-]*(?:\s+[\w-]+)*(?:\s+"([^"]*)")?|===\+?\s+"([^"]*)")\s*$`)
+	// slashBlock opens or closes a block of PyMdown's: `/// note | Title`,
+	// `/// details`, `///`.
+	slashBlock = regexp.MustCompile(`^\s{0,3}/{3,}\s*(?:[A-Za-z][\w-]*)?\s*(?:\|\s*(.*?))?\s*$`)
 	// component is a line that is one JSX tag: <Name …>, </Name>,
 	// <Name … />, a name starting with a capital (HTML's are lower case).
 	component = regexp.MustCompile(`^\s*<(/?)([A-Z][\w]*(?:\.[A-Z][\w]*)*)(\s[^<>]*?)?\s*(/?)>\s*$`)
@@ -95,9 +100,13 @@ func markupLine(line string, closed map[string]bool) (kept, title string, markup
 		if m := fencedAdmonition.FindStringSubmatch(t); m != nil {
 			return "", strings.TrimSpace(m[2] + " " + m[3]), true
 		}
-	case strings.HasPrefix(lead, "!!!") || strings.HasPrefix(lead, "???"):
+	case strings.HasPrefix(lead, "!!!") || strings.HasPrefix(lead, "???") || strings.HasPrefix(lead, "==="):
 		if m := indentedAdmonition.FindStringSubmatch(t); m != nil {
-			return "", strings.TrimSpace(m[1]), true
+			return "", strings.TrimSpace(m[1] + m[2]), true
+		}
+	case strings.HasPrefix(lead, "///"):
+		if m := slashBlock.FindStringSubmatch(t); m != nil {
+			return "", m[1], true
 		}
 	case strings.HasPrefix(t, "import ") || strings.HasPrefix(t, "export "):
 		if mdxStatement.MatchString(t) {
