@@ -17,7 +17,8 @@ func withoutComments(body string) string {
 	}
 	var b strings.Builder
 	b.Grow(len(body)) // the text is most of the body: one allocation
-	fence, inComment := "", false
+	var code codeFence
+	inComment := false
 	for rest := body; rest != ""; {
 		line := rest
 		if i := strings.IndexByte(rest, '\n'); i >= 0 {
@@ -25,20 +26,9 @@ func withoutComments(body string) string {
 		} else {
 			rest = ""
 		}
-		if !inComment {
-			if marker := fenceMarker(line); marker != "" && (fence == "" || strings.HasPrefix(marker, fence)) {
-				if fence == "" {
-					fence = marker
-				} else {
-					fence = ""
-				}
-				b.WriteString(line)
-				continue
-			}
-			if fence != "" {
-				b.WriteString(line)
-				continue
-			}
+		if !inComment && code.holds(line) {
+			b.WriteString(line)
+			continue
 		}
 		kept, open := stripComments(line, inComment)
 		inComment = open
@@ -78,6 +68,24 @@ func stripComments(line string, inside bool) (string, bool) {
 		line, inside = line[start+4:], true
 	}
 	return b.String(), inside
+}
+
+// codeFence follows the code fences of a body read line by line: the
+// run that opened the one the reading is in, "" outside code.
+type codeFence struct{ marker string }
+
+// holds reports whether line is code: a fence's opening or closing line,
+// or a line inside one. It follows the fence the line opens or closes.
+func (f *codeFence) holds(line string) bool {
+	if marker := fenceMarker(line); marker != "" && (f.marker == "" || strings.HasPrefix(marker, f.marker)) {
+		if f.marker == "" {
+			f.marker = marker
+		} else {
+			f.marker = ""
+		}
+		return true
+	}
+	return f.marker != ""
 }
 
 // fenceMarker is the ``` or ~~~ run that opens or closes a code fence on

@@ -51,7 +51,8 @@ func withoutSiteMarkup(body string) string {
 	closed := closedComponents(body)
 	var b strings.Builder
 	b.Grow(len(body))
-	fence, inBody := "", false // inBody: within a MkDocs admonition's indented body
+	var code codeFence
+	inBody := false // within a MkDocs admonition's or tab's indented body
 	for _, line := range strings.SplitAfter(body, "\n") {
 		if inBody {
 			switch {
@@ -64,16 +65,7 @@ func withoutSiteMarkup(body string) string {
 				inBody = false
 			}
 		}
-		if marker := fenceMarker(line); marker != "" && (fence == "" || strings.HasPrefix(marker, fence)) {
-			if fence == "" {
-				fence = marker
-			} else {
-				fence = ""
-			}
-			b.WriteString(line)
-			continue
-		}
-		if fence != "" {
+		if code.holds(line) {
 			b.WriteString(line)
 			continue
 		}
