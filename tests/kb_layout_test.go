@@ -23,8 +23,11 @@ import (
 // (six documentation sets from different projects) is copied under
 // another folder name, and copied again with the product's name taken out
 // of its titles and headings ("Upgrading etcd clusters" becomes "Upgrading
-// clusters"); every question of its answers set must be answered from the
-// same article (the first one the answer cites) from each copy as from the
+// clusters"), and copied a third time as a documentation site keeps its
+// pages (copyAsSite: MDX index pages in folders, admonitions, components and
+// shortcodes around paragraphs, a hidden folder and node_modules beside
+// them); every question of its answers set must be answered from the same
+// article (the first one the answer cites) from each copy as from the
 // original.
 func TestKnowledgeBaseLayoutDoesNotChooseTheArticle(t *testing.T) {
 	if testing.Short() {
@@ -41,6 +44,7 @@ func TestKnowledgeBaseLayoutDoesNotChooseTheArticle(t *testing.T) {
 			tmp := t.TempDir()
 			renamed := copyKB(t, src, filepath.Join(tmp, "export-2031", "kb_files"), nil)
 			unnamed := copyKB(t, src, filepath.Join(tmp, "unnamed"), withoutName(product))
+			site := copyAsSite(t, src, filepath.Join(tmp, "site", "docs"))
 			answered := func(dir string) []string {
 				s := eval.Set{Name: set.Name, Dir: set.Dir}
 				for _, it := range set.Items {
@@ -65,6 +69,7 @@ func TestKnowledgeBaseLayoutDoesNotChooseTheArticle(t *testing.T) {
 			want := answered(set.Items[0].KB)
 			assert.Equal(t, want, answered(renamed), "the folder's name changed which article answers")
 			assert.Equal(t, want, answered(unnamed), "taking the product's name out of the headings changed which article answers")
+			assert.Equal(t, want, answered(site), "laying the articles out as a documentation site's pages changed which article answers")
 		})
 	}
 }
@@ -95,6 +100,72 @@ func copyKB(t *testing.T, src, dst string, edit func(string) string) string {
 	abs, err := filepath.Abs(dst)
 	require.NoError(t, err)
 	return abs
+}
+
+// copyAsSite copies the Markdown articles of src to dst as a documentation
+// site keeps its pages: each article the index page of a folder of its
+// own (guide.md becomes guide/index.mdx), an MDX import under its front
+// matter, every other paragraph in an admonition, a component or a
+// shortcode, and a hidden folder and node_modules beside them with pages
+// of their own. None of it is what the page shows; dst is returned
+// absolute.
+func copyAsSite(t *testing.T, src, dst string) string {
+	t.Helper()
+	wrappers := [][2]string{{":::tip", ":::"}, {"<Callout type=\"info\">", "</Callout>"}, {"{{< note >}}", "{{< /note >}}"}}
+	dst = copyKB(t, src, dst, func(text string) string {
+		lines := strings.Split(text, "\n")
+		var out []string
+		front, fence, n := 0, false, 0
+		for i := 0; i < len(lines); i++ {
+			line := lines[i]
+			t := strings.TrimSpace(line)
+			switch {
+			case front < 2 && t == "---":
+				front++
+				out = append(out, line)
+				if front == 2 {
+					out = append(out, "", "import Tabs from '@theme/Tabs';", "")
+				}
+				continue
+			case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
+				fence = !fence
+			}
+			paragraph := !fence && t != "" && !strings.HasPrefix(t, "#") && (i == 0 || strings.TrimSpace(lines[i-1]) == "")
+			if !paragraph || front == 1 {
+				out = append(out, line)
+				continue
+			}
+			end := i
+			for end+1 < len(lines) && strings.TrimSpace(lines[end+1]) != "" && !strings.HasPrefix(strings.TrimSpace(lines[end+1]), "```") {
+				end++
+			}
+			if n++; n%2 == 0 {
+				w := wrappers[n/2%len(wrappers)]
+				out = append(append(append(out, w[0]), lines[i:end+1]...), w[1])
+			} else {
+				out = append(out, lines[i:end+1]...)
+			}
+			i = end
+		}
+		return strings.Join(out, "\n")
+	})
+	entries, err := os.ReadDir(dst)
+	require.NoError(t, err)
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || filepath.Ext(name) != ".md" {
+			continue
+		}
+		page := filepath.Join(dst, strings.TrimSuffix(name, ".md"))
+		require.NoError(t, os.MkdirAll(page, 0o755))
+		require.NoError(t, os.Rename(filepath.Join(dst, name), filepath.Join(page, "index.mdx")))
+	}
+	for _, extra := range []string{".github/PULL_REQUEST_TEMPLATE.md", "node_modules/left-pad/README.md"} {
+		p := filepath.Join(dst, extra)
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte("# Checklist\n\nEvery answer, every question and every article.\n"), 0o644))
+	}
+	return dst
 }
 
 // withoutName takes product out of an article's title (its front matter's
