@@ -18,10 +18,10 @@ var headingRe = regexp.MustCompile(`^(#{1,6})\s+(.+?)\s*#*\s*$`)
 // blank line, "---" is a rule.
 var underlineRe = regexp.MustCompile(`^ {0,3}(=+|-+)[ \t]*$`)
 
-// notParagraph opens a line that is not a paragraph's: a list item, a
-// quote, a table row, an HTML block, a rule or an underline, which an
-// underline does not make a heading.
-var notParagraph = regexp.MustCompile(`^ {0,3}(?:[-*+][ \t]|\d{1,9}[.)][ \t]|>|\||<|(?:[-*_][ \t]*){3,}$|=+[ \t]*$)`)
+// notParagraph is a line that is not a paragraph's: a list item, a quote,
+// an HTML block, a rule, an underline, a line of indented code or a table's
+// row (a "|" in it), which an underline does not make a heading.
+var notParagraph = regexp.MustCompile(`^(?: {0,3}(?:[-*+][ \t]|\d{1,9}[.)][ \t]|>|<|(?:[-*_][ \t]*){3,}$|=+[ \t]*$)|    |\t|.*\|)`)
 
 // underlinedHeading is the heading that underline makes of the lines
 // above it, with its level; 0 when it makes none. paragraph: those lines
@@ -54,6 +54,10 @@ type fence struct {
 	open   bool
 	marker string
 }
+
+// holds reports whether line is code: a fence's opening or closing line,
+// or a line inside one. It follows the fence the line opens or closes.
+func (f *fence) holds(line string) bool { return f.toggle(line) || f.open }
 
 // toggle reports whether line opens or closes a fence, and updates the state.
 func (f *fence) toggle(line string) bool {

@@ -17,7 +17,7 @@ func withoutComments(body string) string {
 	}
 	var b strings.Builder
 	b.Grow(len(body)) // the text is most of the body: one allocation
-	var code codeFence
+	var code fence
 	inComment := false
 	for rest := body; rest != ""; {
 		line := rest
@@ -68,41 +68,4 @@ func stripComments(line string, inside bool) (string, bool) {
 		line, inside = line[start+4:], true
 	}
 	return b.String(), inside
-}
-
-// codeFence follows the code fences of a body read line by line: the
-// run that opened the one the reading is in, "" outside code.
-type codeFence struct{ marker string }
-
-// holds reports whether line is code: a fence's opening or closing line,
-// or a line inside one. It follows the fence the line opens or closes.
-func (f *codeFence) holds(line string) bool {
-	if marker := fenceMarker(line); marker != "" && (f.marker == "" || strings.HasPrefix(marker, f.marker)) {
-		if f.marker == "" {
-			f.marker = marker
-		} else {
-			f.marker = ""
-		}
-		return true
-	}
-	return f.marker != ""
-}
-
-// fenceMarker is the ``` or ~~~ run that opens or closes a code fence on
-// this line, or "".
-func fenceMarker(line string) string {
-	t := strings.TrimLeft(line, " ")
-	if len(line)-len(t) > 3 {
-		return ""
-	}
-	for _, c := range []byte{'`', '~'} {
-		n := 0
-		for n < len(t) && t[n] == c {
-			n++
-		}
-		if n >= 3 {
-			return t[:n]
-		}
-	}
-	return ""
 }

@@ -44,22 +44,12 @@ func withoutCommentsByLines(body string) string {
 		return body
 	}
 	var b strings.Builder
-	fence, inComment := "", false
+	var code fence
+	inComment := false
 	for _, line := range strings.SplitAfter(body, "\n") {
-		if !inComment {
-			if marker := fenceMarker(line); marker != "" && (fence == "" || strings.HasPrefix(marker, fence)) {
-				if fence == "" {
-					fence = marker
-				} else {
-					fence = ""
-				}
-				b.WriteString(line)
-				continue
-			}
-			if fence != "" {
-				b.WriteString(line)
-				continue
-			}
+		if !inComment && code.holds(line) {
+			b.WriteString(line)
+			continue
 		}
 		kept, open := stripComments(line, inComment)
 		inComment = open

@@ -52,6 +52,10 @@ func TestParseDocFrontMatter(t *testing.T) {
 		{"an html heading", "index.md", "<p align=\"center\"><img src=\"logo.png\"></p>\n<h1 align=\"center\">\nHTTPX\n</h1>\n\nA client.\n", "index", "HTTPX", "", nil,
 			"<p align=\"center\"><img src=\"logo.png\"></p>\n<h1 align=\"center\">\nHTTPX\n</h1>\n\nA client.\n"},
 		{"an underlined title", "setup.md", "Setting up\n==========\n\nbody\n", "setup", "Setting up", "", nil, "Setting up\n==========\n\nbody\n"},
+		{"an underlined title, CRLF", "a.md", "Installing the agent\r\n====================\r\n\r\nText.\r\n", "a", "Installing the agent", "", nil,
+			"Installing the agent\r\n====================\r\n\r\nText.\r\n"},
+		{"an underlined title of two lines", "a.md", "Installing\nthe agent\n===\n", "a", "Installing the agent", "", nil, "Installing\nthe agent\n===\n"},
+		{"an h1 in code is no title", "a.md", "Use `<h1>Welcome</h1>` for a page's heading.\n", "a", "A", "", nil, "Use `<h1>Welcome</h1>` for a page's heading.\n"},
 		{"a second-level underline is no title", "x.md", "Part\n----\nbody\n", "x", "X", "", nil, "Part\n----\nbody\n"},
 	}
 	for _, tc := range tests {
@@ -154,6 +158,10 @@ func TestChunkDoc(t *testing.T) {
 		{"tilde fences", "# A\n~~~\n# inside\n~~~\n# B\ntext", []string{"A", "B"}, nil},
 		{"underlined headings", "Setup\n=====\n\ntext a\n\nFirst\nrun\n---\ntext b\n\nUsage\n=====\ntext c", []string{"Setup", "Setup > First run", "Usage"},
 			func(t *testing.T, cs []chunk) { assert.Equal(t, "Setup > First run\n\ntext b", cs[1].Text) }},
+		{"a table or indented code over an underline", "# A\nName | Value\n--- | ---\na | 1\n---\n\n    code\n===\n", []string{"A"},
+			func(t *testing.T, cs []chunk) {
+				assert.Equal(t, "A\n\nName | Value\n--- | ---\na | 1\n---\n\ncode\n===", cs[0].Text)
+			}},
 		{"a rule after a blank line, a list item over dashes", "# A\ntext\n\n---\n\n- item\n---\nafter", []string{"A"},
 			func(t *testing.T, cs []chunk) { assert.Equal(t, "A\n\ntext\n\n---\n\n- item\n---\nafter", cs[0].Text) }},
 	}

@@ -14,8 +14,10 @@ import (
 //     the site shows it at the folder's address: guides/index.md is
 //     "guides"; at the root it keeps its name;
 //   - when two articles would be named alike (two folders with an
-//     install.md, or with an index page of the same folder name), each by
-//     its path instead: "linux/install", "macos/install".
+//     install.md, or with an index page of the same folder name), or one
+//     would take a name another's front matter gives, each named after
+//     its file by its path instead: "linux/install", "macos/install"; by
+//     its path with its extension where that too is another's.
 //
 // Sites put an index page in every folder: named after their files alone,
 // all but the first were reported as duplicates and never indexed. A
@@ -39,17 +41,22 @@ func fileID(p string) (short, long string) {
 }
 
 // nameByFiles gives each article named after its file the long name
-// (fileID) where another article of docs is named alike.
+// (fileID) where another article of docs, named by its file or by its
+// front matter, has the same; and its path where even that is another's
+// (api/index.md and api/README.md are both "api"; guides.md and
+// guides/index.md both "guides").
 func nameByFiles(docs []Doc) {
-	count := map[string]int{}
-	for _, d := range docs {
-		if d.byFile {
+	lengthen := func(name func(Doc) string) {
+		count := map[string]int{}
+		for _, d := range docs {
 			count[d.KBID]++
 		}
-	}
-	for i, d := range docs {
-		if d.byFile && count[d.KBID] > 1 {
-			_, docs[i].KBID = fileID(d.Path)
+		for i, d := range docs {
+			if d.byFile && count[d.KBID] > 1 {
+				docs[i].KBID = name(d)
+			}
 		}
 	}
+	lengthen(func(d Doc) string { _, long := fileID(d.Path); return long })
+	lengthen(func(d Doc) string { return d.Path })
 }

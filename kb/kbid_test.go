@@ -40,10 +40,16 @@ func TestEveryPageOfASiteIsAnArticle(t *testing.T) {
 		"macos/install.md":   "# Install on macOS\n\nUse brew.\n",
 		"macos/uninstall.md": "# Uninstall\n\nDrag it to the bin.\n",
 		"faq/README.md":      "---\nkb_id: FAQ-1\n---\n# FAQ\n\nQuestions.\n",
+		"ref/README.md":      "# Reference\n\nThe repository's page.\n",
+		"ref/index.md":       "# Reference\n\nThe site's page.\n",
+		"notes.md":           "# Notes\n\nAs written.\n",
+		"notes.mdx":          "# Notes\n\nWith components.\n",
+		"c/usage.md":         "# Usage\n\nBy its file.\n",
+		"d/intro.md":         "---\nkb_id: usage\n---\n# Intro\n\nBy its front matter.\n",
 	})
 	idx, stats := openSynced(t, dir)
 	assert.Empty(t, stats.Errors, "no article is a duplicate")
-	assert.Equal(t, 7, stats.Added)
+	assert.Equal(t, 13, stats.Added)
 	res, err := idx.Search("brew", 5)
 	require.NoError(t, err)
 	require.NotEmpty(t, res.Articles)
@@ -58,12 +64,13 @@ func TestEveryPageOfASiteIsAnArticle(t *testing.T) {
 	assert.Equal(t, map[string]string{
 		"index.md": "index", "guides/index.md": "guides", "api/_index.md": "api",
 		"linux/install.md": "linux/install", "macos/install.md": "macos/install", "macos/uninstall.md": "uninstall",
-		"faq/README.md": "FAQ-1",
+		"faq/README.md": "FAQ-1", "ref/README.md": "ref/README.md", "ref/index.md": "ref/index.md",
+		"notes.md": "notes.md", "notes.mdx": "notes.mdx", "c/usage.md": "c/usage", "d/intro.md": "usage",
 	}, ids)
 }
 
 // A repository's own pages and a site's packages are not the knowledge
-// base's: a hidden folder and node_modules are left out, whether the
+// base's: a hidden folder, a hidden file and node_modules are left out, whether the
 // folder is read from disk or from an fs.FS; the root is read whatever its
 // name.
 func TestHiddenFoldersAndPackagesAreLeftOut(t *testing.T) {
@@ -73,6 +80,8 @@ func TestHiddenFoldersAndPackagesAreLeftOut(t *testing.T) {
 		".github/PULL_REQUEST_TEMPLATE.md": "# Template\n",
 		"node_modules/left-pad/README.md":  "# left-pad\n",
 		"site/.vitepress/theme/notes.md":   "# Theme\n",
+		".draft.md":                        "# Draft\n",
+		".md":                              "# Nameless\n",
 	})
 	docs, errs := LoadDir(root)
 	require.Empty(t, errs)

@@ -125,7 +125,7 @@ func (l *dirLoader) visit(p string, d fs.DirEntry, err error) error {
 		return nil
 	case d.IsDir() && p != l.root && SkipsFolder(d.Name()):
 		return filepath.SkipDir
-	case d.IsDir() || !IsMarkdown(p):
+	case d.IsDir() || !IsMarkdown(p) || strings.HasPrefix(d.Name(), "."):
 		return nil
 	}
 	doc, err := l.load(p, rel, d.Type())
@@ -258,7 +258,7 @@ func LoadFSContext(ctx context.Context, fsys fs.FS, root string) ([]Doc, []error
 		if d.IsDir() && p != root && SkipsFolder(d.Name()) {
 			return fs.SkipDir
 		}
-		if d.IsDir() || !IsMarkdown(p) {
+		if d.IsDir() || !IsMarkdown(p) || strings.HasPrefix(d.Name(), ".") {
 			return nil
 		}
 		rel := strings.TrimPrefix(p, root+"/")
@@ -292,7 +292,8 @@ func LoadFSContext(ctx context.Context, fsys fs.FS, root string) ([]Doc, []error
 // SkipsFolder reports whether a folder of this name inside a knowledge
 // base is left out, with everything in it: a hidden one (.git, .github,
 // .vitepress), whose pages are the repository's or the site's, not its
-// readers', and node_modules, the READMEs of a site's packages.
+// readers', and node_modules, the READMEs of a site's packages. A hidden
+// file (.notes.md) is left out too.
 func SkipsFolder(name string) bool {
 	return strings.HasPrefix(name, ".") && name != "." && name != ".." || name == "node_modules"
 }
@@ -394,22 +395,27 @@ func (r *docReader) parse(p string, data []byte) (Doc, error) {
 // level: a "# " line, or a line underlined with "=", else an HTML <h1>
 // (a page that opens with a centred logo and name writes one).
 func firstHeading(body string) string {
-	inFence := fence{}
-	prev := ""
-	var prose strings.Builder // the lines outside code, for an <h1>
+	var code fence
+	var paragraph []string    // the lines of the paragraph above, for an underline
+	var prose strings.Builder // the text outside code, for an <h1>
 	for _, line := range strings.Split(body, "\n") {
-		if inFence.toggle(line) || inFence.open {
-			prev = ""
+		line = strings.TrimRight(line, "\r")
+		if code.holds(line) {
+			paragraph = paragraph[:0]
 			continue
 		}
 		if t, ok := strings.CutPrefix(strings.TrimSpace(line), "# "); ok {
 			return strings.TrimSpace(t)
 		}
-		if h, level := underlinedHeading(line, []string{prev}, strings.TrimSpace(prev) != "" && !notParagraph.MatchString(prev)); level == 1 {
+		if h, level := underlinedHeading(line, paragraph, isParagraph(paragraph)); level == 1 {
 			return h
 		}
-		prev = line
-		prose.WriteString(line + "\n")
+		if strings.TrimSpace(line) == "" {
+			paragraph = paragraph[:0]
+		} else {
+			paragraph = append(paragraph, line)
+		}
+		prose.WriteString(inlineCode.ReplaceAllString(line, "") + "\n")
 	}
 	if m := htmlHeading.FindStringSubmatch(prose.String()); m != nil {
 		return strings.Join(strings.Fields(htmlTag.ReplaceAllString(m[1], " ")), " ")
@@ -417,9 +423,20 @@ func firstHeading(body string) string {
 	return ""
 }
 
+// isParagraph: the lines are a paragraph's, none of them notParagraph.
+func isParagraph(lines []string) bool {
+	for _, l := range lines {
+		if notParagraph.MatchString(l) {
+			return false
+		}
+	}
+	return true
+}
+
 var (
 	htmlHeading = regexp.MustCompile(`(?is)<h1\b[^>]*>(.*?)</h1\s*>`)
 	htmlTag     = regexp.MustCompile(`<[^<>]*>`)
+	inlineCode  = regexp.MustCompile("`+[^`]*`+")
 )
 
 // titleOf is a page's name as a title, for an article that gives none: as
