@@ -481,6 +481,7 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 	}
 	kind := kindOf(question)
 	defined := definedName(question)
+	names := dottedNames(question)
 	opinions := asksOpinion.match(lowered(question))
 	var cs []candidate
 	var stemsOf []map[string]int
@@ -509,14 +510,7 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 				review := opinionSection.match(section)
 				opinion := !opinions && review
 				said[key] = true
-				st := map[string]int{}
-				for _, w := range contentWords(u.text) {
-					s := formStem(w)
-					if st[s] == 0 && len(subject) == 0 { // only an answer from several articles reads them so
-						inOrder = append(inOrder, s)
-					}
-					st[s]++
-				}
+				st := unitStems(u.text, names, &inOrder, len(subject) == 0)
 				for s := range st {
 					df[s]++
 				}
@@ -541,6 +535,9 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 			seen[s] = true
 			weight = append(weight, weighted{s, math.Log(1 + float64(len(cs))/(1+df[s]))})
 		}
+	}
+	for _, n := range names {
+		weight = append(weight, weighted{n, math.Log(1 + float64(len(cs))/(1+df[n]))})
 	}
 	fromRest := len(weight)
 	for _, w := range content {
@@ -781,4 +778,45 @@ func fill(cs []candidate, asked int) []candidate {
 		out = append(out, chosen)
 		words += cs[best].words
 	}
+}
+
+// unitStems counts the stems of a unit's words, and the question's names
+// it says (namesIn), each counted whole, as no stem is. ordered: the ones
+// not seen before are added to inOrder, as an answer put together from
+// several articles reads them.
+func unitStems(text string, names []string, inOrder *[]string, ordered bool) map[string]int {
+	st := map[string]int{}
+	for _, s := range append(formStems(contentWords(text)), namesIn(text, names)...) {
+		if st[s] == 0 && ordered {
+			*inOrder = append(*inOrder, s)
+		}
+		st[s]++
+	}
+	return st
+}
+
+// formStems are the words' formStem.
+func formStems(words []string) []string {
+	for i, w := range words {
+		words[i] = formStem(w)
+	}
+	return words
+}
+
+// namesIn are the names of the question written with dots or a version
+// ("cargo.lock", "http/2", dottedNames) that text says, once each time it
+// says one: "HTTP/2" is its own word to a question that asks about it,
+// not "http", which every page of an HTTP library says.
+func namesIn(text string, names []string) []string {
+	if len(names) == 0 {
+		return nil
+	}
+	lower := strings.ToLower(text)
+	var out []string
+	for _, n := range names {
+		for range strings.Count(lower, n) {
+			out = append(out, n)
+		}
+	}
+	return out
 }

@@ -479,3 +479,24 @@ func TestATitleNamedByCommonWordsThatSaysNothingElseLetsAnotherArticleAnswer(t *
 		})
 	}
 }
+
+// TestANameIsCountedWhole: a name the question writes with dots or a
+// version ("Cargo.lock", "HTTP/2", dottedNames) is counted as one word of
+// each unit that says it, beside the unit's stems: "http" alone is every
+// line of an HTTP library, "cargo" every page of Cargo's.
+func TestANameIsCountedWhole(t *testing.T) {
+	names := dottedNames("Why have `Cargo.lock` in version control, and does it speak HTTP/2?")
+	assert.Equal(t, []string{"cargo.lock", "http/2"}, names)
+	for _, tc := range []struct {
+		text string
+		want map[string]int
+	}{
+		{"Check `Cargo.lock` into version control.", map[string]int{"check": 1, "cargo": 1, "lock": 1, "versi": 1, "contr": 1, "cargo.lock": 1}},
+		{"HTTP/2 and HTTP/1.1: http/2 is off.", map[string]int{"http": 3, "off": 1, "http/2": 2}},
+		{"The cargo lock file.", map[string]int{"cargo": 1, "lock": 1, "fil": 1}},
+	} {
+		var order []string
+		assert.Equal(t, tc.want, unitStems(tc.text, names, &order, true), tc.text)
+		assert.Len(t, order, len(tc.want), "each stem in order once")
+	}
+}
