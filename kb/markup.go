@@ -13,12 +13,13 @@ import (
 // Title"), Material for MkDocs' tabs (=== "Linux"), MDX's imports and its
 // components on lines of their own (<Tabs>, <TabItem label="macOS">,
 // <Callout type="info">). Markdown's own link definitions
-// ("[issue-572]: https://…"), which a page never shows, go too. Indexed as words, "callout", "info" and "tabitem"
-// matched questions that say them; quoted, "{{< /note >}}" read as
-// nonsense. withoutSiteMarkup drops the markup and keeps what it wraps,
-// and what the page shows of it: an admonition's or a tab's title, as a
-// line of its own. Code, fenced or in backticks, is left as written: a page
-// that documents the markup shows it there.
+// ("[issue-572]: https://…"), which a page never shows, go too. Indexed as
+// words, "callout", "info" and "tabitem" matched questions that say them;
+// quoted, "{{< /note >}}" read as nonsense. withoutSiteMarkup drops the
+// markup and keeps what it wraps, and what the page shows of it: an
+// admonition's or a tab's title, as a line of its own. Code, fenced,
+// indented or in backticks, is left as written: a page that documents the
+// markup shows it there.
 
 var (
 	// shortcodeOrTag is a Hugo shortcode or a Liquid tag within a line.
