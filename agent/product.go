@@ -68,7 +68,7 @@ func readHeads(dir string) []articleHead {
 		if d.IsDir() && path != dir && kb.SkipsFolder(d.Name()) {
 			return filepath.SkipDir
 		}
-		if d.IsDir() || !kb.IsMarkdown(path) {
+		if d.IsDir() || !kb.IsArticle(path) {
 			return nil
 		}
 		if h, ok := readHead(path); ok {

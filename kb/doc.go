@@ -15,7 +15,8 @@
 // generators (shortcodes, Liquid tags, admonitions, MDX imports and
 // components) are left out, what they wrap is kept (Doc.Text).
 //
-// Hidden folders and node_modules are left out (SkipsFolder). Only regular
+// Hidden folders and node_modules are left out (SkipsFolder), and hidden
+// files (IsArticle). Only regular
 // files are read. Named pipes, devices and sockets are skipped
 // without being opened (opening a pipe would block for good), and so are
 // symbolic links that lead out of the folder, unless

@@ -63,12 +63,13 @@ func LoadDir(dir string) ([]Doc, []error) {
 	return LoadDirContext(context.Background(), dir, LoadOptions{})
 }
 
-// LoadDirContext loads every Markdown regular file (IsMarkdown) under dir.
-// A file that fails is returned as an error naming it, and one skipped on
-// purpose as an error wrapping ErrSkipped; the others are loaded. Links inside the folder are
-// followed, links out of it only with FollowExternalLinks. When ctx ends,
-// loading stops and only ctx's error is returned, never a partial set of
-// articles that a Sync would take for the whole knowledge base.
+// LoadDirContext loads every article (IsArticle) that is a regular file
+// under dir. A file that fails is returned as an error naming it, and one
+// skipped on purpose as an error wrapping ErrSkipped; the others are
+// loaded. Links inside the folder are followed, links out of it only with
+// FollowExternalLinks. When ctx ends, loading stops and only ctx's error is
+// returned, never a partial set of articles that a Sync would take for the
+// whole knowledge base.
 func LoadDirContext(ctx context.Context, dir string, opts LoadOptions) ([]Doc, []error) {
 	fail := func(err error) ([]Doc, []error) {
 		return nil, []error{fmt.Errorf("knowledge base %s: %w", dir, err)}
@@ -125,7 +126,7 @@ func (l *dirLoader) visit(p string, d fs.DirEntry, err error) error {
 		return nil
 	case d.IsDir() && p != l.root && SkipsFolder(d.Name()):
 		return filepath.SkipDir
-	case d.IsDir() || !IsMarkdown(p) || strings.HasPrefix(d.Name(), "."):
+	case d.IsDir() || !IsArticle(p):
 		return nil
 	}
 	doc, err := l.load(p, rel, d.Type())
@@ -238,11 +239,11 @@ func LoadFS(fsys fs.FS, root string) ([]Doc, []error) {
 	return LoadFSContext(context.Background(), fsys, root)
 }
 
-// LoadFSContext loads every Markdown regular file (IsMarkdown) under root in fsys, so that an
-// embedded folder serves as a knowledge base too. Entries of other types are
-// skipped and reported, as LoadDirContext does; an fs.FS cannot say where a
-// link leads, so links are skipped too. When ctx ends, only its error is
-// returned.
+// LoadFSContext loads every article (IsArticle) that is a regular file
+// under root in fsys, so that an embedded folder serves as a knowledge base
+// too. Entries of other types are skipped and reported, as LoadDirContext
+// does; an fs.FS cannot say where a link leads, so links are skipped too.
+// When ctx ends, only its error is returned.
 func LoadFSContext(ctx context.Context, fsys fs.FS, root string) ([]Doc, []error) {
 	var docs []Doc
 	var errs []error
@@ -258,7 +259,7 @@ func LoadFSContext(ctx context.Context, fsys fs.FS, root string) ([]Doc, []error
 		if d.IsDir() && p != root && SkipsFolder(d.Name()) {
 			return fs.SkipDir
 		}
-		if d.IsDir() || !IsMarkdown(p) || strings.HasPrefix(d.Name(), ".") {
+		if d.IsDir() || !IsArticle(p) {
 			return nil
 		}
 		rel := strings.TrimPrefix(p, root+"/")
@@ -292,8 +293,7 @@ func LoadFSContext(ctx context.Context, fsys fs.FS, root string) ([]Doc, []error
 // SkipsFolder reports whether a folder of this name inside a knowledge
 // base is left out, with everything in it: a hidden one (.git, .github,
 // .vitepress), whose pages are the repository's or the site's, not its
-// readers', and node_modules, the READMEs of a site's packages. A hidden
-// file (.notes.md) is left out too.
+// readers', and node_modules, the READMEs of a site's packages.
 func SkipsFolder(name string) bool {
 	return strings.HasPrefix(name, ".") && name != "." && name != ".." || name == "node_modules"
 }
@@ -303,10 +303,15 @@ func SkipsFolder(name string) bool {
 // Markdown with components (markup.go), as Docusaurus and Nextra sites do.
 var markdownExtensions = []string{".md", ".markdown", ".mdx"}
 
-// IsMarkdown reports whether the file at p is an article of a knowledge
-// base, by its extension (any case).
-func IsMarkdown(p string) bool {
-	ext := path.Ext(filepath.ToSlash(p))
+// IsArticle reports whether the file at p is an article of a knowledge
+// base: a Markdown file by its extension (any case), not a hidden one
+// (.notes.md).
+func IsArticle(p string) bool {
+	name := path.Base(filepath.ToSlash(p))
+	if strings.HasPrefix(name, ".") {
+		return false
+	}
+	ext := path.Ext(name)
 	for _, e := range markdownExtensions {
 		if strings.EqualFold(ext, e) {
 			return true
@@ -373,19 +378,18 @@ func (r *docReader) parse(p string, data []byte) (Doc, error) {
 		return Doc{}, fmt.Errorf("%s: front matter: %w%s", p, err, frontMatterHint(err))
 	}
 	sum := sha256.Sum256(data)
+	short, _ := fileID(p)
 	doc := Doc{Path: p, KBID: strings.TrimSpace(fm.KBID), Title: strings.TrimSpace(fm.Title), URL: fm.URL,
 		Tags: fm.Tags, Body: string(body), Hash: hex.EncodeToString(sum[:])}
 	if doc.KBID == "" {
 		// The file's; nameByFiles may lengthen it once every article of
 		// the load is read.
-		doc.KBID, _ = fileID(p)
-		doc.byFile = true
+		doc.KBID, doc.byFile = short, true
 	}
 	if doc.Title == "" {
 		doc.Title = firstHeading(doc.Text())
 	}
 	if doc.Title == "" {
-		short, _ := fileID(p)
 		doc.Title = titleOf(short)
 	}
 	return doc, nil
@@ -397,23 +401,24 @@ func (r *docReader) parse(p string, data []byte) (Doc, error) {
 func firstHeading(body string) string {
 	var code fence
 	var paragraph []string    // the lines of the paragraph above, for an underline
+	plain := true             // none of them is notParagraph
 	var prose strings.Builder // the text outside code, for an <h1>
 	for _, line := range strings.Split(body, "\n") {
 		line = strings.TrimRight(line, "\r")
 		if code.holds(line) {
-			paragraph = paragraph[:0]
+			paragraph, plain = paragraph[:0], true
 			continue
 		}
 		if t, ok := strings.CutPrefix(strings.TrimSpace(line), "# "); ok {
 			return strings.TrimSpace(t)
 		}
-		if h, level := underlinedHeading(line, paragraph, isParagraph(paragraph)); level == 1 {
+		if h, level := underlinedHeading(line, paragraph, plain); level == 1 {
 			return h
 		}
 		if strings.TrimSpace(line) == "" {
-			paragraph = paragraph[:0]
+			paragraph, plain = paragraph[:0], true
 		} else {
-			paragraph = append(paragraph, line)
+			paragraph, plain = append(paragraph, line), plain && !notParagraph.MatchString(line)
 		}
 		prose.WriteString(inlineCode.ReplaceAllString(line, "") + "\n")
 	}
@@ -421,16 +426,6 @@ func firstHeading(body string) string {
 		return strings.Join(strings.Fields(htmlTag.ReplaceAllString(m[1], " ")), " ")
 	}
 	return ""
-}
-
-// isParagraph: the lines are a paragraph's, none of them notParagraph.
-func isParagraph(lines []string) bool {
-	for _, l := range lines {
-		if notParagraph.MatchString(l) {
-			return false
-		}
-	}
-	return true
 }
 
 var (
