@@ -1,10 +1,13 @@
 package offline
 
 import (
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // sentencesOf are candidates, one a text, with their stems, counted
@@ -74,24 +77,36 @@ func TestExpectedStems(t *testing.T) {
 
 func TestFillExpectedSaysTheMostForItsWords(t *testing.T) {
 	for _, tc := range []struct {
-		name  string
-		texts []string
-		worth map[string]float64
-		want  []int
+		name     string
+		texts    []string
+		articles []int // each text's article, all the first when nil
+		worth    map[string]float64
+		want     []int
 	}{
 		{"a word not yet said before one said again",
 			[]string{"Snapshots keep the keys.", "Snapshots keep the keys safe.", "Restore reads the snapshot."},
-			map[string]float64{"snapshot": 2, "keys": 1, "restore": 1, "reads": 0.5},
+			nil, map[string]float64{"snapshot": 2, "keys": 1, "restore": 1, "reads": 0.5},
 			[]int{2, 0}}, // the second then says nothing the first has not
 		{"nothing of value: nothing quoted",
-			[]string{"Members talk to each other."}, map[string]float64{"snapshot": 2}, nil},
+			[]string{"Members talk to each other."}, nil, map[string]float64{"snapshot": 2}, nil},
 		{"a long sentence is worth its words",
 			[]string{"Snapshots keep the keys, " + strings.Repeat("and more ", 60) + "of it.", "Snapshots keep the keys."},
-			map[string]float64{"snapshot": 2, "keys": 1},
+			nil, map[string]float64{"snapshot": 2, "keys": 1},
 			[]int{1}},
+		{"the cited article's sentence before a shorter one of another article",
+			[]string{"Snapshots keep the keys.", "Restore reads them.", "Restore."},
+			[]int{0, 0, 1}, map[string]float64{"snapshot": 2, "keys": 1, "restore": 1},
+			[]int{0, 1}}, // "Restore." would say the same in fewer words, from one source more
+		{"another article for what the cited one does not say",
+			[]string{"Snapshots keep the keys.", "Restore reads them.", "Compaction drops old revisions."},
+			[]int{0, 0, 1}, map[string]float64{"snapshot": 2, "keys": 1, "restore": 1, "compaction": 1, "revisions": 1},
+			[]int{0, 1, 2}}, // quoted after the cited article's own line, for the two words only it says
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cs, stemsOf, inOrder := sentencesOf(tc.texts)
+			for i, a := range tc.articles {
+				cs[i].article = a
+			}
 			sc := numberStems(stemsOf, inOrder, nil)
 			value := make([]float64, sc.count)
 			for word, v := range tc.worth {
@@ -139,5 +154,82 @@ func TestUnfinished(t *testing.T) {
 		"**Weight**: 12 lbs":                                      false,
 	} {
 		assert.Equal(t, want, unfinished(text), text)
+	}
+}
+
+// TestFillExpectedIsTheGreedyChoice: the lazy greedy choice, with its
+// bounds worked out again when an article is first cited, quotes what the
+// plain greedy choice quotes, every gain worked out again before each
+// sentence, on random sentences of random articles.
+func TestFillExpectedIsTheGreedyChoice(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 42))
+	vocabulary := strings.Fields("snapshot keys restore member leader revision compaction quota lease watch")
+	for round := range 200 {
+		var texts []string
+		for range 5 + rng.IntN(30) {
+			var words []string
+			for range 1 + rng.IntN(25) {
+				words = append(words, vocabulary[rng.IntN(len(vocabulary))])
+			}
+			texts = append(texts, strings.Join(words, " "))
+		}
+		cs, stemsOf, inOrder := sentencesOf(texts)
+		for i := range cs {
+			cs[i].article = 1 + rng.IntN(4)
+			cs[i].factor = 0.5 + rng.Float64()
+		}
+		sc := numberStems(stemsOf, inOrder, nil)
+		value := make([]float64, sc.count)
+		for i := range value {
+			value[i] = rng.Float64()
+		}
+		var got, want []int
+		for _, c := range fillExpected(cs, sc, value) {
+			got = append(got, c.order)
+		}
+		for _, c := range plainGreedy(cs, sc, value) {
+			want = append(want, c.order)
+		}
+		require.Equal(t, want, got, "round %d", round)
+	}
+}
+
+// plainGreedy is fillExpected's choice made the plain way: every
+// sentence's gain worked out again before each choice.
+func plainGreedy(cs []candidate, sc numberedStems, value []float64) []candidate {
+	said := make([]bool, sc.count)
+	cited := map[int]bool{slices.MinFunc(cs, func(a, b candidate) int { return a.article - b.article }).article: true}
+	used := make([]bool, len(cs))
+	var out []candidate
+	words := 0
+	for {
+		best, bestGain := -1, 0.0
+		for i, c := range cs {
+			if used[i] || words+c.words > maxAnswerWords {
+				continue
+			}
+			gain := 0.0
+			for _, s := range sc.of[c.order] {
+				if !said[s.id] {
+					gain += value[s.id]
+				}
+			}
+			read := c.words
+			if !cited[c.article] {
+				read += newSourceWords
+			}
+			if g := gain * c.factor / float64(read); g > bestGain {
+				best, bestGain = i, g
+			}
+		}
+		if best < 0 {
+			return out
+		}
+		used[best], cited[cs[best].article] = true, true
+		for _, s := range sc.of[cs[best].order] {
+			said[s.id] = true
+		}
+		out = append(out, cs[best])
+		words += cs[best].words
 	}
 }
