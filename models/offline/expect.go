@@ -158,8 +158,8 @@ func answering(cs, kept []candidate, chunkOf []int, relevance []float64, kind qu
 // fillExpected chooses sentences within maxAnswerWords, each the one that
 // adds the most of the stems' value not yet said, for its words: the
 // greedy choice that covers the most of what is asked for in the words
-// there are. The first article the searches found among cs is the
-// answer's own; a sentence of any other it does not cite yet is read as
+// there are. The first article the searches found with a sentence to
+// quote is the answer's own (ownArticle); a sentence of any other it does not cite yet is read as
 // newSourceWords longer: each source is one more for the reader to weigh,
 // so another article is quoted for what it adds, not for a short line
 // that happens to say a word of the question. A candidate's order is its
@@ -175,9 +175,6 @@ func answering(cs, kept []candidate, chunkOf []int, relevance []float64, kind qu
 func fillExpected(cs []candidate, sc numberedStems, value []float64) []candidate {
 	said := make([]bool, sc.count)
 	cited := map[int]bool{}
-	if len(cs) > 0 {
-		cited[slices.MinFunc(cs, func(a, b candidate) int { return cmp.Compare(a.article, b.article) }).article] = true
-	}
 	gainOf := func(c candidate) float64 {
 		gain := 0.0
 		for _, s := range sc.of[c.order] {
@@ -190,6 +187,9 @@ func fillExpected(cs []candidate, sc numberedStems, value []float64) []candidate
 			read += newSourceWords
 		}
 		return gain * c.factor / float64(read)
+	}
+	if own := ownArticle(cs, gainOf); own >= 0 {
+		cited[own] = true
 	}
 	bounds := make([]bound, 0, len(cs))
 	for i, c := range cs {
@@ -234,6 +234,19 @@ func fillExpected(cs []candidate, sc numberedStems, value []float64) []candidate
 	return out
 }
 
+// ownArticle is the answer's own article: the first found of those with
+// a sentence it may quote (one that fits and adds something); -1 when
+// none has.
+func ownArticle(cs []candidate, gainOf func(candidate) float64) int {
+	own := -1
+	for _, c := range cs {
+		if (own < 0 || c.article < own) && c.words <= maxAnswerWords && gainOf(c) > 0 {
+			own = c.article
+		}
+	}
+	return own
+}
+
 // newSourceWords is how many words more a sentence of an article the
 // answer does not cite yet counts for: the reader's cost of one more
 // source, about a short clause. Chosen on the development parts, where
@@ -242,8 +255,8 @@ func fillExpected(cs []candidate, sc numberedStems, value []float64) []candidate
 // first turn on how the knowledge base's headings are worded.
 const newSourceWords = 5
 
-// bound is a candidate's gain when last worked out, at most what it adds
-// now.
+// bound is a candidate's gain when last worked out, at least what it
+// adds now.
 type bound struct {
 	i    int
 	gain float64

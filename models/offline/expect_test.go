@@ -2,7 +2,6 @@ package offline
 
 import (
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"testing"
 
@@ -93,6 +92,10 @@ func TestFillExpectedSaysTheMostForItsWords(t *testing.T) {
 			[]string{"Snapshots keep the keys, " + strings.Repeat("and more ", 60) + "of it.", "Snapshots keep the keys."},
 			nil, map[string]float64{"snapshot": 2, "keys": 1},
 			[]int{1}},
+		{"a sentence that fills the room to the last word",
+			[]string{"snapshot" + strings.Repeat(" word", 98), "Restore reads them now."},
+			nil, map[string]float64{"snapshot": 2, "restore": 1},
+			[]int{1, 0}}, // 5 words, then 100: maxAnswerWords exactly
 		{"the cited article's sentence before a shorter one of another article",
 			[]string{"Snapshots keep the keys.", "Restore reads them.", "Restore."},
 			[]int{0, 0, 1}, map[string]float64{"snapshot": 2, "keys": 1, "restore": 1},
@@ -160,15 +163,26 @@ func TestUnfinished(t *testing.T) {
 // TestFillExpectedIsTheGreedyChoice: the lazy greedy choice, with its
 // bounds worked out again when an article is first cited, quotes what the
 // plain greedy choice quotes, every gain worked out again before each
-// sentence, on random sentences of random articles.
+// sentence, on random sentences of random articles: half the rounds with
+// values and factors that tie often (whole numbers, factor 1) and
+// sentences too long to fit, where the order of equal gains and the room
+// left decide.
 func TestFillExpectedIsTheGreedyChoice(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 42))
 	vocabulary := strings.Fields("snapshot keys restore member leader revision compaction quota lease watch")
-	for round := range 200 {
+	for round := range 2000 {
+		ties := round%2 == 1
 		var texts []string
-		for range 5 + rng.IntN(30) {
+		for range 1 + rng.IntN(30) {
+			n := 1 + rng.IntN(25)
+			if ties {
+				n = 1 + rng.IntN(4)
+				if rng.IntN(10) == 0 {
+					n = 60 + rng.IntN(60) // fits once, or never
+				}
+			}
 			var words []string
-			for range 1 + rng.IntN(25) {
+			for range n {
 				words = append(words, vocabulary[rng.IntN(len(vocabulary))])
 			}
 			texts = append(texts, strings.Join(words, " "))
@@ -176,12 +190,16 @@ func TestFillExpectedIsTheGreedyChoice(t *testing.T) {
 		cs, stemsOf, inOrder := sentencesOf(texts)
 		for i := range cs {
 			cs[i].article = 1 + rng.IntN(4)
-			cs[i].factor = 0.5 + rng.Float64()
+			if !ties {
+				cs[i].factor = 0.5 + rng.Float64()
+			}
 		}
 		sc := numberStems(stemsOf, inOrder, nil)
 		value := make([]float64, sc.count)
 		for i := range value {
-			value[i] = rng.Float64()
+			if value[i] = rng.Float64(); ties {
+				value[i] = float64(rng.IntN(3))
+			}
 		}
 		var got, want []int
 		for _, c := range fillExpected(cs, sc, value) {
@@ -195,10 +213,31 @@ func TestFillExpectedIsTheGreedyChoice(t *testing.T) {
 }
 
 // plainGreedy is fillExpected's choice made the plain way: every
-// sentence's gain worked out again before each choice.
+// sentence's gain worked out again before each choice, the first of equal
+// ones taken.
 func plainGreedy(cs []candidate, sc numberedStems, value []float64) []candidate {
 	said := make([]bool, sc.count)
-	cited := map[int]bool{slices.MinFunc(cs, func(a, b candidate) int { return a.article - b.article }).article: true}
+	cited := map[int]bool{}
+	gain := func(c candidate) float64 {
+		g := 0.0
+		for _, s := range sc.of[c.order] {
+			if !said[s.id] {
+				g += value[s.id]
+			}
+		}
+		read := c.words
+		if !cited[c.article] {
+			read += newSourceWords
+		}
+		return g * c.factor / float64(read)
+	}
+	own := -1
+	for _, c := range cs {
+		if c.words <= maxAnswerWords && gain(c) > 0 && (own < 0 || c.article < own) {
+			own = c.article
+		}
+	}
+	cited[own] = true
 	used := make([]bool, len(cs))
 	var out []candidate
 	words := 0
@@ -208,17 +247,7 @@ func plainGreedy(cs []candidate, sc numberedStems, value []float64) []candidate 
 			if used[i] || words+c.words > maxAnswerWords {
 				continue
 			}
-			gain := 0.0
-			for _, s := range sc.of[c.order] {
-				if !said[s.id] {
-					gain += value[s.id]
-				}
-			}
-			read := c.words
-			if !cited[c.article] {
-				read += newSourceWords
-			}
-			if g := gain * c.factor / float64(read); g > bestGain {
+			if g := gain(c); g > bestGain {
 				best, bestGain = i, g
 			}
 		}
