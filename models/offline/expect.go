@@ -159,11 +159,12 @@ func answering(cs, kept []candidate, chunkOf []int, relevance []float64, kind qu
 // adds the most of the stems' value not yet said, for its words: the
 // greedy choice that covers the most of what is asked for in the words
 // there are. The first article the searches found with a sentence to
-// quote is the answer's own (ownArticle); a sentence of any other it does not cite yet is read as
-// newSourceWords longer: each source is one more for the reader to weigh,
-// so another article is quoted for what it adds, not for a short line
-// that happens to say a word of the question. A candidate's order is its
-// index in sc, its article its place among the found articles.
+// quote is the answer's own (ownArticle); a sentence of any other the
+// answer does not cite yet is read as newSourceWords longer: each source
+// is one more for the reader to weigh, so another article is quoted for
+// what it adds, not for a short line that happens to say a word of the
+// question. A candidate's order is its index in sc, its article its place
+// among the found articles.
 //
 // What a sentence adds only falls as more is said, and its article's
 // cost only goes once the article is cited, so the gain worked out
