@@ -159,7 +159,7 @@ func answering(cs, kept []candidate, chunkOf []int, relevance []float64, kind qu
 // adds the most of the stems' value not yet said, for its words: the
 // greedy choice that covers the most of what is asked for in the words
 // there are. The first article the searches found with a sentence to
-// quote is the answer's own (ownArticle); a sentence of any other the
+// quote is the answer's own; a sentence of any other the
 // answer does not cite yet is read as newSourceWords longer: each source
 // is one more for the reader to weigh, so another article is quoted for
 // what it adds, not for a short line that happens to say a word of the
@@ -189,16 +189,26 @@ func fillExpected(cs []candidate, sc numberedStems, value []float64) []candidate
 		}
 		return gain * c.factor / float64(read)
 	}
-	if own := ownArticle(cs, gainOf); own >= 0 {
-		cited[own] = true
-	}
 	bounds := make([]bound, 0, len(cs))
 	for i, c := range cs {
 		if g := gainOf(c); g > 0 && c.words <= maxAnswerWords {
 			bounds = append(bounds, bound{i, g})
 		}
 	}
-	slices.SortFunc(bounds, bound.order)
+	// cite counts article as cited: its sentences no longer pay for a
+	// new source, and their bounds are worked out again.
+	cite := func(article int) {
+		cited[article] = true
+		for k, b := range bounds {
+			if cs[b.i].article == article {
+				bounds[k].gain = gainOf(cs[b.i])
+			}
+		}
+		slices.SortFunc(bounds, bound.order)
+	}
+	if len(bounds) > 0 { // the answer's own: the first found with a sentence it may quote
+		cite(cs[slices.MinFunc(bounds, func(a, b bound) int { return cmp.Compare(cs[a.i].article, cs[b.i].article) }).i].article)
+	}
 	var out []candidate
 	words := 0
 	for len(bounds) > 0 {
@@ -223,29 +233,10 @@ func fillExpected(cs []candidate, sc numberedStems, value []float64) []candidate
 		out = append(out, c)
 		words += c.words
 		if !cited[c.article] {
-			cited[c.article] = true
-			for k, b := range bounds { // its other sentences no longer pay for a new source
-				if cs[b.i].article == c.article {
-					bounds[k].gain = gainOf(cs[b.i])
-				}
-			}
-			slices.SortFunc(bounds, bound.order)
+			cite(c.article)
 		}
 	}
 	return out
-}
-
-// ownArticle is the answer's own article: the first found of those with
-// a sentence it may quote (one that fits and adds something); -1 when
-// none has.
-func ownArticle(cs []candidate, gainOf func(candidate) float64) int {
-	own := -1
-	for _, c := range cs {
-		if (own < 0 || c.article < own) && c.words <= maxAnswerWords && gainOf(c) > 0 {
-			own = c.article
-		}
-	}
-	return own
 }
 
 // newSourceWords is how many words more a sentence of an article the
