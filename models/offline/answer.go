@@ -112,7 +112,7 @@ func (e *Engine) answer(in []*schema.Message) *schema.Message {
 	t := e.read(in)
 	lang := e.answerLanguage(t)
 	articles, relevant := foundArticles(in, t.start)
-	e.reading.readTitles(articles)
+	e.readTitles(articles)
 	headings := e.reading.headings()
 	for i := range articles {
 		articles[i].headings = headings

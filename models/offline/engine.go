@@ -80,7 +80,7 @@ func New(o Options) *Engine {
 	if r == nil {
 		r = Read(o.Corpus)
 	}
-	e.reading, e.titled, e.topics, e.definitions = r, r.titled, r.topics, r.definitions
+	e.reading, e.titled, e.topics, e.definitions = r, withoutProduct(r.titled, e.product), r.topics, r.definitions
 	e.kbLang = r.searchLanguage(o.KBLanguage)
 	e.sells = len(r.corpus) > 0 && e.topics.relevance([]string{"purchase", "buy", "bought", "refund"}, nil) > 1
 	e.Model = models.New("Offline", e.reply)

@@ -63,14 +63,3 @@ func (r *Reading) searchLanguage(configured string) string {
 	}
 	return r.language()
 }
-
-// readTitles gives each article whose title is one of the corpus's the
-// stems and brand Read worked out for that title, which pick would work out
-// again on every answer.
-func (r *Reading) readTitles(articles []found) {
-	for i := range articles {
-		if k, ok := r.byTitle[articles[i].title]; ok && articles[i].titleStems == nil {
-			articles[i].titleStems, articles[i].brand = r.titled[k].titleStems, r.titled[k].brand
-		}
-	}
-}
