@@ -59,7 +59,10 @@ func (c sectionCounts) often(s string) bool {
 }
 
 // countSections counts the sections of corpus: a Markdown heading outside
-// code opens one.
+// code opens one. A section holds the words of its text, not of its
+// heading nor of the article's title line: a knowledge base whose headings
+// name the product ("## Keet is not working") counts its sections as its
+// copy whose headings do not, and the name is searched, or not, in both.
 func countSections(corpus []string) sectionCounts {
 	c := sectionCounts{holding: map[string]int{}}
 	in := map[string]bool{}
@@ -74,14 +77,19 @@ func countSections(corpus []string) sectionCounts {
 		}
 	}
 	for _, text := range corpus {
-		fence := false
+		fence, title := false, true
 		for line := range strings.Lines(text) {
+			if title { // the article's title line
+				title = false
+				continue
+			}
 			t := strings.TrimSpace(line)
 			if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
 				fence = !fence
 			}
 			if !fence && strings.HasPrefix(t, "#") {
 				flush()
+				continue
 			}
 			eachContentWord(line, buf, func(w []byte) { in[stem(string(w))] = true })
 		}

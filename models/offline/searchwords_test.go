@@ -44,6 +44,14 @@ func TestTellingNeedsSomeArticles(t *testing.T) {
 	assert.Equal(t, []string{"acme one"}, e.telling([]string{"acme one"}), "in two articles, a shared word may still name one")
 }
 
+func TestCountSectionsLeavesHeadingsOut(t *testing.T) {
+	named := countSections([]string{"Acme guide\n\n## Acme setup\n\nPlug it in.\n\n## Care\n\nClean the acme.", "Acme part\n\nacme"})
+	unnamed := countSections([]string{"Guide\n\n## Setup\n\nPlug it in.\n\n## Care\n\nClean the acme.", "Part\n\nacme"})
+	assert.Equal(t, unnamed, named, "the product's name in a title or heading is no word of its section")
+	assert.Equal(t, 3, named.sections)
+	assert.Equal(t, 2, named.holding[stem("acme")])
+}
+
 func TestCountSections(t *testing.T) {
 	c := countSections([]string{"Title\n\nintro acme\n\n```\n# not a heading\n```\n\n## Care\n\nclean it", "Other\n\nacme"})
 	assert.Equal(t, 3, c.sections)
