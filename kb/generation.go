@@ -48,6 +48,10 @@ const maxOpenAttempts = 5
 type manifest struct {
 	Schema int                  `json:"schema"`
 	Files  map[string]fileEntry `json:"files"`
+	// Shared are, per language, the terms nearly every article's text
+	// holds (sharedTerms), which the titles are indexed without: when
+	// they change, every title is indexed again.
+	Shared [][]string `json:"shared,omitempty"`
 }
 
 type fileEntry struct {
@@ -66,9 +70,6 @@ type generation struct {
 	bleve    bleve.Index
 	manifest manifest
 	chunks   *chunkStore // what searches read of bleve's stored fields
-	// shared are, per language, the terms searched in the text alone
-	// (sharedTerms).
-	shared [][]string
 	titled []map[string]bool // per language, the terms of the titles (titleTerms)
 }
 
@@ -144,16 +145,12 @@ func openGeneration(dir, name string, timeout time.Duration) (generation, error)
 		b.Close()
 		return generation{}, fmt.Errorf("index %s: %d chunks, the manifest lists %d (%w)", path, n, want, err)
 	}
-	shared, err := sharedTerms(b, len(m.Files))
-	var titled []map[string]bool
-	if err == nil {
-		titled, err = titleTerms(b)
-	}
+	titled, err := titleTerms(b)
 	if err != nil {
 		b.Close()
 		return generation{}, fmt.Errorf("index %s: title terms: %w", path, err)
 	}
-	return generation{name: name, bleve: b, manifest: m, chunks: newChunkStore(b, int(n)), shared: shared, titled: titled}, nil
+	return generation{name: name, bleve: b, manifest: m, chunks: newChunkStore(b, int(n)), titled: titled}, nil
 }
 
 func (m manifest) chunks() int {

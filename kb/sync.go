@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -90,6 +91,7 @@ type syncPlan struct {
 	next    manifest // the new generation's; build adds the files it indexes
 	changed []Doc    // new and changed files, to index
 	deleted []string // chunk IDs of changed and removed files, to delete
+	kept    []Doc    // every file the new generation holds, changed or not
 }
 
 func (p syncPlan) writes() bool { return p.stats.Added+p.stats.Updated+p.stats.Removed > 0 }
@@ -105,6 +107,7 @@ func plan(docs []Doc, base manifest) syncPlan {
 		}
 		owner[d.KBID] = d.Path
 		seen[d.Path] = true
+		p.kept = append(p.kept, d)
 		old, known := base.Files[d.Path]
 		switch {
 		case known && old.Hash == d.Hash && old.KBID == d.KBID:
@@ -139,6 +142,7 @@ func (idx *Index) build(ctx context.Context, base generation, p *syncPlan) (stri
 	}
 	b, err := idx.startFrom(base, filepath.Join(dir, bleveName))
 	if err == nil {
+		p.share(sharedTerms(idx.mapping, p.kept), base.manifest.Shared)
 		err = apply(ctx, b, p)
 		if cerr := b.Close(); err == nil {
 			err = cerr
@@ -168,6 +172,27 @@ func (idx *Index) startFrom(base generation, path string) (bleve.Index, error) {
 	return bleve.Open(path)
 }
 
+// share sets the terms the new generation's titles are indexed without
+// (sharedTerms): when they are not those of base, every file kept is
+// indexed again, whose title may hold a term that became shared or no
+// longer is.
+func (p *syncPlan) share(shared, base [][]string) {
+	p.next.Shared = shared
+	if slices.EqualFunc(shared, base, slices.Equal) {
+		return
+	}
+	changed := map[string]bool{}
+	for _, d := range p.changed {
+		changed[d.Path] = true
+	}
+	for _, d := range p.kept {
+		if old, ok := p.next.Files[d.Path]; ok && !changed[d.Path] {
+			p.deleted = append(p.deleted, chunkIDs(d.Path, old.Chunks)...)
+			p.changed = append(p.changed, d)
+		}
+	}
+}
+
 func apply(ctx context.Context, b bleve.Index, p *syncPlan) error {
 	m := b.Mapping()
 	batch := b.NewBatch()
@@ -180,7 +205,7 @@ func apply(ctx context.Context, b bleve.Index, p *syncPlan) error {
 		}
 		chunks := chunkDoc(d)
 		for n, c := range chunks {
-			if err := batch.Index(docID(d.Path, n), record(m, d, c)); err != nil {
+			if err := batch.Index(docID(d.Path, n), record(m, d, c, p.next.Shared)); err != nil {
 				return fmt.Errorf("%s: %w", d.Path, err)
 			}
 		}
@@ -200,14 +225,21 @@ func chunkIDs(path string, n int) []string {
 
 func docID(path string, n int) string { return path + "#" + strconv.Itoa(n) }
 
-func record(m mapping.IndexMapping, d Doc, c chunk) map[string]any {
+// record is the chunk c of d as bleve indexes it; each language's title
+// field without that language's shared terms (titleWithout).
+func record(m mapping.IndexMapping, d Doc, c chunk, shared [][]string) map[string]any {
 	r := map[string]any{
 		"kb_id": d.KBID, "chunk_id": c.ID, "title": d.Title, "url": d.URL, "tags": strings.Join(d.Tags, ","),
 		"heading": c.Heading, "text": c.Text, "has_code": strconv.FormatBool(c.HasCode),
-		"text_en": c.Text, "text_ru": c.Text, "title_en": d.Title, "title_ru": d.Title,
+		"text_en": c.Text, "text_ru": c.Text,
 	}
-	for _, l := range languages {
-		r[l.terms] = strings.Join(chunkTerms(m.AnalyzerNamed(l.analyzer), c.Text, d.Title), termSep)
+	for i, l := range languages {
+		a := m.AnalyzerNamed(l.analyzer)
+		r[l.terms] = strings.Join(chunkTerms(a, c.Text, d.Title), termSep)
+		r[l.title] = d.Title
+		if i < len(shared) {
+			r[l.title] = titleWithout(a, d.Title, shared[i])
+		}
 	}
 	return r
 }

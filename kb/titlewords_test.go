@@ -43,9 +43,9 @@ func TestAProductNameInSomeTitlesRanksNoArticleFirst(t *testing.T) {
 		return idx
 	}
 	named, plain := write(true), write(false)
-	assert.Equal(t, []string{"zorp"}, named.gen.shared[0], "the product's name, said in every article")
-	assert.Equal(t, named.gen.shared, plain.gen.shared)
-	for _, q := range []string{"zorp snapshot", "zorp member", "how do I upgrade zorp", "zorp"} {
+	assert.Equal(t, []string{"zorp"}, named.gen.manifest.Shared[0], "the product's name, said in every article")
+	assert.Equal(t, named.gen.manifest.Shared, plain.gen.manifest.Shared)
+	for _, q := range []string{"zorp snapshot", "zorp member", "how do I upgrade zorp", "zorp", "nightly backups", "tls certificates", "zorp metrics over http"} {
 		t.Run(q, func(t *testing.T) {
 			a, err := named.Search(q, 10)
 			require.NoError(t, err)
@@ -71,4 +71,62 @@ func ids(as []contracts.Article) []string {
 		out[i] = a.KBID
 	}
 	return out
+}
+
+// When a word becomes one nearly every article says (or no longer is),
+// the titles of the files that did not change are indexed again: the
+// index searches as one built from scratch over the same files.
+func TestTitlesFollowTheSharedTerms(t *testing.T) {
+	files := map[string]string{}
+	for i, topic := range []string{"backups", "restores", "upgrades", "members", "metrics", "limits", "logging", "tls", "plugins", "alerts"} {
+		body := "Zorp keeps its " + topic + " in order."
+		if i >= 8 {
+			body = "The " + topic + " need care." // zorp in 8 of 10 articles: not yet shared
+		}
+		files[fmt.Sprintf("%d.md", i)] = fmt.Sprintf("---\ntitle: Zorp %s\n---\n%s\n", topic, body)
+	}
+	dir := t.TempDir()
+	writeFiles(t, dir, files)
+	docs, errs := LoadDir(dir)
+	require.Empty(t, errs)
+	idx, err := Open(t.TempDir(), DefaultOptions())
+	require.NoError(t, err)
+	t.Cleanup(func() { idx.Close() })
+	_, err = idx.Sync(docs)
+	require.NoError(t, err)
+	assert.Equal(t, [][]string{nil, nil}, idx.gen.manifest.Shared)
+
+	writeFiles(t, dir, map[string]string{"8.md": "---\ntitle: Zorp plugins\n---\nZorp loads its plugins at start-up.\n"})
+	docs, errs = LoadDir(dir)
+	require.Empty(t, errs)
+	stats, err := idx.Sync(docs)
+	require.NoError(t, err)
+	assert.Equal(t, 1, stats.Updated, "one file changed")
+	assert.Equal(t, []string{"zorp"}, idx.gen.manifest.Shared[0], "zorp is in 9 of 10 articles now")
+
+	fresh, _ := openSynced(t, dir)
+	for _, q := range []string{"zorp backups", "metrics", "alerts care"} {
+		a, err := idx.Search(q, 10)
+		require.NoError(t, err)
+		b, err := fresh.Search(q, 10)
+		require.NoError(t, err)
+		require.NotEmpty(t, a.Articles, q)
+		require.Equal(t, ids(b.Articles), ids(a.Articles), q)
+		for i := range a.Articles {
+			assert.InDelta(t, b.Articles[i].Score, a.Articles[i].Score, 1e-9, q+": "+a.Articles[i].KBID)
+		}
+	}
+}
+
+func TestTitleWithout(t *testing.T) {
+	a := indexMapping().AnalyzerNamed(languages[0].analyzer)
+	for _, tc := range []struct{ title, want string }{
+		{"Keet App issues", "App issues"},
+		{"How do I create a Login.gov account", "How do I create a account"},
+		{"Keet", ""},
+		{"Keetapp settings", "Keetapp settings"},
+	} {
+		assert.Equal(t, tc.want, titleWithout(a, tc.title, []string{"keet", "login.gov"}), tc.title)
+	}
+	assert.Equal(t, "Keet App issues", titleWithout(a, "Keet App issues", nil))
 }
