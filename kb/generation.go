@@ -69,8 +69,8 @@ type generation struct {
 	name     string
 	bleve    bleve.Index
 	manifest manifest
-	chunks   *chunkStore // what searches read of bleve's stored fields
-	titled []map[string]bool // per language, the terms of the titles (titleTerms)
+	chunks   *chunkStore       // what searches read of bleve's stored fields
+	titled   []map[string]bool // per language, the terms of the titles (titleTerms)
 }
 
 func (g generation) close() error {
