@@ -28,6 +28,9 @@ type Reading struct {
 	// sections counts the corpus's sections and those holding each
 	// stem (sectionCounts), found when a search is first planned.
 	sections func() sectionCounts
+	// names are the stems of the words the corpus writes as its
+	// product's name (names), found when a search is first planned.
+	names func() map[string]bool
 	// headings are the corpus's titles and headings (headingsOf), which
 	// an answer does not quote as lines of its own (boilerplate).
 	headings func() map[string]bool
@@ -53,6 +56,7 @@ func Read(corpus []string) *Reading {
 	// The vocabulary is the stems the topic model counted (coverage): the
 	// corpus is read into words once.
 	r.topics = newTopicModel(corpus)
+	r.names = sync.OnceValue(func() map[string]bool { return names(corpus, r.topics.everywhere) })
 	return r
 }
 

@@ -4,7 +4,8 @@ import "strings"
 
 // telling are the searches without the words the knowledge base says
 // about everywhere, as it says its product's name ("etcd", "cargo"): in
-// nine articles of ten or more, and in two sections of five or more. Such
+// nine articles of ten or more, or in half of them when written as a name
+// ("Hugo", "Obsidian"; names), and in two sections of five or more. Such
 // a word tells no article from another by what they say, yet a search for
 // it ranks first the articles whose titles happen to carry it: with it, a
 // knowledge base whose headings name the product ("Upgrading etcd
@@ -15,7 +16,7 @@ import "strings"
 // dropped; when every search would be, they are kept as they are, since
 // such a word is then all that was asked.
 func (e *Engine) telling(queries []string) []string {
-	sections := e.reading.sections()
+	sections, named := e.reading.sections(), e.reading.names()
 	out := make([]string, 0, len(queries))
 	seen := map[string]bool{}
 	for _, q := range queries {
@@ -23,7 +24,7 @@ func (e *Engine) telling(queries []string) []string {
 		for _, w := range strings.Fields(q) {
 			// A dotted name ("cargo.lock", "http/2") is the name of one
 			// thing, whatever its first part says (dottedNames).
-			if s := stem(strings.ToLower(w)); strings.ContainsAny(w, "./") || !e.topics.nearlyEverywhere(s) || !sections.often(s) {
+			if s := stem(strings.ToLower(w)); strings.ContainsAny(w, "./") || !e.topics.nearlyEverywhere(s) && !named[s] || !sections.often(s) {
 				kept = append(kept, w)
 			}
 		}
