@@ -70,8 +70,9 @@ func (e *Engine) analyse(request, guardian string) analysis {
 	p.UserIntent = intent(request, lang)
 	p.Topic = topic(content, lang)
 	p.Category = category(p.RequestType)
-	p.Subqueries = subqueries(content, request, e.topics.subject)
-	if words, ok := e.inKBWords(content); ok {
+	searched := withoutFrame(request, content)
+	p.Subqueries = subqueries(searched, request, e.topics.subject)
+	if words, ok := e.inKBWords(searched); ok {
 		p.Subqueries = append(p.Subqueries, strings.Join(words[:min(len(words), maxSubqueryWords)], " "))
 	}
 	kbContent := contentWords(e.inKBLanguage(request)) // the request in the articles' words
@@ -363,6 +364,32 @@ func subqueries(content []string, request string, subject func([]string) []strin
 		}
 	}
 	return out
+}
+
+// frameVerbs find a question's verb that belongs to how it asks, not to
+// what: "how does the gear loft work?", "what does hit policy FIRST
+// mean?", "как работает синхронизация?", "что означает этот статус?".
+var frameVerbs = []*regexp.Regexp{
+	regexp.MustCompile(`(?i)^\s*(?:how|what)\s+(?:does|do|did)\b.*\b(work|works|mean|means)(?:\s+(?:in|on|with|for|under)\s+[^?.!]*)?\W*$`),
+	regexp.MustCompile(`(?i)^\s*(?:как|что)\s+(работает|работают|означает|означают|значит)\s+\S`),
+}
+
+// withoutFrame is content without the question's frame verb (frameVerbs):
+// searched alone or beside one other word ("loft work"), it finds every
+// page that says how something works.
+func withoutFrame(request string, content []string) []string {
+	for _, re := range frameVerbs {
+		m := re.FindStringSubmatch(strings.TrimSpace(request))
+		if m == nil || len(content) < 2 {
+			continue
+		}
+		for i := len(content) - 1; i >= 0; i-- {
+			if strings.EqualFold(content[i], m[1]) {
+				return append(slices.Clip(content[:i]), content[i+1:]...)
+			}
+		}
+	}
+	return content
 }
 
 // dottedName is a file's or a setting's name written with dots
