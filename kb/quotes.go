@@ -1,0 +1,65 @@
+package kb
+
+import (
+	"regexp"
+	"strings"
+)
+
+// A blockquote's marks ("> ", "> > ") are not what its page shows: the page
+// shows the quote's text in a box. A GitHub alert's or an Obsidian
+// callout's first line ("> [!NOTE]", "> [!info]+ Canvas embeds") shows a
+// label or the title given. Left as written, a quoted line read "> [!info]+
+// Canvas embeds show shapes only > Embedded canvases display shapes", and
+// "note" and "info" matched questions that say them.
+
+var (
+	// quoteMarks are the blockquote marks a line starts with.
+	quoteMarks = regexp.MustCompile(`^ {0,3}>(?: ?>)* ?`)
+	// oneQuoteMark is the first of them.
+	oneQuoteMark = regexp.MustCompile(`^ {0,3}> ?`)
+	// alertLine is an alert's or a callout's first line, its marks taken
+	// off: the kind, whether it folds, and the title it shows.
+	alertLine = regexp.MustCompile(`^\[![A-Za-z][\w-]*\][+-]?[ \t]*(.*?)\s*$`)
+)
+
+// withoutQuoteMarks is body with its blockquotes' marks taken off and each
+// alert's first line as the title it shows, a paragraph of its own (none
+// when it shows only its kind). Code is left as written, a shell's "> "
+// prompt and all, unless it stands in a quote itself.
+func withoutQuoteMarks(body string) string {
+	if !strings.Contains(body, ">") {
+		return body
+	}
+	var b strings.Builder
+	b.Grow(len(body))
+	var code fence
+	quotedCode := false // the open fence was opened inside a quote
+	for _, line := range strings.SplitAfter(body, "\n") {
+		quoted := false
+		marks := quoteMarks
+		if code.open {
+			marks = oneQuoteMark // the code's own lines may start with ">"
+		}
+		if m := marks.FindString(line); m != "" && (!code.open || quotedCode) {
+			line, quoted = line[len(m):], true
+		}
+		if code.holds(line) {
+			if code.open && !quotedCode {
+				quotedCode = quoted
+			}
+			if !code.open {
+				quotedCode = false
+			}
+			b.WriteString(line)
+			continue
+		}
+		if a := alertLine.FindStringSubmatch(strings.TrimRight(line, "\n")); quoted && a != nil {
+			if a[1] != "" {
+				b.WriteString(a[1] + "\n\n")
+			}
+			continue
+		}
+		b.WriteString(line)
+	}
+	return b.String()
+}
