@@ -3,9 +3,12 @@ package kb
 import "strings"
 
 // Text is what the article says: its body without the HTML comments, the
-// blockquotes' marks (quotes.go) and the site generator's markup
-// (markup.go), which a rendered article does not show. It is what is indexed, quoted and answered from.
-func (d Doc) Text() string { return withoutSiteMarkup(withoutQuoteMarks(withoutComments(d.Body))) }
+// blockquotes' marks (quotes.go), wiki links' brackets (wikilinks.go) and
+// the site generator's markup (markup.go), which a rendered article does
+// not show. It is what is indexed, quoted and answered from.
+func (d Doc) Text() string {
+	return withoutSiteMarkup(withoutWikiMarkup(withoutQuoteMarks(withoutComments(d.Body))))
+}
 
 // withoutComments drops the HTML comments of a Markdown body, outside code
 // fences: a comment is a note to the writers that a rendered article does
