@@ -112,8 +112,8 @@ func quoteSection(c searchChunk, article int) []candidate {
 // sectionPassages are a section's lines as passages, in order: a
 // paragraph as it is; a list's items joined under the label that
 // announces them ("Via Online Banking: Log in …; Go to …"); an item with
-// no label on its own. Code, tables, headings, rules and bold marks
-// are left out, as are the lines a quote cannot stand on (a link list).
+// no label on its own. Code, tables, headings (a bold line of its own
+// too, unless it labels what follows), rules and bold marks are left out, as are the lines a quote cannot stand on (a link list).
 func sectionPassages(text string) []string {
 	var out []string
 	label := "" // the line announcing the items that follow
@@ -162,8 +162,8 @@ func sectionPassages(text string) []string {
 			fence = !fence
 			flushPara()
 		case fence || strings.HasPrefix(t, "|") || strings.HasPrefix(t, "<"):
-		case t == "" || underline(t) || strings.HasPrefix(t, "#"):
-			flushPara()
+		case t == "" || underline(t) || strings.HasPrefix(t, "#") || boldOnly(t) && !strings.HasSuffix(unmarked(t), ":"):
+			flushPara() // a bold line of its own is a heading ("**Linking to a heading in another note**")
 		case listMarker(t) > 0:
 			flushPara()
 			item := unmarked(t[listMarker(t):])
