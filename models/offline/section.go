@@ -2,6 +2,7 @@ package offline
 
 import (
 	"maps"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -112,8 +113,9 @@ func quoteSection(c searchChunk, article int) []candidate {
 // sectionPassages are a section's lines as passages, in order: a
 // paragraph as it is; a list's items joined under the label that
 // announces them ("Via Online Banking: Log in …; Go to …"); an item with
-// no label on its own. Code, tables, headings (a bold line of its own
-// too, unless it labels what follows), rules and bold marks are left out, as are the lines a quote cannot stand on (a link list).
+// no label on its own. Code, tables, images, headings (a bold line of its
+// own too, unless it labels what follows), rules and bold marks are left
+// out, as are the lines a quote cannot stand on (a link list).
 func sectionPassages(text string) []string {
 	var out []string
 	label := "" // the line announcing the items that follow
@@ -161,7 +163,7 @@ func sectionPassages(text string) []string {
 		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
 			fence = !fence
 			flushPara()
-		case fence || strings.HasPrefix(t, "|") || strings.HasPrefix(t, "<"):
+		case fence || strings.HasPrefix(t, "|") || strings.HasPrefix(t, "<") || imageOnly.MatchString(t):
 		case t == "" || underline(t) || strings.HasPrefix(t, "#") || boldOnly(t) && !strings.HasSuffix(unmarked(t), ":"):
 			flushPara() // a bold line of its own is a heading ("**Linking to a heading in another note**")
 		case listMarker(t) > 0:
@@ -186,6 +188,10 @@ func sectionPassages(text string) []string {
 	flushItems()
 	return out
 }
+
+// imageOnly is a line that only shows an image ("![](/img/failed.png)"),
+// which a quote cannot show.
+var imageOnly = regexp.MustCompile(`^!\[[^\]]*\]\([^)]*\)$`)
 
 // unmarked is a line without its bold marks. Underscores stay: they are
 // as often part of a name (`__init__`, `window.__state`) as emphasis.

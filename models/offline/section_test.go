@@ -22,6 +22,8 @@ func TestSectionPassages(t *testing.T) {
 		{"items with no label", "- Free for defective cards\n- $15 for expedited shipping", []string{"Free for defective cards; $15 for expedited shipping"}},
 		{"a FAQ's answer mark", "**A:** Yes, at any branch.", []string{"Yes, at any branch."}},
 		{"a label alone", "Easy setup in multiple ways:\n\nVia Phone:\n- Call us", []string{"Easy setup in multiple ways:", "Via Phone: Call us"}},
+		{"an image alone is left out", "Jest prints this output:\n\n![](/img/content/failedSnapshotTest.png)\n\nUpdate the snapshot.",
+			[]string{"Jest prints this output:", "Update the snapshot."}},
 		{"a bold line of its own is a heading", "Intro line.\n\n**Linking within the same note**\n\nType a hash.\n\n**Via Phone:**\n- Call us",
 			[]string{"Intro line.", "Type a hash.", "Via Phone: Call us"}},
 		{"code, tables, rules and links left out", "Run it:\n\n```\nbank pay --auto\n```\n\n| a | b |\n|---|---|\n\n---\n\n- [Card policy](card.md) - cards\n- Works offline",
