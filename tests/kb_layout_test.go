@@ -2,6 +2,7 @@ package tests
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -20,19 +21,19 @@ import (
 // TestKnowledgeBaseLayoutDoesNotChooseTheArticle: which article answers a
 // question depends on what the articles say, not on where they are kept
 // nor on whether their headings name the product. Each knowledge base
-// (six documentation sets from different projects, and a bank's help
+// (seven documentation sets from different projects, and a bank's help
 // centre, whose headings name no product) is copied under
 // another folder name, and copied again with the product's name taken out
 // of its titles and headings ("Upgrading etcd clusters" becomes "Upgrading
 // clusters"), and copied a third time as a documentation site keeps its
 // pages (copyAsSite: MDX index pages in folders, admonitions, components and
 // shortcodes around paragraphs, a hidden folder and node_modules beside
-// them); every question of its answers set must be answered from the same
-// article (the first one the answer cites) from each copy as from the
-// original.
+// them); every question of its answers set (of Jest's documentation,
+// which has none, its headings) must be answered from the same article
+// (the first one the answer cites) from each copy as from the original.
 func TestKnowledgeBaseLayoutDoesNotChooseTheArticle(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs seven answer sets four times: runs without -short, as in the README's test command and CI")
+		t.Skip("runs eight knowledge bases four times: runs without -short, as in the README's test command and CI")
 	}
 	t.Parallel()
 	for name, product := range map[string]string{"etcd": "etcd", "cargo": "Cargo", "helm": "Helm", "rclone": "rclone",
@@ -40,39 +41,91 @@ func TestKnowledgeBaseLayoutDoesNotChooseTheArticle(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			set, err := eval.LoadSet("testdata/eval/answers_" + name + ".jsonl")
 			require.NoError(t, err)
-			src, err := filepath.Abs(filepath.Join(set.Dir, set.Items[0].KB))
-			require.NoError(t, err)
-			tmp := t.TempDir()
-			renamed := copyKB(t, src, filepath.Join(tmp, "export-2031", "kb_files"), nil)
-			unnamed := copyKB(t, src, filepath.Join(tmp, "unnamed"), withoutName(product))
-			site := copyAsSite(t, src, filepath.Join(tmp, "site", "docs"))
-			answered := func(dir string) []string {
-				s := eval.Set{Name: set.Name, Dir: set.Dir}
-				for _, it := range set.Items {
-					it.KB = dir
-					s.Items = append(s.Items, it)
-				}
-				cfg := config.Default()
-				cfg.KB.CacheDir = sharedIndex("")
-				obs, err := runner.Run(context.Background(), []eval.Set{s}, runner.Options{Config: cfg, Parallel: 2})
-				require.NoError(t, err)
-				out := make([]string, len(set.Items))
-				for _, o := range obs[0] {
-					require.Empty(t, o.Error)
-					if len(o.Cited) > 0 {
-						out[o.Item] = o.Cited[0]
-					}
-				}
-				return out
-			}
-			// The original as the answer set names it (against set.Dir), so
-			// that its index is the one the other tests of the set share.
-			want := answered(set.Items[0].KB)
-			assert.Equal(t, want, answered(renamed), "the folder's name changed which article answers")
-			assert.Equal(t, want, answered(unnamed), "taking the product's name out of the headings changed which article answers")
-			assert.Equal(t, want, answered(site), "laying the articles out as a documentation site's pages changed which article answers")
+			sameArticleInEveryLayout(t, set, product)
 		})
 	}
+	// Jest's documentation, whose titles name the product in some pages
+	// ("Configuring Jest") and not in others, asked each of its
+	// sections' headings as a question, as it is and as "How does …
+	// work in Jest?".
+	t.Run("jest", func(t *testing.T) {
+		set := eval.Set{Name: "jest_headings", Dir: "testdata"}
+		for i, q := range headingQuestions(t, "testdata/kbs/jest", "Jest") {
+			set.Items = append(set.Items, eval.Item{Kind: eval.KindAnswers, ID: fmt.Sprint(i), Question: q, KB: "kbs/jest", Line: i + 1})
+		}
+		require.Greater(t, len(set.Items), 200)
+		sameArticleInEveryLayout(t, set, "Jest")
+	})
+}
+
+// sameArticleInEveryLayout answers every question of set (all of one
+// knowledge base) from the knowledge base as it is, copied under another
+// folder name, copied with product taken out of its titles and headings,
+// and copied as a documentation site keeps its pages, and checks that
+// each question is answered from the same article (the first one the
+// answer cites) every time.
+func sameArticleInEveryLayout(t *testing.T, set eval.Set, product string) {
+	t.Helper()
+	src, err := filepath.Abs(filepath.Join(set.Dir, set.Items[0].KB))
+	require.NoError(t, err)
+	tmp := t.TempDir()
+	renamed := copyKB(t, src, filepath.Join(tmp, "export-2031", "kb_files"), nil)
+	unnamed := copyKB(t, src, filepath.Join(tmp, "unnamed"), withoutName(product))
+	site := copyAsSite(t, src, filepath.Join(tmp, "site", "docs"))
+	answered := func(dir string) []string {
+		s := eval.Set{Name: set.Name, Dir: set.Dir}
+		for _, it := range set.Items {
+			it.KB = dir
+			s.Items = append(s.Items, it)
+		}
+		cfg := config.Default()
+		cfg.KB.CacheDir = sharedIndex("")
+		obs, err := runner.Run(context.Background(), []eval.Set{s}, runner.Options{Config: cfg, Parallel: 2})
+		require.NoError(t, err)
+		out := make([]string, len(set.Items))
+		for _, o := range obs[0] {
+			require.Empty(t, o.Error)
+			if len(o.Cited) > 0 {
+				out[o.Item] = o.Cited[0]
+			}
+		}
+		return out
+	}
+	// The original as the set names it (against set.Dir), so that its
+	// index is the one the other tests of the set share.
+	want := answered(set.Items[0].KB)
+	assert.Equal(t, want, answered(renamed), "the folder's name changed which article answers")
+	assert.Equal(t, want, answered(unnamed), "taking the product's name out of the headings changed which article answers")
+	assert.Equal(t, want, answered(site), "laying the articles out as a documentation site's pages changed which article answers")
+}
+
+// headingQuestions are the second-level headings of the articles under
+// dir, outside code, each asked as it is ("Preset configuration") and as
+// "How does preset configuration work in <product>?".
+func headingQuestions(t *testing.T, dir, product string) []string {
+	t.Helper()
+	var out []string
+	require.NoError(t, filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Ext(path) != ".md" {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		fence := false
+		for line := range strings.Lines(string(b)) {
+			l := strings.TrimSpace(line)
+			if strings.HasPrefix(l, "```") {
+				fence = !fence
+			}
+			if h, ok := strings.CutPrefix(l, "## "); ok && !fence {
+				out = append(out, h, "How does "+strings.ToLower(h)+" work in "+product+"?")
+			}
+		}
+		return nil
+	}))
+	return out
 }
 
 // copyKB copies the Markdown articles of src to dst, each through edit
