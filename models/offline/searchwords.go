@@ -4,8 +4,9 @@ import "strings"
 
 // telling are the searches without the words the knowledge base says
 // about everywhere, as it says its product's name ("etcd", "cargo"): in
-// nine articles of ten or more, or in half of them when written as a name
-// ("Hugo", "Obsidian"; names), and in two sections of five or more. Such
+// nine articles of ten or more and in two sections of five or more; or in
+// half the articles, written as a name ("Hugo", "Obsidian"; names),
+// however few of their sections say it. Such
 // a word tells no article from another by what they say, yet a search for
 // it ranks first the articles whose titles happen to carry it: with it, a
 // knowledge base whose headings name the product ("Upgrading etcd
@@ -24,7 +25,7 @@ func (e *Engine) telling(queries []string) []string {
 		for _, w := range strings.Fields(q) {
 			// A dotted name ("cargo.lock", "http/2") is the name of one
 			// thing, whatever its first part says (dottedNames).
-			if s := stem(strings.ToLower(w)); strings.ContainsAny(w, "./") || !e.topics.nearlyEverywhere(s) && !named[s] || !sections.often(s) {
+			if s := stem(strings.ToLower(w)); strings.ContainsAny(w, "./") || !named[s] && (!e.topics.nearlyEverywhere(s) || !sections.often(s)) {
 				kept = append(kept, w)
 			}
 		}
