@@ -24,8 +24,8 @@ var (
 
 // withoutQuoteMarks is body with its blockquotes' marks taken off and each
 // alert's first line as the title it shows, a paragraph of its own (none
-// when it shows only its kind). Code is left as written, a shell's "> "
-// prompt and all, unless it stands in a quote itself.
+// when it shows only its kind). Fenced code is left as written, a shell's
+// "> " prompt and all; in a quote, only the quote's marks go.
 func withoutQuoteMarks(body string) string {
 	if !strings.Contains(body, ">") {
 		return body
@@ -33,27 +33,32 @@ func withoutQuoteMarks(body string) string {
 	var b strings.Builder
 	b.Grow(len(body))
 	var code fence
-	quotedCode := false // the open fence was opened inside a quote
+	depth := 0 // the marks of the quote the open fence was opened in
 	for _, line := range strings.SplitAfter(body, "\n") {
-		quoted := false
-		marks := quoteMarks
-		if code.open {
-			marks = oneQuoteMark // the code's own lines may start with ">"
-		}
-		if m := marks.FindString(line); m != "" && (!code.open || quotedCode) {
-			line, quoted = line[len(m):], true
-		}
-		if code.holds(line) {
-			if code.open && !quotedCode {
-				quotedCode = quoted
+		marks := 0
+		switch {
+		case !code.open:
+			if m := quoteMarks.FindString(line); m != "" {
+				line, marks = line[len(m):], strings.Count(m, ">")
 			}
-			if !code.open {
-				quotedCode = false
+		default: // the code's own lines may start with ">": only the quote's marks go
+			for marks < depth {
+				m := oneQuoteMark.FindString(line)
+				if m == "" {
+					break
+				}
+				line, marks = line[len(m):], marks+1
+			}
+		}
+		quoted := marks > 0
+		if was := code.open; code.holds(line) {
+			if !was {
+				depth = marks
 			}
 			b.WriteString(line)
 			continue
 		}
-		if a := alertLine.FindStringSubmatch(strings.TrimRight(line, "\n")); quoted && a != nil {
+		if a := alertLine.FindStringSubmatch(strings.TrimRight(line, "\r\n")); quoted && a != nil {
 			if a[1] != "" {
 				b.WriteString(a[1] + "\n\n")
 			}

@@ -16,6 +16,8 @@ func TestWithoutQuoteMarks(t *testing.T) {
 		{"an alert's line outside a quote is text", "[!NOTE] is how an alert starts.", "[!NOTE] is how an alert starts."},
 		{"a shell's prompt in code stays", "```\n> npm install\n```\n> quoted", "```\n> npm install\n```\nquoted"},
 		{"code inside a quote", "> ```\n> > not a mark\n> ```\n> text", "```\n> not a mark\n```\ntext"},
+		{"code inside a nested quote", "> > ```\n> > x = 1\n> > ```\n> > after\n\n## H", "```\nx = 1\n```\nafter\n\n## H"},
+		{"an alert in a file of CRLF lines", "> [!NOTE]\r\n> Back up first.\r\n", "Back up first.\r\n"},
 		{"a comparison in a sentence stays", "Use a value > 3.", "Use a value > 3."},
 		{"four spaces: indented code", "    > kept", "    > kept"},
 	} {

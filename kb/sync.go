@@ -19,8 +19,10 @@ func (idx *Index) Sync(docs []Doc) (SyncStats, error) {
 }
 
 // SyncContext brings the index in line with docs: new and changed files are
-// (re)indexed, unchanged files are skipped, files no longer present are
-// removed. A duplicate kb_id is reported and its second file skipped.
+// (re)indexed, unchanged files are skipped (unless the words nearly every
+// article says changed: then every title is indexed again, see
+// syncPlan.share), files no longer present are removed. A duplicate kb_id
+// is reported and its second file skipped.
 //
 // When the index already holds exactly docs, it returns at once and takes
 // no lock. Otherwise it waits for the build lock and rebuilds. Readers of
@@ -133,8 +135,9 @@ func plan(docs []Doc, base manifest) syncPlan {
 }
 
 // build writes a new, unpublished generation: a copy of base with the plan
-// applied, so that only changed files are indexed again. It returns the
-// generation's name.
+// applied, so that only changed files are indexed again (all of them when
+// the shared terms change: syncPlan.share). It returns the generation's
+// name.
 func (idx *Index) build(ctx context.Context, base generation, p *syncPlan) (string, error) {
 	dir, err := os.MkdirTemp(idx.dir, genPrefix)
 	if err != nil {
@@ -189,6 +192,7 @@ func (p *syncPlan) share(shared, base [][]string) {
 		if old, ok := p.next.Files[d.Path]; ok && !changed[d.Path] {
 			p.deleted = append(p.deleted, chunkIDs(d.Path, old.Chunks)...)
 			p.changed = append(p.changed, d)
+			p.stats.Chunks -= old.Chunks // apply counts its chunks as it indexes it again
 		}
 	}
 }

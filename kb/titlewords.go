@@ -39,13 +39,19 @@ func sharedTerms(m mapping.IndexMapping, docs []Doc) [][]string {
 		return out
 	}
 	least := sharedArticleShare * float64(len(docs))
+	texts := make([][]string, len(docs))
+	for k, d := range docs {
+		for _, c := range chunkDoc(d) {
+			texts[k] = append(texts[k], c.Text)
+		}
+	}
 	for i, l := range languages {
 		a := m.AnalyzerNamed(l.analyzer)
 		articles := map[string]int{}
-		for _, d := range docs {
+		for _, chunks := range texts {
 			said := map[string]bool{}
-			for _, c := range chunkDoc(d) {
-				for _, tok := range a.Analyze([]byte(c.Text)) {
+			for _, text := range chunks {
+				for _, tok := range a.Analyze([]byte(text)) {
 					said[string(tok.Term)] = true
 				}
 			}
@@ -63,9 +69,9 @@ func sharedTerms(m mapping.IndexMapping, docs []Doc) [][]string {
 	return out
 }
 
-// titleWithout is title without its words whose every term (by a) is one
-// of shared: "Keet App issues" is indexed as "App issues" in Keet's
-// knowledge base.
+// titleWithout is title without the parts of its words whose terms (by a)
+// are shared: "Keet App issues" is indexed as "App issues" in Keet's
+// knowledge base, and "Zorp-managed TLS" as "managed TLS" in Zorp's.
 func titleWithout(a analysis.Analyzer, title string, shared []string) string {
 	if len(shared) == 0 {
 		return title
@@ -74,13 +80,20 @@ func titleWithout(a analysis.Analyzer, title string, shared []string) string {
 	kept := words[:0:0]
 	for _, w := range words {
 		toks := a.Analyze([]byte(w))
-		said := len(toks) > 0
+		var parts []string
+		dropped := false
 		for _, tok := range toks {
-			_, found := slices.BinarySearch(shared, string(tok.Term))
-			said = said && found
+			if _, found := slices.BinarySearch(shared, string(tok.Term)); found {
+				dropped = true
+			} else {
+				parts = append(parts, w[tok.Start:tok.End])
+			}
 		}
-		if !said {
-			kept = append(kept, w)
+		switch {
+		case !dropped:
+			kept = append(kept, w) // as written, stop words and all
+		default:
+			kept = append(kept, parts...)
 		}
 	}
 	return strings.Join(kept, " ")
@@ -116,17 +129,23 @@ func eachTerm(b bleve.Index, field string, fn func(term string)) error {
 }
 
 // titleTokens are the query's tokens searched in a title field: those of
-// language i that some title holds. A word no title holds matches none,
-// and searched, it still weighs in the query's norm: the scores of the
-// same search would differ between a knowledge base whose titles name the
-// product and one whose do not.
+// language i that some title holds and that are not shared terms. A word
+// no title holds matches none, and searched, it still weighs in the
+// query's norm: the scores of the same search would differ between a
+// knowledge base whose titles name the product and one whose do not. A
+// shared term still in a title, within a word that is not all of it
+// ("Zorp-managed TLS"), is not searched there either.
 func (g generation) titleTokens(i int, tokens []string) []string {
 	if g.titled == nil {
 		return tokens
 	}
+	var shared []string
+	if i < len(g.manifest.Shared) {
+		shared = g.manifest.Shared[i]
+	}
 	out := make([]string, 0, len(tokens))
 	for _, t := range tokens {
-		if g.titled[i][t] {
+		if _, isShared := slices.BinarySearch(shared, t); g.titled[i][t] && !isShared {
 			out = append(out, t)
 		}
 	}

@@ -17,10 +17,13 @@ import (
 var (
 	// wikiEmbed is an embed: "![[image.png]]", "![[Note#Heading]]".
 	wikiEmbed = regexp.MustCompile(`[ \t]*!\[\[[^\[\]\n]*\]\]`)
-	// wikiLink is a link, with its label when it gives one.
-	wikiLink = regexp.MustCompile(`\[\[([^\[\]|\n]*)(?:\|([^\[\]\n]*))?\]\]`)
-	// blockID is a block's id at the end of a line, or a line of its own.
-	blockID = regexp.MustCompile(`(?:^|[ \t])\^[A-Za-z0-9][A-Za-z0-9-]+[ \t]*$`)
+	// wikiLink is a link, with its label when it gives one. Its page's
+	// name starts with no space: "[[ -f $f ]]" is a shell's test.
+	wikiLink = regexp.MustCompile(`\[\[([^\s\[\]|][^\[\]|\n]*)(?:\|([^\[\]\n]*))?\]\]`)
+	// blockID is a block's id at the end of a line, or a line of its own:
+	// two characters or more, a letter or a hyphen among them ("^18" is a
+	// version's range).
+	blockID = regexp.MustCompile(`(?:^|[ \t])\^([A-Za-z0-9-]{2,})[ \t]*(\r?)$`)
 )
 
 // withoutWikiMarkup is body with each wiki link as the text its page shows
@@ -39,10 +42,11 @@ func withoutWikiMarkup(body string) string {
 		}
 		text, end := strings.CutSuffix(line, "\n")
 		text = outsideCode(text, func(s string) string {
-			s = wikiEmbed.ReplaceAllString(s, "")
-			return wikiLink.ReplaceAllStringFunc(s, wikiText)
+			return wikiLinksRead(wikiEmbed.ReplaceAllString(s, ""))
 		})
-		text = blockID.ReplaceAllString(text, "")
+		if m := blockID.FindStringSubmatchIndex(text); m != nil && strings.IndexFunc(text[m[2]:m[3]], isLetterOrHyphen) >= 0 {
+			text = text[:m[0]] + text[m[4]:m[5]]
+		}
 		b.WriteString(text)
 		if end {
 			b.WriteString("\n")
@@ -50,6 +54,26 @@ func withoutWikiMarkup(body string) string {
 	}
 	return b.String()
 }
+
+// wikiLinksRead is s with each wiki link as the text it shows (wikiText);
+// one a parenthesis follows is a Markdown link whose text is in brackets
+// ("[[1]](https://…)"), and stays.
+func wikiLinksRead(s string) string {
+	var b strings.Builder
+	last := 0
+	for _, m := range wikiLink.FindAllStringIndex(s, -1) {
+		if m[1] < len(s) && s[m[1]] == '(' {
+			continue
+		}
+		b.WriteString(s[last:m[0]])
+		b.WriteString(wikiText(s[m[0]:m[1]]))
+		last = m[1]
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+func isLetterOrHyphen(r rune) bool { return r == '-' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' }
 
 // wikiText is what a wiki link shows: its label, else its target, a
 // heading after the page's name as "Page > Heading" and alone as the

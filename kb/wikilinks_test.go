@@ -19,6 +19,10 @@ func TestWithoutWikiMarkup(t *testing.T) {
 		{"a block id alone", "A paragraph.\n\n^blockquote-system-limitation\n", "A paragraph.\n\n\n"},
 		{"a caret inside a sentence stays", "Press ^C to stop, or use 2^10.", "Press ^C to stop, or use 2^10."},
 		{"a key at a line's end stays", "Stop it with ^C", "Stop it with ^C"},
+		{"a shell's test is no link", "Run `sh` with if [[ -f $f ]]; then.", "Run `sh` with if [[ -f $f ]]; then."},
+		{"a Markdown link whose text is bracketed", "See [[1]](https://example.com/ref).", "See [[1]](https://example.com/ref)."},
+		{"a version's caret is no block id", "Install react ^18", "Install react ^18"},
+		{"a block id in a file of CRLF lines", "Only one device. ^limit-1\r\nNext.", "Only one device.\r\nNext."},
 		{"code keeps the syntax", "Type `[[` to link.\n```\n[[Note|label]] ^id\n```", "Type `[[` to link.\n```\n[[Note|label]] ^id\n```"},
 		{"inline code keeps it", "Write `[[Note|label]]` for a label.", "Write `[[Note|label]]` for a label."},
 	} {
