@@ -15,6 +15,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
@@ -65,6 +66,8 @@ type Engine struct {
 	definitions func() map[string]string
 	product     string
 	fallback    string
+	// named is productName, worked out when first asked for.
+	named func() map[string]bool
 }
 
 // New builds the engine over a knowledge base's text.
@@ -83,6 +86,7 @@ func New(o Options) *Engine {
 	e.reading, e.titled, e.topics, e.definitions = r, withoutProduct(r.titled, e.product), r.topics, r.definitions
 	e.kbLang = r.searchLanguage(o.KBLanguage)
 	e.sells = len(r.corpus) > 0 && e.topics.relevance([]string{"purchase", "buy", "bought", "refund"}, nil) > 1
+	e.named = sync.OnceValue(e.productName)
 	e.Model = models.New("Offline", e.reply)
 	return e
 }

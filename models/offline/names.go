@@ -23,7 +23,7 @@ func names(corpus []string, everywhere func(stem string) bool) map[string]bool {
 			if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
 				fence = !fence
 			}
-			if title || fence || strings.HasPrefix(t, "#") {
+			if title || fence || atxHeading(t) {
 				title = false
 				continue
 			}
@@ -43,6 +43,37 @@ func names(corpus []string, everywhere func(stem string) bool) map[string]bool {
 	for s, n := range inside {
 		if n >= minNameUses && 10*capital[s] >= 9*n {
 			out[s] = true
+		}
+	}
+	return out
+}
+
+// productName is the stems a search leaves out as the product's name
+// (telling): those of the product the engine names, when it names one and
+// the knowledge base says them in half its articles; else, of the words
+// the articles write as a name (names), the one the most articles say
+// ("Obsidian", not "Markdown" or "Windows", which say what a page is
+// about). The name is found when a search is first planned.
+func (e *Engine) productName() map[string]bool {
+	out := map[string]bool{}
+	if !neutral(e.product) {
+		for _, s := range titleStems(e.product) {
+			if e.topics.everywhere(s) {
+				out[s] = true
+			}
+		}
+		return out
+	}
+	best := 0
+	for s := range e.reading.names() {
+		n := e.topics.articles[e.topics.stems[s]]
+		switch {
+		case n > best:
+			best = n
+			clear(out)
+			out[s] = true
+		case n == best:
+			out[s] = true // no telling which names the product
 		}
 	}
 	return out

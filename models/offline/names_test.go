@@ -65,3 +65,31 @@ func TestTellingLeavesOutTheProductsName(t *testing.T) {
 	e = New(Options{Corpus: corpus})
 	assert.Equal(t, []string{"backups"}, e.telling([]string{"zorp backups"}))
 }
+
+func TestProductName(t *testing.T) {
+	var corpus []string
+	for i := range 10 {
+		body := fmt.Sprintf("Page %d\n\nThe page %d of the guide.", i, i)
+		if i < 8 {
+			body += " Open Zorp and check the page, then Zorp saves it."
+		}
+		if i < 6 {
+			body += " Export it to Markdown, and the Markdown file opens anywhere."
+		}
+		corpus = append(corpus, body)
+	}
+	for _, tc := range []struct {
+		product string
+		want    map[string]bool
+	}{
+		{"", map[string]bool{stem("zorp"): true}}, // no product named: the name most articles say, not Markdown
+		{"Zorp", map[string]bool{stem("zorp"): true}},
+		{"Acme", map[string]bool{}}, // a product the articles do not say
+	} {
+		t.Run(tc.product, func(t *testing.T) {
+			e := New(Options{Corpus: corpus, Product: tc.product})
+			assert.Equal(t, map[string]bool{stem("zorp"): true, stem("markdown"): true}, e.reading.names())
+			assert.Equal(t, tc.want, e.named())
+		})
+	}
+}

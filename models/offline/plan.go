@@ -371,7 +371,7 @@ func subqueries(content []string, request string, subject func([]string) []strin
 // mean?", "как работает синхронизация?", "что означает этот статус?".
 var frameVerbs = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)^\s*(?:how|what)\s+(?:does|do|did)\b.*\b(work|works|mean|means)(?:\s+(?:in|on|with|for|under)\s+[^?.!]*)?\W*$`),
-	regexp.MustCompile(`(?i)^\s*(?:как|что)\s+(работает|работают|означает|означают|значит)\s+\S`),
+	regexp.MustCompile(`(?i)^\s*(?:как\s+(работает|работают)|что\s+(означает|означают|значит))\s+\S`),
 }
 
 // withoutFrame is content without the question's frame verb (frameVerbs):
@@ -383,8 +383,9 @@ func withoutFrame(request string, content []string) []string {
 		if m == nil || len(content) < 2 {
 			continue
 		}
+		verb := strings.Join(m[1:], "") // the group that matched
 		for i := len(content) - 1; i >= 0; i-- {
-			if strings.EqualFold(content[i], m[1]) {
+			if strings.EqualFold(content[i], verb) {
 				return append(slices.Clip(content[:i]), content[i+1:]...)
 			}
 		}

@@ -14,6 +14,7 @@ func TestWithoutFrame(t *testing.T) {
 		{"What does hit policy FIRST mean?", "hit policy first"},
 		{"Как работает синхронизация заметок?", "синхронизация заметок"},
 		{"Что означает этот статус?", "статус"},
+		{"Что работает без сети?", "работает сети"},
 		{"Does etcd work in cross-region deployments?", "etcd work cross region deployments"},
 		{"How do you work out the minimum payment?", "work minimum payment"},
 		{"How does it work?", "work"},

@@ -5,8 +5,8 @@ import "strings"
 // telling are the searches without the words the knowledge base says
 // about everywhere, as it says its product's name ("etcd", "cargo"): in
 // nine articles of ten or more and in two sections of five or more; or in
-// half the articles, written as a name ("Hugo", "Obsidian"; names),
-// however few of their sections say it. Such
+// half the articles as the product's name ("Hugo", "Obsidian";
+// productName), however few of their sections say it. Such
 // a word tells no article from another by what they say, yet a search for
 // it ranks first the articles whose titles happen to carry it: with it, a
 // knowledge base whose headings name the product ("Upgrading etcd
@@ -17,7 +17,7 @@ import "strings"
 // dropped; when every search would be, they are kept as they are, since
 // such a word is then all that was asked.
 func (e *Engine) telling(queries []string) []string {
-	sections, named := e.reading.sections(), e.reading.names()
+	sections, named := e.reading.sections(), e.named()
 	out := make([]string, 0, len(queries))
 	seen := map[string]bool{}
 	for _, q := range queries {
@@ -60,6 +60,13 @@ func (c sectionCounts) often(s string) bool {
 	return c.sections > 0 && 5*c.holding[s] >= 2*c.sections
 }
 
+// atxHeading: the line is a Markdown heading, one to six "#" and a space
+// ("## Care"), not a tag ("#zorp #notes").
+func atxHeading(t string) bool {
+	n := len(t) - len(strings.TrimLeft(t, "#"))
+	return n >= 1 && n <= 6 && (n == len(t) || t[n] == ' ' || t[n] == '\t')
+}
+
 // countSections counts the sections of corpus: a Markdown heading outside
 // code opens one. A section holds the words of its text, not of its
 // heading nor of the article's title line: a knowledge base whose headings
@@ -89,7 +96,7 @@ func countSections(corpus []string) sectionCounts {
 			if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
 				fence = !fence
 			}
-			if !fence && strings.HasPrefix(t, "#") {
+			if !fence && atxHeading(t) {
 				flush()
 				continue
 			}

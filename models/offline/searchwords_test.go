@@ -52,6 +52,12 @@ func TestCountSectionsLeavesHeadingsOut(t *testing.T) {
 	assert.Equal(t, 2, named.holding[stem("acme")])
 }
 
+func TestAtxHeading(t *testing.T) {
+	for line, want := range map[string]bool{"## Care": true, "#": true, "###### Six": true, "####### Seven": false, "#zorp #notes": false, "#1 rule": false} {
+		assert.Equal(t, want, atxHeading(line), line)
+	}
+}
+
 func TestCountSections(t *testing.T) {
 	c := countSections([]string{"Title\n\nintro acme\n\n```\n# not a heading\n```\n\n## Care\n\nclean it", "Other\n\nacme"})
 	assert.Equal(t, 3, c.sections)

@@ -164,8 +164,8 @@ func sectionPassages(text string) []string {
 			fence = !fence
 			flushPara()
 		case fence || strings.HasPrefix(t, "|") || strings.HasPrefix(t, "<") || imageOnly.MatchString(t):
-		case t == "" || underline(t) || strings.HasPrefix(t, "#") || boldOnly(t) && !strings.HasSuffix(unmarked(t), ":"):
-			flushPara() // a bold line of its own is a heading ("**Linking to a heading in another note**")
+		case t == "" || underline(t) || strings.HasPrefix(t, "#") || boldOnly(t) && !strings.ContainsAny(unmarked(t)[len(unmarked(t))-1:], ":.!?"):
+			flushPara() // a bold line of its own is a heading ("**Linking to a heading in another note**"), not a bold sentence
 		case listMarker(t) > 0:
 			flushPara()
 			item := unmarked(t[listMarker(t):])
@@ -189,9 +189,9 @@ func sectionPassages(text string) []string {
 	return out
 }
 
-// imageOnly is a line that only shows an image ("![](/img/failed.png)"),
-// which a quote cannot show.
-var imageOnly = regexp.MustCompile(`^!\[[^\]]*\]\([^)]*\)$`)
+// imageOnly is a line that only shows images ("![](/img/failed.png)",
+// "[![build](badge.svg)](ci) ![b](y.png)"), which a quote cannot show.
+var imageOnly = regexp.MustCompile(`^(?:\[?!\[[^\]]*\]\([^()\s]*(?:\([^()\s]*\)[^()\s]*)*(?:\s+"[^"]*")?\)(?:\]\([^)\s]*\))?\s*)+$`)
 
 // unmarked is a line without its bold marks. Underscores stay: they are
 // as often part of a name (`__init__`, `window.__state`) as emphasis.

@@ -24,6 +24,8 @@ func TestSectionPassages(t *testing.T) {
 		{"a label alone", "Easy setup in multiple ways:\n\nVia Phone:\n- Call us", []string{"Easy setup in multiple ways:", "Via Phone: Call us"}},
 		{"an image alone is left out", "Jest prints this output:\n\n![](/img/content/failedSnapshotTest.png)\n\nUpdate the snapshot.",
 			[]string{"Jest prints this output:", "Update the snapshot."}},
+		{"badges and images side by side", "[![build](https://ci.example/b.svg)](https://ci.example) ![a](x_(1).png)\n\nText here.", []string{"Text here."}},
+		{"a bold sentence is a sentence", "**Deleting a vault cannot be undone.**\n\nBack it up first.", []string{"Deleting a vault cannot be undone.", "Back it up first."}},
 		{"a bold line of its own is a heading", "Intro line.\n\n**Linking within the same note**\n\nType a hash.\n\n**Via Phone:**\n- Call us",
 			[]string{"Intro line.", "Type a hash.", "Via Phone: Call us"}},
 		{"code, tables, rules and links left out", "Run it:\n\n```\nbank pay --auto\n```\n\n| a | b |\n|---|---|\n\n---\n\n- [Card policy](card.md) - cards\n- Works offline",

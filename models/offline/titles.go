@@ -2,6 +2,7 @@ package offline
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/sgrgraph/sgrgraph/contracts"
 	"github.com/sgrgraph/sgrgraph/templates"
@@ -15,10 +16,8 @@ import (
 // which article. A neutral product ("this service") names nothing, and
 // titled is returned as it is.
 func withoutProduct(titled []found, product string) []found {
-	for _, lang := range contracts.Languages() {
-		if product == templates.NeutralProduct(lang) {
-			return titled
-		}
+	if neutral(product) {
+		return titled
 	}
 	name := titleStems(product)
 	if len(name) == 0 {
@@ -27,12 +26,23 @@ func withoutProduct(titled []found, product string) []found {
 	out := make([]found, len(titled))
 	for i, t := range titled {
 		t.titleStems = slices.DeleteFunc(slices.Clone(t.titleStems), func(s string) bool { return slices.Contains(name, s) })
-		if t.brand != "" && slices.Contains(name, stem(t.brand)) {
+		if t.brand != "" && strings.EqualFold(t.brand, product) {
 			t.brand = ""
 		}
 		out[i] = t
 	}
 	return out
+}
+
+// neutral: product is the neutral wording of some language ("this
+// service"), which names no product.
+func neutral(product string) bool {
+	for _, lang := range contracts.Languages() {
+		if product == templates.NeutralProduct(lang) {
+			return true
+		}
+	}
+	return false
 }
 
 // readTitles gives each found article whose title is one of the knowledge
