@@ -14,7 +14,7 @@ import (
 
 var (
 	// quoteMarks are the blockquote marks a line starts with.
-	quoteMarks = regexp.MustCompile(`^ {0,3}>(?: ?>)* ?`)
+	quoteMarks = regexp.MustCompile(`^( {0,3})>(?:[ \t]*>)* ?`)
 	// oneQuoteMark is the first of them.
 	oneQuoteMark = regexp.MustCompile(`^ {0,3}> ?`)
 	// alertLine is an alert's or a callout's first line, its marks taken
@@ -38,8 +38,9 @@ func withoutQuoteMarks(body string) string {
 		marks := 0
 		switch {
 		case !code.open:
-			if m := quoteMarks.FindString(line); m != "" {
-				line, marks = line[len(m):], strings.Count(m, ">")
+			if m := quoteMarks.FindStringSubmatch(line); m != nil {
+				// The indent stays: a quote in a list's item is still in it.
+				line, marks = m[1]+line[len(m[0]):], strings.Count(m[0], ">")
 			}
 		default: // the code's own lines may start with ">": only the quote's marks go
 			for marks < depth {
@@ -58,9 +59,9 @@ func withoutQuoteMarks(body string) string {
 			b.WriteString(line)
 			continue
 		}
-		if a := alertLine.FindStringSubmatch(strings.TrimRight(line, "\r\n")); quoted && a != nil {
+		if a := alertLine.FindStringSubmatch(strings.TrimSpace(line)); quoted && a != nil {
 			if a[1] != "" {
-				b.WriteString(a[1] + "\n\n")
+				b.WriteString(line[:len(line)-len(strings.TrimLeft(line, " \t"))] + a[1] + "\n\n")
 			}
 			continue
 		}

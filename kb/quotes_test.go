@@ -18,6 +18,9 @@ func TestWithoutQuoteMarks(t *testing.T) {
 		{"code inside a quote", "> ```\n> > not a mark\n> ```\n> text", "```\n> not a mark\n```\ntext"},
 		{"code inside a nested quote", "> > ```\n> > x = 1\n> > ```\n> > after\n\n## H", "```\nx = 1\n```\nafter\n\n## H"},
 		{"an alert in a file of CRLF lines", "> [!NOTE]\r\n> Back up first.\r\n", "Back up first.\r\n"},
+		{"a quote in a list's item stays in it", "- item\n  > quoted", "- item\n  quoted"},
+		{"marks with spaces between", ">  > deep", "deep"},
+		{"an alert in a list's item", "- item\n  > [!TIP] Keep a copy\n  > Back up first.", "- item\n  Keep a copy\n\n  Back up first."},
 		{"a comparison in a sentence stays", "Use a value > 3.", "Use a value > 3."},
 		{"four spaces: indented code", "    > kept", "    > kept"},
 	} {
