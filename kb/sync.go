@@ -94,6 +94,22 @@ type syncPlan struct {
 	changed []Doc    // new and changed files, to index
 	deleted []string // chunk IDs of changed and removed files, to delete
 	kept    []Doc    // every file the new generation holds, changed or not
+	// chunks are the kept files' chunks by path, cut once for the shared
+	// terms and for indexing (chunksOf).
+	chunks map[string][]chunk
+}
+
+// chunksOf is d's chunks, cut on first asking.
+func (p *syncPlan) chunksOf(d Doc) []chunk {
+	if c, ok := p.chunks[d.Path]; ok {
+		return c
+	}
+	if p.chunks == nil {
+		p.chunks = map[string][]chunk{}
+	}
+	c := chunkDoc(d)
+	p.chunks[d.Path] = c
+	return c
 }
 
 func (p syncPlan) writes() bool { return p.stats.Added+p.stats.Updated+p.stats.Removed > 0 }
@@ -145,7 +161,7 @@ func (idx *Index) build(ctx context.Context, base generation, p *syncPlan) (stri
 	}
 	b, err := idx.startFrom(base, filepath.Join(dir, bleveName))
 	if err == nil {
-		p.share(sharedTerms(idx.mapping, p.kept), base.manifest.Shared)
+		p.share(sharedTerms(idx.mapping, p.kept, p.chunksOf), base.manifest.Shared)
 		err = apply(ctx, b, p)
 		if cerr := b.Close(); err == nil {
 			err = cerr
@@ -207,7 +223,7 @@ func apply(ctx context.Context, b bleve.Index, p *syncPlan) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		chunks := chunkDoc(d)
+		chunks := p.chunksOf(d)
 		for n, c := range chunks {
 			if err := batch.Index(docID(d.Path, n), record(m, d, c, p.next.Shared)); err != nil {
 				return fmt.Errorf("%s: %w", d.Path, err)

@@ -32,8 +32,9 @@ const (
 
 // sharedTerms are, per language (languages' order), the terms of the
 // analyzer of that language that nearly every article's text holds,
-// sorted: what the articles' titles are indexed without.
-func sharedTerms(m mapping.IndexMapping, docs []Doc) [][]string {
+// sorted: what the articles' titles are indexed without. chunks cuts an
+// article into its chunks.
+func sharedTerms(m mapping.IndexMapping, docs []Doc, chunks func(Doc) []chunk) [][]string {
 	out := make([][]string, len(languages))
 	if len(docs) < minSharedArticles {
 		return out
@@ -41,7 +42,7 @@ func sharedTerms(m mapping.IndexMapping, docs []Doc) [][]string {
 	least := sharedArticleShare * float64(len(docs))
 	texts := make([][]string, len(docs))
 	for k, d := range docs {
-		for _, c := range chunkDoc(d) {
+		for _, c := range chunks(d) {
 			texts[k] = append(texts[k], c.Text)
 		}
 	}

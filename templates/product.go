@@ -21,10 +21,19 @@ func NeutralProduct(lang string) string {
 // ProductIn is product as a text in lang names it: the neutral wording of
 // any language becomes lang's, a product's name stays as it is.
 func ProductIn(product, lang string) string {
-	for _, p := range neutralProducts {
-		if product == p {
-			return NeutralProduct(lang)
-		}
+	if IsNeutral(product) {
+		return NeutralProduct(lang)
 	}
 	return product
+}
+
+// IsNeutral reports whether product is the neutral wording of some
+// language, which names no product.
+func IsNeutral(product string) bool {
+	for _, p := range neutralProducts {
+		if product == p {
+			return true
+		}
+	}
+	return false
 }

@@ -32,3 +32,10 @@ func TestAnUnnamedProductIsNamedInTheTextsLanguage(t *testing.T) {
 	assert.Contains(t, got, "в поддержку Prometheus", "a name stays as it is")
 	assert.Equal(t, "this service", NeutralProduct("fr"))
 }
+
+func TestIsNeutral(t *testing.T) {
+	assert.True(t, IsNeutral(NeutralProduct("en")))
+	assert.True(t, IsNeutral(NeutralProduct("ru")))
+	assert.False(t, IsNeutral("Acme"))
+	assert.False(t, IsNeutral(""))
+}

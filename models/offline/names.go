@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/sgrgraph/sgrgraph/templates"
 )
 
 // names are the stems of the words a knowledge base says in half its
@@ -56,7 +58,7 @@ func names(corpus []string, everywhere func(stem string) bool) map[string]bool {
 // about). The name is found when a search is first planned.
 func (e *Engine) productName() map[string]bool {
 	out := map[string]bool{}
-	if !neutral(e.product) {
+	if !templates.IsNeutral(e.product) {
 		for _, s := range titleStems(e.product) {
 			if e.topics.everywhere(s) {
 				out[s] = true

@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/sgrgraph/sgrgraph/contracts"
 	"github.com/sgrgraph/sgrgraph/templates"
 )
 
@@ -16,7 +15,7 @@ import (
 // which article. A neutral product ("this service") names nothing, and
 // titled is returned as it is.
 func withoutProduct(titled []found, product string) []found {
-	if neutral(product) {
+	if templates.IsNeutral(product) {
 		return titled
 	}
 	name := titleStems(product)
@@ -32,17 +31,6 @@ func withoutProduct(titled []found, product string) []found {
 		out[i] = t
 	}
 	return out
-}
-
-// neutral: product is the neutral wording of some language ("this
-// service"), which names no product.
-func neutral(product string) bool {
-	for _, lang := range contracts.Languages() {
-		if product == templates.NeutralProduct(lang) {
-			return true
-		}
-	}
-	return false
 }
 
 // readTitles gives each found article whose title is one of the knowledge
