@@ -101,6 +101,27 @@ func relevance(cs []candidate, sc numberedStems, chunkOf []int, heads []map[stri
 	return out
 }
 
+// leastAnswerShare is how well a chunk must answer, beside the chunk
+// that answers best, to be quoted or to say which words an answer uses: a
+// chunk that shares a common word or two with the question answers it
+// less than a third as well, and quoted, it was one more article whose
+// line the reader did not need. Chosen on the development parts, where it
+// cited fewer articles for the same term recall (docs/eval.md).
+const leastAnswerShare = 0.3
+
+// answeringWell is relevance with the chunks that answer less than
+// leastAnswerShare as well as the best left out (0).
+func answeringWell(relevance []float64) []float64 {
+	least := leastAnswerShare * slices.Max(append([]float64{0}, relevance...))
+	out := make([]float64, len(relevance))
+	for ch, r := range relevance {
+		if r >= least {
+			out[ch] = r
+		}
+	}
+	return out
+}
+
 // expectedStems is what each stem is worth to the answer, about how
 // likely a full answer is to say it: the share of the found chunks' words
 // it makes, each chunk counted by how well it answers, scaled so that the

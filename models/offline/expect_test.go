@@ -59,6 +59,22 @@ func TestRelevance(t *testing.T) {
 	assert.Equal(t, got[0], headed[0], "another chunk's heading changes nothing")
 }
 
+func TestAnsweringWell(t *testing.T) {
+	for _, tc := range []struct {
+		name           string
+		relevance, out []float64
+	}{
+		{"a chunk under a third as good as the best is left out", []float64{0.5, 2, 0.7, 0}, []float64{0, 2, 0.7, 0}},
+		{"at a third or more it is kept", []float64{3, 1, 0.9}, []float64{3, 1, 0.9}},
+		{"none answers: none is kept", []float64{0, 0}, []float64{0, 0}},
+		{"no chunk", nil, []float64{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.out, answeringWell(tc.relevance))
+		})
+	}
+}
+
 func TestExpectedStems(t *testing.T) {
 	_, stemsOf, inOrder := sentencesOf([]string{"Snapshots back up the keys.", "Members talk to each other."})
 	chunkOf := []int{0, 1}

@@ -629,12 +629,12 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 
 // fromSeveral is the answer when the question names no article: the
 // section whose heading asks it (asksHeading, answersWhole), else what the
-// found passages that answer best say, put together from every found
-// article. The arguments are pickFrom's, of the found articles alone
+// found passages that answer well say (answeringWell), put together from
+// every found article. The arguments are pickFrom's, of the found articles alone
 // (the question's words are its own: no title's weighs in).
 func fromSeveral(chunkAt []foundChunk, cs, kept []candidate, stemsOf []map[string]int, inOrder []string, chunkOf []int, headOf []map[string]bool, weight []weighted, kind questionKind) []candidate {
 	sc := numberStems(stemsOf, inOrder, weight)
-	answers := relevance(cs, sc, chunkOf, headOf, weight)
+	answers := answeringWell(relevance(cs, sc, chunkOf, headOf, weight))
 	if best := bestChunk(answers); best >= 0 && asksHeading(headOf[best], weight) {
 		if section := quoteSection(chunkAt[best].searchChunk, chunkAt[best].article); answersWhole(headOf[best], section, weight) {
 			return section

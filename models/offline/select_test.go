@@ -500,3 +500,16 @@ func TestANameIsCountedWhole(t *testing.T) {
 		assert.Len(t, order, len(tc.want), "each stem in order once")
 	}
 }
+
+func TestAChunkThatAnswersLittleIsNotQuoted(t *testing.T) {
+	articles := []found{
+		{id: "rotation", title: "Rotation", chunks: []searchChunk{{Heading: "Rotation", Text: "Rotate the logs with logrotate. Rotated logs are compressed into one archive. Logrotate rotates them daily from cron."}}},
+		{id: "disks", title: "Disks", chunks: []searchChunk{{Heading: "Disks", Text: "Disks fill up over the years. Old logs take space on small disks. Buy larger disks for the database, and keep a spare disk at hand."}}},
+	}
+	var got []string
+	for _, p := range pick("How do I rotate the logs?", articles, "", nowhere, nowhere) {
+		assert.Zero(t, p.article, "quoted from an article that answers little: %q", p.text)
+		got = append(got, p.text)
+	}
+	assert.NotEmpty(t, got)
+}
