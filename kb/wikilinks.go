@@ -27,7 +27,8 @@ var (
 )
 
 // withoutWikiMarkup is body with each wiki link as the text its page shows
-// (wikiText), without embeds and block ids. Code is left as written.
+// (wikiText), without embeds and block ids. Code, fenced, indented
+// (indented) or in backticks, is left as written.
 func withoutWikiMarkup(body string) string {
 	if !strings.Contains(body, "[[") && !strings.Contains(body, "^") {
 		return body
@@ -35,8 +36,9 @@ func withoutWikiMarkup(body string) string {
 	var b strings.Builder
 	b.Grow(len(body))
 	var code fence
+	var block indented
 	for _, line := range strings.SplitAfter(body, "\n") {
-		if code.holds(line) {
+		if code.holds(line) || block.holds(line) {
 			b.WriteString(line)
 			continue
 		}
