@@ -504,7 +504,7 @@ func TestANameIsCountedWhole(t *testing.T) {
 func TestAChunkThatAnswersLittleIsNotQuoted(t *testing.T) {
 	articles := []found{
 		{id: "rotation", title: "Rotation", chunks: []searchChunk{{Heading: "Rotation", Text: "Rotate the logs with logrotate. Rotated logs are compressed into one archive. Logrotate rotates them daily from cron."}}},
-		{id: "disks", title: "Disks", chunks: []searchChunk{{Heading: "Disks", Text: "Disks fill up over the years. Old logs take space on small disks. Buy larger disks for the database, and keep a spare disk at hand."}}},
+		{id: "disks", title: "Disks", chunks: []searchChunk{{Heading: "Disks", Text: "Disks fill up over the years. Old logs take space on small disks. Put larger disks in the database servers, and keep a spare disk at hand."}}},
 	}
 	var got []string
 	for _, p := range pick("How do I rotate the logs?", articles, "", nowhere, nowhere) {
