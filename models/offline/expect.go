@@ -61,18 +61,16 @@ func numberStems(stemsOf []map[string]int, inOrder []string, weight []weighted) 
 
 // relevance is how well each found chunk answers the question: BM25 of
 // its words, and its heading's (heads, headingTF), against the question's
-// weighted words, less for an article the searches ranked lower. Several
-// sentences of a chunk that answers tell more together than the best of
-// them alone.
-func relevance(cs []candidate, sc numberedStems, chunkOf []int, heads []map[string]bool, weight []weighted) []float64 {
+// weighted words, less for an article the searches ranked lower (article,
+// each chunk's place among the found articles). Several sentences of a
+// chunk that answers tell more together than the best of them alone.
+func relevance(sc numberedStems, chunkOf, article []int, heads []map[string]bool, weight []weighted) []float64 {
 	chunks := len(heads)
 	words := make([]float64, chunks)
 	asked := make([]float64, chunks*len(weight)) // how often each chunk says each word of the question
-	article := make([]int, chunks)
 	total := 0.0
 	for n, counts := range sc.of {
 		ch := chunkOf[n]
-		article[ch] = cs[n].article
 		for _, c := range counts {
 			words[ch] += float64(c.n)
 			total += float64(c.n)
@@ -104,15 +102,23 @@ func relevance(cs []candidate, sc numberedStems, chunkOf []int, heads []map[stri
 // leastAnswerShare is how well a chunk must answer, beside the chunk
 // that answers best, to be quoted or to say which words an answer uses: a
 // chunk that shares a common word or two with the question answers it
-// less than a third as well, and quoted, it was one more article whose
-// line the reader did not need. Chosen on the development parts, where it
+// less than three tenths as well, and quoted, it was one more article
+// whose line the reader did not need. Chosen on the development parts, where it
 // cited fewer articles for the same term recall (docs/eval.md).
 const leastAnswerShare = 0.3
 
 // answeringWell is relevance with the chunks that answer less than
-// leastAnswerShare as well as the best left out (0).
-func answeringWell(relevance []float64) []float64 {
-	least := leastAnswerShare * slices.Max(append([]float64{0}, relevance...))
+// leastAnswerShare as well as the best one the answer may quote from
+// (quotable) left out (0). A chunk with nothing to quote (a heading over
+// code alone) sets no bar: the answer would quote nothing at all.
+func answeringWell(relevance []float64, quotable []bool) []float64 {
+	best := 0.0
+	for ch, r := range relevance {
+		if quotable[ch] {
+			best = max(best, r)
+		}
+	}
+	least := leastAnswerShare * best
 	out := make([]float64, len(relevance))
 	for ch, r := range relevance {
 		if r >= least {

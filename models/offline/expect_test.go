@@ -2,6 +2,7 @@ package offline
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -40,37 +41,40 @@ func numberOf(sc numberedStems, stemsOf []map[string]int, inOrder []string, word
 }
 
 func TestRelevance(t *testing.T) {
-	cs, stemsOf, inOrder := sentencesOf([]string{
+	_, stemsOf, inOrder := sentencesOf([]string{
 		"Snapshots back up the keys.", "They are written by the snapshot command.",
 		"Members talk to each other.",
 		"A snapshot is a backup.",
 	})
 	chunkOf := []int{0, 0, 1, 2}
-	cs[3].article = 8 // found by the searches far below the first
+	article := []int{0, 0, 8} // the last chunk's article found by the searches far below the first
 	weight := []weighted{{formStem("snapshot"), 1}}
-	got := relevance(cs, numberStems(stemsOf, inOrder, weight), chunkOf, make([]map[string]bool, 3), weight)
+	got := relevance(numberStems(stemsOf, inOrder, weight), chunkOf, article, make([]map[string]bool, 3), weight)
 	assert.Positive(t, got[0], "a chunk holding the question's word answers")
 	assert.Zero(t, got[1], "a chunk holding none does not")
 	assert.Greater(t, got[0], got[2], "an article the searches ranked lower counts for less")
 
-	headed := relevance(cs, numberStems(stemsOf, inOrder, weight), chunkOf, []map[string]bool{nil, {formStem("snapshot"): true}, nil}, weight)
+	headed := relevance(numberStems(stemsOf, inOrder, weight), chunkOf, article, []map[string]bool{nil, {formStem("snapshot"): true}, nil}, weight)
 	assert.Positive(t, headed[1], "a chunk under a heading that says the question's word answers")
 	assert.Greater(t, headed[1], got[1])
 	assert.Equal(t, got[0], headed[0], "another chunk's heading changes nothing")
 }
 
 func TestAnsweringWell(t *testing.T) {
+	every := func(n int) []bool { return slices.Repeat([]bool{true}, n) }
 	for _, tc := range []struct {
 		name           string
 		relevance, out []float64
+		quotable       []bool
 	}{
-		{"a chunk under a third as good as the best is left out", []float64{0.5, 2, 0.7, 0}, []float64{0, 2, 0.7, 0}},
-		{"at a third or more it is kept", []float64{3, 1, 0.9}, []float64{3, 1, 0.9}},
-		{"none answers: none is kept", []float64{0, 0}, []float64{0, 0}},
-		{"no chunk", nil, []float64{}},
+		{"a chunk under three tenths as good as the best is left out", []float64{0.5, 2, 0.7, 0}, []float64{0, 2, 0.7, 0}, every(4)},
+		{"at three tenths or more it is kept", []float64{3, 1, 0.9}, []float64{3, 1, 0.9}, every(3)},
+		{"a chunk with nothing to quote sets no bar", []float64{5, 1}, []float64{5, 1}, []bool{false, true}},
+		{"none answers: none is kept", []float64{0, 0}, []float64{0, 0}, every(2)},
+		{"no chunk", nil, []float64{}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			assert.Equal(t, tc.out, answeringWell(tc.relevance))
+			assert.Equal(t, tc.out, answeringWell(tc.relevance, tc.quotable))
 		})
 	}
 }

@@ -634,13 +634,23 @@ func pickFrom(question string, content []string, subject map[int]bool, articles 
 // (the question's words are its own: no title's weighs in).
 func fromSeveral(chunkAt []foundChunk, cs, kept []candidate, stemsOf []map[string]int, inOrder []string, chunkOf []int, headOf []map[string]bool, weight []weighted, kind questionKind) []candidate {
 	sc := numberStems(stemsOf, inOrder, weight)
-	answers := answeringWell(relevance(cs, sc, chunkOf, headOf, weight))
+	article := make([]int, len(chunkAt))
+	for ch, c := range chunkAt {
+		article[ch] = c.article
+	}
+	answers := relevance(sc, chunkOf, article, headOf, weight)
 	if best := bestChunk(answers); best >= 0 && asksHeading(headOf[best], weight) {
 		if section := quoteSection(chunkAt[best].searchChunk, chunkAt[best].article); answersWhole(headOf[best], section, weight) {
 			return section
 		}
 	}
-	return fillExpected(answering(cs, kept, chunkOf, answers, kind), sc, expectedStems(sc, chunkOf, answers))
+	quoting := answering(cs, kept, chunkOf, answers, kind)
+	quotable := make([]bool, len(answers))
+	for _, c := range quoting {
+		quotable[chunkOf[c.order]] = true
+	}
+	answers = answeringWell(answers, quotable)
+	return fillExpected(slices.DeleteFunc(quoting, func(c candidate) bool { return answers[chunkOf[c.order]] == 0 }), sc, expectedStems(sc, chunkOf, answers))
 }
 
 // factorOf is what the question's words count for in a sentence, by where

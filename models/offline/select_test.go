@@ -501,6 +501,8 @@ func TestANameIsCountedWhole(t *testing.T) {
 	}
 }
 
+// The disks chunk answers about 0.27 as well as the rotation chunk, under
+// leastAnswerShare.
 func TestAChunkThatAnswersLittleIsNotQuoted(t *testing.T) {
 	articles := []found{
 		{id: "rotation", title: "Rotation", chunks: []searchChunk{{Heading: "Rotation", Text: "Rotate the logs with logrotate. Rotated logs are compressed into one archive. Logrotate rotates them daily from cron."}}},
@@ -512,4 +514,18 @@ func TestAChunkThatAnswersLittleIsNotQuoted(t *testing.T) {
 		got = append(got, p.text)
 	}
 	assert.NotEmpty(t, got)
+}
+
+func TestAChunkWithNothingToQuoteSetsNoBar(t *testing.T) {
+	articles := []found{
+		{id: "operations", title: "Operations", chunks: []searchChunk{{Heading: "Operations > Rotate the logs",
+			Text: "Operations > Rotate the logs\n\n```\nlogrotate -f /etc/logrotate.conf\n```"}}},
+		{id: "configuration", title: "Configuration", chunks: []searchChunk{{Heading: "Configuration",
+			Text: "The server keeps its data in /var/lib/app and its settings in /etc/app. It writes what it does to /var/log/app. Logrotate compresses old files there every night at midnight. The settings are read again on a restart."}}},
+	}
+	var got []string
+	for _, p := range pick("How do I rotate the logs?", articles, "", nowhere, nowhere) {
+		got = append(got, p.text)
+	}
+	assert.Contains(t, strings.Join(got, "\n"), "Logrotate compresses old files", "a heading over code alone left nothing to quote")
 }
