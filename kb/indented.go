@@ -6,9 +6,10 @@ import (
 )
 
 // An indented code block is lines indented by four spaces or a tab after
-// a blank line, as Markdown reads them. Its text is code, left as written
-// like a fence's: "    grep ^error app.log" is a shell's line, not a line
-// with a block id.
+// a blank line. Its text is code, left as written like a fence's: "    grep
+// -c ^error" is a shell's line, not a line ending in a block id. Markdown's
+// own rule reads a list's indent and lazy lines too; this one reads
+// enough of it to tell code from the indented text around it.
 
 // listItem is a line that starts a list's item: "- ", "* ", "+ ", "1. ",
 // "2) ", indented by three spaces at most.
@@ -16,23 +17,26 @@ var listItem = regexp.MustCompile(`^ {0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)`)
 
 // indented follows a page's indented code blocks line by line. A list's
 // lines are indented as much (a nested item, an item's next paragraph),
-// and so is the body of a block that indents it (an MkDocs admonition):
-// only a line that follows a blank line after text at the margin, not in
-// a list, opens one.
+// and so is the body of a block that indents it (an MkDocs admonition or
+// content tab, a footnote): only a line that follows a blank line after
+// text at the margin, not in a list nor such a body, opens one.
 type indented struct {
 	open    bool // within an indented code block
 	blank   bool // the line before was blank
 	deep    bool // the last line that was not blank was indented four spaces or more
-	list    bool // within a list
+	list    bool // within a list, or the indented body of a block
 	started bool // a line has been read
 }
+
+// footnote is a footnote's definition, whose next paragraphs are indented.
+var footnote = regexp.MustCompile(`^ {0,3}\[\^[^\]]+\]:`)
 
 // holds reports whether line is a line of an indented code block, and
 // follows the page. A blank line after a block's line is the block's:
 // whether the block goes on is known only from the next line.
 func (c *indented) holds(line string) bool {
 	t := strings.TrimRight(line, "\r\n")
-	if strings.TrimSpace(t) == "" {
+	if strings.Trim(t, " \t") == "" { // Markdown's blank: spaces and tabs only
 		c.blank = true
 		return c.open
 	}
@@ -42,7 +46,7 @@ func (c *indented) holds(line string) bool {
 	switch {
 	case deep:
 		c.open = c.open || (c.blank || atStart) && !c.deep && !c.list
-	case listItem.MatchString(t):
+	case listItem.MatchString(t) || footnote.MatchString(t) || indentedAdmonition.MatchString(strings.TrimSpace(t)):
 		c.open, c.list = false, true
 	default:
 		c.open = false

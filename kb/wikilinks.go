@@ -38,7 +38,8 @@ func withoutWikiMarkup(body string) string {
 	var code fence
 	var block indented
 	for _, line := range strings.SplitAfter(body, "\n") {
-		if code.holds(line) || block.holds(line) {
+		// Indented code first: a fence indented four spaces is its text.
+		if block.holds(line) || code.holds(line) {
 			b.WriteString(line)
 			continue
 		}

@@ -24,8 +24,9 @@ func TestWithoutWikiMarkup(t *testing.T) {
 		{"a version's caret is no block id", "Install react ^18", "Install react ^18"},
 		{"a block id in a file of CRLF lines", "Only one device. ^limit-1\r\nNext.", "Only one device.\r\nNext."},
 		{"code keeps the syntax", "Type `[[` to link.\n```\n[[Note|label]] ^id\n```", "Type `[[` to link.\n```\n[[Note|label]] ^id\n```"},
-		{"indented code keeps it", "Search the log:\n\n    grep ^error app.log\n    x = m[[0]]\n\nSee [[Logs]].",
-			"Search the log:\n\n    grep ^error app.log\n    x = m[[0]]\n\nSee Logs."},
+		{"indented code keeps it", "Search the log:\n\n    grep -c ^error\n    x = m[[0]]\n\nSee [[Logs]].",
+			"Search the log:\n\n    grep -c ^error\n    x = m[[0]]\n\nSee Logs."},
+		{"a fence indented four spaces is indented code", "Text.\n\n    ```\n    [[x]]\n\nSee [[Logs]].", "Text.\n\n    ```\n    [[x]]\n\nSee Logs."},
 		{"a nested item is no code", "- Sync\n\n    - See [[Sync#Limits]]. ^limits", "- Sync\n\n    - See Sync > Limits."},
 		{"inline code keeps it", "Write `[[Note|label]]` for a label.", "Write `[[Note|label]]` for a label."},
 	} {
