@@ -28,8 +28,31 @@ type indented struct {
 	started bool // a line has been read
 }
 
-// footnote is a footnote's definition, whose next paragraphs are indented.
-var footnote = regexp.MustCompile(`^ {0,3}\[\^[^\]]+\]:`)
+var (
+	// footnote is a footnote's definition, whose next paragraphs are indented.
+	footnote = regexp.MustCompile(`^ {0,3}\[\^[^\]]+\]:`)
+	// blockEnd is a line that ends the block before it, as a blank line
+	// does: an ATX heading ("## Care") or a thematic break ("* * *", which
+	// is no list's item). Code may follow it directly.
+	blockEnd = regexp.MustCompile(`^ {0,3}(?:#{1,6}(?:[ \t].*)?|(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$`)
+)
+
+// indentOf is the column a line's text starts at, a tab reaching the next
+// multiple of four.
+func indentOf(line string) int {
+	col := 0
+	for _, r := range line {
+		switch r {
+		case ' ':
+			col++
+		case '\t':
+			col += 4 - col%4
+		default:
+			return col
+		}
+	}
+	return col
+}
 
 // holds reports whether line is a line of an indented code block, and
 // follows the page. A blank line after a block's line is the block's:
@@ -40,12 +63,15 @@ func (c *indented) holds(line string) bool {
 		c.blank = true
 		return c.open
 	}
-	deep := strings.HasPrefix(t, "    ") || strings.HasPrefix(t, "\t")
+	deep := indentOf(t) >= 4
 	atStart := !c.started
 	c.started = true
+	ended := false // the line ends its block: the next may be code
 	switch {
 	case deep:
 		c.open = c.open || (c.blank || atStart) && !c.deep && !c.list
+	case blockEnd.MatchString(t):
+		c.open, c.list, ended = false, false, true
 	case listItem.MatchString(t) || footnote.MatchString(t) || indentedAdmonition.MatchString(strings.TrimSpace(t)):
 		c.open, c.list = false, true
 	default:
@@ -54,6 +80,6 @@ func (c *indented) holds(line string) bool {
 			c.list = false // a paragraph at the margin ends the list
 		}
 	}
-	c.blank, c.deep = false, deep
+	c.blank, c.deep = ended, deep
 	return c.open
 }

@@ -24,6 +24,9 @@ func TestIndentedCode(t *testing.T) {
 		{"nor a content tab's", "=== \"Linux\"\n\n    Run it.\n\nText.\n\n    code", []bool{false, false, false, false, false, false, true}},
 		{"nor a footnote's next paragraph", "[^1]: A note.\n\n    It goes on.", []bool{false, false, false}},
 		{"a line of no-break spaces is no blank line", "Text.\n\u00a0\n    more", []bool{false, false, false}},
+		{"a heading ends a list, and code may follow it", "- item\n## Setup\n    make [[x]]", []bool{false, false, true}},
+		{"a thematic break is no list's item", "Text.\n\n* * *\n\n    code", []bool{false, false, false, false, true}},
+		{"a tab after spaces reaches the fourth column", "Text.\n\n  \tcode", []bool{false, false, true}},
 		{"indented right after a paragraph is its next line", "Text\n    more text", []bool{false, false}},
 		{"CRLF lines", "Text.\r\n\r\n    code\r\n", []bool{false, false, true, true}},
 	} {
