@@ -12,8 +12,8 @@ import (
 )
 
 // TestTopHitsAreBleveSearchHits: the hits topHits collects are the hits
-// bleve's Search returns, in its order and with its scores, ties included
-// (copies of one article score the same).
+// bleve's Search returns sorted by score and then ID, in that order and
+// with its scores, ties included (copies of one article score the same).
 func TestTopHitsAreBleveSearchHits(t *testing.T) {
 	docs, errs := LoadDir("../docs")
 	require.Empty(t, errs)
@@ -39,7 +39,9 @@ func TestTopHitsAreBleveSearchHits(t *testing.T) {
 			}
 		}
 		for _, size := range []int{1, 7, 10, 50, 500} {
-			found, err := idx.gen.bleve.Search(bleve.NewSearchRequestOptions(bleve.NewDisjunctionQuery(qs...), size, 0, false))
+			req := bleve.NewSearchRequestOptions(bleve.NewDisjunctionQuery(qs...), size, 0, false)
+			req.SortBy([]string{"-_score", "_id"})
+			found, err := idx.gen.bleve.Search(req)
 			require.NoError(t, err)
 			got, release, err := idx.gen.topHits(bleve.NewDisjunctionQuery(qs...), size)
 			require.NoError(t, err)

@@ -93,6 +93,7 @@ func (idx *Index) hits(q query.Query, size int) (hits search.DocumentMatchCollec
 		return idx.gen.topHits(q, size)
 	}
 	req := bleve.NewSearchRequestOptions(q, size, 0, false)
+	req.SortBy([]string{"-_score", "_id"}) // equal scores by chunk ID, as topHits ranks them
 	req.IncludeLocations = true
 	found, err := idx.gen.bleve.Search(req)
 	if err != nil {

@@ -1,6 +1,7 @@
 package kb
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -63,4 +64,44 @@ func TestAClosedIndexSaysSo(t *testing.T) {
 	assert.ErrorIs(t, err, errClosed)
 	_, err = idx.Sync(articleDocs(2, "v2"))
 	assert.ErrorIs(t, err, errClosed)
+}
+
+// Chunks of equal score rank by their IDs, not by the order the index
+// holds them: that order depends on how the index was built (files are
+// read in parallel, and added by later syncs), and with it which of an
+// article's equal chunks a search returned.
+func TestEqualScoresRankByChunkID(t *testing.T) {
+	kbDir, cache := t.TempDir(), t.TempDir()
+	var b strings.Builder
+	b.WriteString("# B\n")
+	for _, h := range []string{"One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten"} {
+		b.WriteString("\n## " + h + "\n\nSet a cookie for the session.\n")
+	}
+	writeFiles(t, kbDir, map[string]string{"b.md": b.String()})
+	sync := func() {
+		docs, errs := LoadDir(kbDir)
+		require.Empty(t, errs)
+		idx, err := Open(cache, DefaultOptions())
+		require.NoError(t, err)
+		defer idx.Close()
+		_, err = idx.Sync(docs)
+		require.NoError(t, err)
+	}
+	sync()
+	writeFiles(t, kbDir, map[string]string{"a.md": "# A\n\n## One\n\nSet a cookie for the session.\n"})
+	sync() // a's chunk is indexed after b's
+	built, err := Open(cache, DefaultOptions())
+	require.NoError(t, err)
+	defer built.Close()
+	fresh, _ := openSynced(t, kbDir)
+	for name, idx := range map[string]*Index{"built in two steps": built, "built at once": fresh} {
+		res, err := idx.Search("cookie", 2)
+		require.NoError(t, err)
+		require.Len(t, res.Articles, 2, name)
+		var ids []string
+		for _, c := range res.Articles[1].Chunks {
+			ids = append(ids, c.ID)
+		}
+		assert.Equal(t, []string{"b#0", "b#1", "b#2"}, ids, "%s: of equal scores the lower ID first", name)
+	}
 }
