@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -55,6 +56,17 @@ func TestKnowledgeBaseLayoutDoesNotChooseTheArticle(t *testing.T) {
 		}
 		require.Greater(t, len(set.Items), 200)
 		sameArticleInEveryLayout(t, set, "Jest")
+	})
+	// HTTPX's documentation, an MkDocs site: most of its "advanced" pages
+	// have no title line (the site's navigation gives them one), and their
+	// notes are admonitions ("!!! hint") over indented text.
+	t.Run("httpx", func(t *testing.T) {
+		set := eval.Set{Name: "httpx_headings", Dir: "testdata"}
+		for i, q := range headingQuestions(t, "testdata/kbs/httpx", "HTTPX") {
+			set.Items = append(set.Items, eval.Item{Kind: eval.KindAnswers, ID: fmt.Sprint(i), Question: q, KB: "kbs/httpx", Line: i + 1})
+		}
+		require.Greater(t, len(set.Items), 150)
+		sameArticleInEveryLayout(t, set, "HTTPX")
 	})
 }
 
@@ -163,6 +175,10 @@ func copyKB(t *testing.T, src, dst string, edit func(string) string) string {
 // shortcode, and a hidden folder and node_modules beside them with pages
 // of their own. None of it is what the page shows; dst is returned
 // absolute.
+// siteMarkup is a line that opens a site generator's block or tag:
+// admonitions, tabs, directives, shortcodes, components.
+var siteMarkup = regexp.MustCompile(`^(?:!!!|\?\?\?|===|:::|///|\{\{|\{%|<)`)
+
 func copyAsSite(t *testing.T, src, dst string) string {
 	t.Helper()
 	wrappers := [][2]string{{":::tip", ":::"}, {"<Callout type=\"info\">", "</Callout>"}, {"{{< note >}}", "{{< /note >}}"}}
@@ -185,6 +201,12 @@ func copyAsSite(t *testing.T, src, dst string) string {
 				fence = !fence
 			}
 			paragraph := !fence && t != "" && !strings.HasPrefix(t, "#") && (i == 0 || strings.TrimSpace(lines[i-1]) == "")
+			// A site wraps its own paragraphs: not an indented block's
+			// (a wrapper at the margin would end the block it is in), nor
+			// one that is markup already ("!!! note", "::: httpx.get").
+			if indented := strings.TrimLeft(line, " \t") != line; paragraph && (indented || siteMarkup.MatchString(t)) {
+				paragraph = false
+			}
 			if !paragraph || front == 1 {
 				out = append(out, line)
 				continue
