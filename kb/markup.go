@@ -36,6 +36,12 @@ var (
 	// admonition, or a Pandoc div: ":::", ":::note", "::: tip Title",
 	// ":::info[Title]", "::: {.warning}".
 	fencedAdmonition = regexp.MustCompile(`^:{3,}\s*(?:\{[^}]*\}|[A-Za-z][\w-]*(?:\[([^\]]*)\])?)?(?:\s+(.*?))?\s*$`)
+	// autodoc is mkdocstrings' directive "::: httpx.AsyncClient": the page
+	// shows the documentation of the Python object it names, read from
+	// the code, under the indented options that follow it (":docstring:",
+	// "options:"), which the page never shows. A dotted name tells it from
+	// an admonition ("::: tip Title").
+	autodoc = regexp.MustCompile(`^:::\s*[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\s*$`)
 	// indentedAdmonition opens a MkDocs admonition, whose body is
 	// indented under it: `!!! note "Title"`, `??? tip`, `???+ warning
 	// inline end`; or a content tab of Material for MkDocs: `=== "Linux"`.
@@ -71,7 +77,14 @@ func withoutSiteMarkup(body string) string {
 	inBody := false    // within a MkDocs admonition's or tab's indented body
 	verbatim := ""     // within a code shortcode: the name that closes it
 	blockStart := true // the line starts a block
+	options := false   // within an autodoc directive's options
 	for _, line := range strings.SplitAfter(body, "\n") {
+		if options {
+			if strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t") {
+				continue
+			}
+			options = false
+		}
 		if inBody {
 			switch {
 			case strings.TrimSpace(line) == "":
@@ -108,6 +121,7 @@ func withoutSiteMarkup(body string) string {
 				b.WriteString(title + "\n")
 			}
 			inBody = inBody || indentedAdmonition.MatchString(strings.TrimSpace(line))
+			options = autodoc.MatchString(strings.TrimSpace(line))
 			blockStart = true
 			continue
 		}

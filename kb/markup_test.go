@@ -50,6 +50,10 @@ func TestSiteMarkupIsNotText(t *testing.T) {
 		{"a sentence with exclamation marks", "!!! Do not delete this folder\n", "!!! Do not delete this folder\n"},
 		{"a colon after the fence", "::: Warning: do not run as root\n:::\n", "Warning: do not run as root\n"},
 		{"a pandoc div", "::: {.warning}\nMind it.\n:::\n", "Mind it.\n"},
+		{"mkdocstrings shows the object, not its options", "::: httpx.AsyncClient\n    :docstring:\n    :members: headers cookies\n\nUse it in async code.\n",
+			"httpx.AsyncClient\n\nUse it in async code.\n"},
+		{"a directive's yaml options", "::: mypkg.api.Client\n    options:\n      show_source: false\nNext.\n", "mypkg.api.Client\nNext.\n"},
+		{"an admonition's type has no dot: its body stays", "::: tip\n    Indented in the tip.\n:::\n", "    Indented in the tip.\n"},
 		{"prose that starts like mdx", "import the key from the old device\nexport the list first\n", "import the key from the old device\nexport the list first\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
