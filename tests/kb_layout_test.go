@@ -45,29 +45,23 @@ func TestKnowledgeBaseLayoutDoesNotChooseTheArticle(t *testing.T) {
 			sameArticleInEveryLayout(t, set, product)
 		})
 	}
-	// Jest's documentation, whose titles name the product in some pages
-	// ("Configuring Jest") and not in others, asked each of its
-	// sections' headings as a question, as it is and as "How does …
-	// work in Jest?".
-	t.Run("jest", func(t *testing.T) {
-		set := eval.Set{Name: "jest_headings", Dir: "testdata"}
-		for i, q := range headingQuestions(t, "testdata/kbs/jest", "Jest") {
-			set.Items = append(set.Items, eval.Item{Kind: eval.KindAnswers, ID: fmt.Sprint(i), Question: q, KB: "kbs/jest", Line: i + 1})
-		}
-		require.Greater(t, len(set.Items), 200)
-		sameArticleInEveryLayout(t, set, "Jest")
-	})
-	// HTTPX's documentation, an MkDocs site: most of its "advanced" pages
-	// have no title line (the site's navigation gives them one), and their
-	// notes are admonitions ("!!! hint") over indented text.
-	t.Run("httpx", func(t *testing.T) {
-		set := eval.Set{Name: "httpx_headings", Dir: "testdata"}
-		for i, q := range headingQuestions(t, "testdata/kbs/httpx", "HTTPX") {
-			set.Items = append(set.Items, eval.Item{Kind: eval.KindAnswers, ID: fmt.Sprint(i), Question: q, KB: "kbs/httpx", Line: i + 1})
-		}
-		require.Greater(t, len(set.Items), 150)
-		sameArticleInEveryLayout(t, set, "HTTPX")
-	})
+	// Documentation with no question set, asked each of its sections'
+	// headings as a question, as it is and as "How does … work in
+	// <product>?": Jest's, whose titles name the product in some pages
+	// ("Configuring Jest") and not in others; HTTPX's, an MkDocs site
+	// whose "advanced" pages have no title line (the site's navigation
+	// gives them one) and whose notes are admonitions ("!!! hint") over
+	// indented text.
+	for _, docs := range []struct{ name, product string }{{"jest", "Jest"}, {"httpx", "HTTPX"}} {
+		t.Run(docs.name, func(t *testing.T) {
+			set := eval.Set{Name: docs.name + "_headings", Dir: "testdata"}
+			for i, q := range headingQuestions(t, "testdata/kbs/"+docs.name, docs.product) {
+				set.Items = append(set.Items, eval.Item{Kind: eval.KindAnswers, ID: fmt.Sprint(i), Question: q, KB: "kbs/" + docs.name, Line: i + 1})
+			}
+			require.Greater(t, len(set.Items), 150)
+			sameArticleInEveryLayout(t, set, docs.product)
+		})
+	}
 }
 
 // sameArticleInEveryLayout answers every question of set (all of one
