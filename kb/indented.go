@@ -21,11 +21,10 @@ var listItem = regexp.MustCompile(`^ {0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)`)
 // content tab, a footnote): only a line that follows a blank line after
 // text at the margin, not in a list nor such a body, opens one.
 type indented struct {
-	open    bool // within an indented code block
-	blank   bool // the line before was blank
-	deep    bool // the last line that was not blank was indented four spaces or more
-	list    bool // within a list, or the indented body of a block
-	started bool // a line has been read
+	open   bool // within an indented code block
+	inText bool // the line before is text: not blank, nor a heading, nor the page's start
+	deep   bool // the last line that was not blank was indented four spaces or more
+	list   bool // within a list, or the indented body of a block
 }
 
 var (
@@ -60,26 +59,24 @@ func indentOf(line string) int {
 func (c *indented) holds(line string) bool {
 	t := strings.TrimRight(line, "\r\n")
 	if strings.Trim(t, " \t") == "" { // Markdown's blank: spaces and tabs only
-		c.blank = true
+		c.inText = false
 		return c.open
 	}
 	deep := indentOf(t) >= 4
-	atStart := !c.started
-	c.started = true
 	ended := false // the line ends its block: the next may be code
 	switch {
 	case deep:
-		c.open = c.open || (c.blank || atStart) && !c.deep && !c.list
+		c.open = c.open || !c.inText && !c.deep && !c.list
 	case blockEnd.MatchString(t):
 		c.open, c.list, ended = false, false, true
 	case listItem.MatchString(t) || footnote.MatchString(t) || indentedAdmonition.MatchString(strings.TrimSpace(t)):
 		c.open, c.list = false, true
 	default:
 		c.open = false
-		if c.blank && t[0] != ' ' {
+		if !c.inText && t[0] != ' ' {
 			c.list = false // a paragraph at the margin ends the list
 		}
 	}
-	c.blank, c.deep = ended, deep
+	c.inText, c.deep = !ended, deep
 	return c.open
 }

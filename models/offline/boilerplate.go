@@ -59,7 +59,7 @@ func headingsOf(corpus []string) map[string]bool {
 		fence := false
 		for i, line := range strings.Split(text, "\n") {
 			t := strings.TrimSpace(line)
-			if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			if fenceMark(t) {
 				fence = !fence
 				continue
 			}

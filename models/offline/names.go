@@ -22,7 +22,7 @@ func names(corpus []string, everywhere func(stem string) bool) map[string]bool {
 		fence, title := false, true
 		for line := range strings.Lines(text) {
 			t := strings.TrimSpace(line)
-			if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			if fenceMark(t) {
 				fence = !fence
 			}
 			if title || fence || atxHeading(t) {

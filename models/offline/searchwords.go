@@ -60,13 +60,6 @@ func (c sectionCounts) often(s string) bool {
 	return c.sections > 0 && 5*c.holding[s] >= 2*c.sections
 }
 
-// atxHeading: the line is a Markdown heading, one to six "#" and a space
-// ("## Care"), not a tag ("#zorp #notes").
-func atxHeading(t string) bool {
-	n := len(t) - len(strings.TrimLeft(t, "#"))
-	return n >= 1 && n <= 6 && (n == len(t) || t[n] == ' ' || t[n] == '\t')
-}
-
 // countSections counts the sections of corpus: a Markdown heading outside
 // code opens one. A section holds the words of its text, not of its
 // heading nor of the article's title line: a knowledge base whose headings
@@ -93,7 +86,7 @@ func countSections(corpus []string) sectionCounts {
 				continue
 			}
 			t := strings.TrimSpace(line)
-			if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			if fenceMark(t) {
 				fence = !fence
 			}
 			if !fence && atxHeading(t) {

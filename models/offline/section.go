@@ -160,12 +160,12 @@ func sectionPassages(text string) []string {
 	for line := range strings.Lines(text) {
 		t := strings.TrimSpace(line)
 		switch {
-		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
+		case fenceMark(t):
 			fence = !fence
 			flushPara()
 		case fence || strings.HasPrefix(t, "|") || strings.HasPrefix(t, "<") || imageOnly.MatchString(t):
-		case t == "" || underline(t) || strings.HasPrefix(t, "#") || boldOnly(t) && !strings.ContainsAny(unmarked(t)[len(unmarked(t))-1:], ":.!?"):
-			flushPara() // a bold line of its own is a heading ("**Linking to a heading in another note**"), not a bold sentence
+		case t == "" || underline(t) || strings.HasPrefix(t, "#") || boldHeading(t):
+			flushPara()
 		case listMarker(t) > 0:
 			flushPara()
 			item := unmarked(t[listMarker(t):])
@@ -187,6 +187,18 @@ func sectionPassages(text string) []string {
 	flushPara()
 	flushItems()
 	return out
+}
+
+// boldHeading: the line is bold alone, and a heading ("**Linking to a
+// heading in another note**"), not a label of what follows ("**Via
+// Phone:**") nor a bold sentence ("**Deleting a vault cannot be
+// undone.**").
+func boldHeading(t string) bool {
+	if !boldOnly(t) {
+		return false
+	}
+	u := unmarked(t)
+	return u != "" && !strings.ContainsAny(u[len(u)-1:], ":.!?")
 }
 
 // imageOnly is a line that only shows images ("![](/img/failed.png)",
