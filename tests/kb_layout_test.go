@@ -34,7 +34,7 @@ import (
 // (the first one the answer cites) from each copy as from the original.
 func TestKnowledgeBaseLayoutDoesNotChooseTheArticle(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs eight knowledge bases four times: runs without -short, as in the README's test command and CI")
+		t.Skip("runs nine knowledge bases four times: runs without -short, as in the README's test command and CI")
 	}
 	t.Parallel()
 	for name, product := range map[string]string{"etcd": "etcd", "cargo": "Cargo", "helm": "Helm", "rclone": "rclone",
