@@ -34,7 +34,7 @@ const (
 	unsafeAt = 0.90
 	// controversialAt is where a message the lexicon let through is
 	// flagged Controversial.
-	controversialAt = 0.65
+	controversialAt = 0.70
 	// alsoAt: a category whose share of the flagged probability reaches
 	// this is named too.
 	alsoAt = 0.3

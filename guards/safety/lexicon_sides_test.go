@@ -56,9 +56,9 @@ func TestLexiconEntriesFireInBothLanguages(t *testing.T) {
 	}
 	t.Logf("%d entries fired in one version of %d pairs", oneSided, pairs)
 	require.Greater(t, pairs, 3000)
-	// A rate, not a count: a source added to the training data brings its
-	// own pairs, and the ceiling is the rate the mended lexicon reached
-	// (545 over 7,466 pairs). The assistant source's 208 pairs, written
-	// around trigger words, fire one side 31 times (537 → 568).
-	require.LessOrEqual(t, float64(oneSided)/float64(pairs), 0.075, "entries that fire in one language only, per pair")
+	// 537 before the requests to an assistant written for the guard: their
+	// 205 pairs, written around trigger words, fire 29 entries in one
+	// version (docs/guard-offline.md lists them), and the ceiling is the
+	// count with them, so a new one-sided entry still fails.
+	require.LessOrEqual(t, oneSided, 566, "entries that fire in one language only")
 }
