@@ -56,9 +56,5 @@ func TestLexiconEntriesFireInBothLanguages(t *testing.T) {
 	}
 	t.Logf("%d entries fired in one version of %d pairs", oneSided, pairs)
 	require.Greater(t, pairs, 3000)
-	// 537 before the requests to an assistant written for the guard: their
-	// 205 pairs, written around trigger words, fire 29 entries in one
-	// version (docs/guard-offline.md lists them), and the ceiling is the
-	// count with them, so a new one-sided entry still fails.
-	require.LessOrEqual(t, oneSided, 566, "entries that fire in one language only")
+	require.LessOrEqual(t, oneSided, 545, "entries that fire in one language only")
 }
