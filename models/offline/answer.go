@@ -379,7 +379,7 @@ func sentenceUnits(text, section string) []unit {
 			header = nil
 		}
 		switch {
-		case strings.HasPrefix(line, "```") || strings.HasPrefix(line, "~~~"):
+		case fenceMark(line):
 			flush()
 			listed()
 			fence = !fence
