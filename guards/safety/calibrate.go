@@ -77,12 +77,7 @@ func (c calibration) weights() [nFeatures]float64 {
 // flagged is the calibrated probability that a message is harmful, found
 // the categories of the lexicon entries that fired on it.
 func (c calibration) flagged(model float64, found []string) float64 {
-	x, w := features(model, found), c.weights()
-	z := 0.0
-	for i := range x {
-		z += w[i] * x[i]
-	}
-	return 1 / (1 + math.Exp(-z))
+	return 1 / (1 + math.Exp(-dot(c.weights(), features(model, found))))
 }
 
 // logit of a probability, kept away from 0 and 1 so a message with no
@@ -121,7 +116,10 @@ func Calibrate(weights []byte, dir string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := fitPlatt(sig)
+	c, err := fitPlatt(sig)
+	if err != nil {
+		return nil, err
+	}
 	b, err := json.MarshalIndent(c, "", "  ")
 	if err != nil {
 		return nil, err
@@ -161,53 +159,112 @@ func calibrationSignals(weights []byte, dir string, part evalsplit.Part) ([]sign
 
 // fitPlatt is logistic regression of the label on the features, by
 // Newton's method, with a ridge so that a category whose entries were right
-// on every row it fired on keeps a finite weight.
-func fitPlatt(sig []signal) calibration {
-	const ridge = 1e-3
+// on every row it fired on keeps a finite weight. A full Newton step can
+// overshoot where the curve is flat (rows the model is sure of), and the
+// next one overshoot further, so each step is halved until the penalised
+// loss falls; a fit that does not settle is an error, never written as a
+// calibration.
+func fitPlatt(sig []signal) (calibration, error) {
 	const n = nFeatures
 	var w [n]float64
 	w[0] = 1
+	loss := plattLoss(sig, w)
+	settled := false
 	for range 100 {
-		var g [n]float64
-		var h [n][n]float64
-		for _, s := range sig {
-			x := features(s.model, s.found)
-			z := 0.0
-			for i := range n {
-				z += w[i] * x[i]
-			}
-			p := 1 / (1 + math.Exp(-z))
-			y := 0.0
-			if s.harmful {
-				y = 1
-			}
-			for i := range n {
-				g[i] += (p - y) * x[i]
-				for j := range n {
-					h[i][j] += p * (1 - p) * x[i] * x[j]
-				}
-			}
-		}
-		for i := range n {
-			g[i] += ridge * w[i]
-			h[i][i] += ridge
-		}
+		g, h := plattGradient(sig, w)
 		step := solve(h, g)
-		done := true
-		for i := range n {
-			w[i] -= step[i]
-			done = done && math.Abs(step[i]) < 1e-10
+		next, nextLoss := w, math.Inf(1)
+		for shrink := 1.0; shrink > 1e-6; shrink /= 2 {
+			for i := range n {
+				next[i] = w[i] - shrink*step[i]
+			}
+			if nextLoss = plattLoss(sig, next); nextLoss <= loss {
+				break
+			}
 		}
-		if done {
+		if !(nextLoss <= loss) {
+			// No step along Newton's direction lowers the loss: w is
+			// the minimum as closely as float64 tells.
+			settled = true
 			break
 		}
+		moved := 0.0
+		for i := range n {
+			moved = max(moved, math.Abs(next[i]-w[i]))
+		}
+		w, loss = next, nextLoss
+		if moved < 1e-10 {
+			settled = true
+			break
+		}
+	}
+	if !settled || math.IsNaN(loss) {
+		return calibration{}, fmt.Errorf("safety calibration: the fit on %d rows did not settle in 100 steps (loss %g)", len(sig), loss)
 	}
 	round := func(x float64) float64 { return math.Round(x*1e6) / 1e6 }
 	c := calibration{Model: round(w[0]), Bias: round(w[1]), LexiconModel: round(w[2]), Lexicon: map[string]float64{}, Rows: len(sig)}
 	for i, cat := range categories {
 		c.Lexicon[cat] = round(w[3+i])
 	}
-	return c
+	return c, nil
+}
+
+// plattRidge keeps the weights finite (fitPlatt).
+const plattRidge = 1e-3
+
+// plattLoss is the negative log-likelihood of the labels under w, plus the
+// ridge.
+func plattLoss(sig []signal, w [nFeatures]float64) float64 {
+	loss := 0.0
+	for _, s := range sig {
+		z := dot(w, features(s.model, s.found))
+		if !s.harmful {
+			z = -z
+		}
+		// -log(sigmoid(z)), written so that a large |z| neither
+		// overflows nor rounds the loss away.
+		if z > 0 {
+			loss += math.Log1p(math.Exp(-z))
+		} else {
+			loss += -z + math.Log1p(math.Exp(z))
+		}
+	}
+	for _, x := range w {
+		loss += plattRidge / 2 * x * x
+	}
+	return loss
+}
+
+// plattGradient is the gradient and the Hessian of plattLoss at w.
+func plattGradient(sig []signal, w [nFeatures]float64) (g [nFeatures]float64, h [nFeatures][nFeatures]float64) {
+	const n = nFeatures
+	for _, s := range sig {
+		x := features(s.model, s.found)
+		p := 1 / (1 + math.Exp(-dot(w, x)))
+		y := 0.0
+		if s.harmful {
+			y = 1
+		}
+		for i := range n {
+			g[i] += (p - y) * x[i]
+			for j := range n {
+				h[i][j] += p * (1 - p) * x[i] * x[j]
+			}
+		}
+	}
+	for i := range n {
+		g[i] += plattRidge * w[i]
+		h[i][i] += plattRidge
+	}
+	return g, h
+}
+
+func dot(w, x [nFeatures]float64) float64 {
+	z := 0.0
+	for i := range w {
+		z += w[i] * x[i]
+	}
+	return z
 }
 
 // solve solves h·x = g by Gaussian elimination with partial pivoting.
