@@ -124,6 +124,10 @@ func Calibrate(weights []byte, dir string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	// What the guard would refuse at start-up is not written.
+	if _, err := decodeCalibration(b); err != nil {
+		return nil, err
+	}
 	return append(b, '\n'), nil
 }
 
@@ -184,8 +188,9 @@ func fitPlatt(sig []signal) (calibration, error) {
 		}
 		if !(nextLoss <= loss) {
 			// No step along Newton's direction lowers the loss: w is
-			// the minimum as closely as float64 tells.
-			settled = true
+			// the minimum as closely as float64 tells, if the gradient
+			// is flat there; else the fit is stuck short of it.
+			settled = flat(g, len(sig))
 			break
 		}
 		moved := 0.0
@@ -207,6 +212,16 @@ func fitPlatt(sig []signal) (calibration, error) {
 		c.Lexicon[cat] = round(w[3+i])
 	}
 	return c, nil
+}
+
+// flat: the loss's gradient g over rows rows is nought, to rounding.
+func flat(g [nFeatures]float64, rows int) bool {
+	for _, x := range g {
+		if !(math.Abs(x) <= 1e-6*float64(rows)) {
+			return false
+		}
+	}
+	return true
 }
 
 // plattRidge keeps the weights finite (fitPlatt).

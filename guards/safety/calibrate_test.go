@@ -138,11 +138,11 @@ func TestClassifyGivesScores(t *testing.T) {
 }
 
 // TestFitPlattSettles: on rows where the model is sure and sometimes wrong,
-// the fit settles on the curve the rows say (full Newton steps overshot
-// there, each further than the last, to a slope of 849,069; a training on
-// other rows wrote such a calibration, and the guard refused to start): about 0.9 for the messages the model
-// is sure are harmful, right in nine of ten, and about 0.5 for those it is
-// unsure of, half harmful.
+// the fit settles on the curve the rows say: about 0.9 for the messages the
+// model is sure are harmful, right in nine of ten, and about 0.5 for those
+// it is unsure of, half harmful. Full Newton steps overshot there, each
+// further than the last, to a slope of 849,069 (on training data where they
+// overshot to a negative slope, the guard refused to start).
 func TestFitPlattSettles(t *testing.T) {
 	c, err := fitPlatt(sureButSometimesWrong())
 	require.NoError(t, err)
@@ -153,6 +153,15 @@ func TestFitPlattSettles(t *testing.T) {
 	for i, x := range g {
 		assert.InDelta(t, 0, x, 1e-3, "the loss's gradient in weight %d", i)
 	}
+}
+
+// TestFitPlattFailsRatherThanWriteNonsense: rows the loss cannot be
+// computed on (a model probability that is not a number) are an error, and
+// Calibrate writes nothing then.
+func TestFitPlattFailsRatherThanWriteNonsense(t *testing.T) {
+	sig := append(sureButSometimesWrong(), signal{model: math.NaN(), harmful: true})
+	_, err := fitPlatt(sig)
+	require.ErrorContains(t, err, "did not settle")
 }
 
 // sureButSometimesWrong are development rows of a model that is sure of
