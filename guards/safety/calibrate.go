@@ -199,7 +199,9 @@ func fitPlatt(sig []signal) (calibration, error) {
 		}
 		w, loss = next, nextLoss
 		if moved < 1e-10 {
-			settled = true
+			// A halved step can be this short far from the minimum too:
+			// only a flat gradient says the fit is done.
+			settled = flat(g, len(sig))
 			break
 		}
 	}
