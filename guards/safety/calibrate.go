@@ -173,7 +173,6 @@ func fitPlatt(sig []signal) (calibration, error) {
 	var w [n]float64
 	w[0] = 1
 	loss := plattLoss(sig, w)
-	settled := false
 	for range 100 {
 		g, h := plattGradient(sig, w)
 		step := solve(h, g)
@@ -186,37 +185,32 @@ func fitPlatt(sig []signal) (calibration, error) {
 				break
 			}
 		}
-		if !(nextLoss <= loss) {
-			// No step along Newton's direction lowers the loss: w is
-			// the minimum as closely as float64 tells, if the gradient
-			// is flat there; else the fit is stuck short of it.
-			settled = flat(g, len(sig))
-			break
-		}
 		moved := 0.0
 		for i := range n {
 			moved = max(moved, math.Abs(next[i]-w[i]))
 		}
-		w, loss = next, nextLoss
-		if moved < 1e-10 {
-			// A halved step can be this short far from the minimum too:
-			// only a flat gradient says the fit is done.
-			settled = flat(g, len(sig))
-			break
+		// The fit stops when no step along Newton's direction lowers the
+		// loss (a NaN loss lowers nothing) or the step is too short to
+		// matter. A halved step can be that short away from the minimum
+		// too: only a flat gradient says the fit is done.
+		if !(nextLoss <= loss) || moved < 1e-10 {
+			if !flat(g, len(sig)) {
+				return calibration{}, fmt.Errorf("safety calibration: the fit on %d rows did not settle: it stopped short of the minimum (loss %g)", len(sig), loss)
+			}
+			round := func(x float64) float64 { return math.Round(x*1e6) / 1e6 }
+			c := calibration{Model: round(w[0]), Bias: round(w[1]), LexiconModel: round(w[2]), Lexicon: map[string]float64{}, Rows: len(sig)}
+			for i, cat := range categories {
+				c.Lexicon[cat] = round(w[3+i])
+			}
+			return c, nil
 		}
+		w, loss = next, nextLoss
 	}
-	if !settled || math.IsNaN(loss) {
-		return calibration{}, fmt.Errorf("safety calibration: the fit on %d rows did not settle in 100 steps (loss %g)", len(sig), loss)
-	}
-	round := func(x float64) float64 { return math.Round(x*1e6) / 1e6 }
-	c := calibration{Model: round(w[0]), Bias: round(w[1]), LexiconModel: round(w[2]), Lexicon: map[string]float64{}, Rows: len(sig)}
-	for i, cat := range categories {
-		c.Lexicon[cat] = round(w[3+i])
-	}
-	return c, nil
+	return calibration{}, fmt.Errorf("safety calibration: the fit on %d rows did not settle in 100 steps (loss %g)", len(sig), loss)
 }
 
-// flat: the loss's gradient g over rows rows is nought, to rounding.
+// flat: the loss's gradient g over rows rows is nought, to rounding (a NaN
+// is not).
 func flat(g [nFeatures]float64, rows int) bool {
 	for _, x := range g {
 		if !(math.Abs(x) <= 1e-6*float64(rows)) {
