@@ -2,6 +2,7 @@ package safety
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
@@ -32,16 +33,18 @@ type Example struct {
 	// Source is the directory the row came from, or "sets" for a row of a
 	// labelled set (see TrainingSets).
 	Source string `json:"-"`
-	// inSet marks a row of the development part of a labelled set: the set
-	// chose its part already, so it is never held out here.
-	inSet bool
+	// setWeight, for a row of the development part of a labelled set
+	// (TrainingSet), is how much more it weighs than a row of
+	// testdata/train; 0 for those. The set chose its part already, so such
+	// a row is never held out here.
+	setWeight float32
 }
 
 // HeldOut reports whether an example belongs to the held-out fifth of its
 // source: a hash of the source and the group (or the text), so the split
 // never depends on the order of the files and whole groups stay together.
 func (e Example) HeldOut() bool {
-	if e.inSet {
+	if e.setWeight > 0 {
 		return false
 	}
 	key := e.Group
@@ -89,14 +92,9 @@ type trainSettings struct {
 	// agree is how much the agreement of a pair's Russian and English
 	// versions counts beside fitting each one's label.
 	agree float32
-	// sets is how much more a row of a labelled set's development part
-	// (TrainingSets) weighs than a row of testdata/train. 8 is where the
-	// twins' harmful-versus-benign ROC AUC, cross-validated within their
-	// development parts, stopped rising (docs/guard-offline.md).
-	sets float32
 }
 
-var defaultTraining = trainSettings{runs: 3, epochs: 12, rate: 2, shrink: 0.98, agree: 4, sets: 8}
+var defaultTraining = trainSettings{runs: 3, epochs: 12, rate: 2, shrink: 0.98, agree: 4}
 
 const trainSeed = 15
 
@@ -107,7 +105,7 @@ const trainSeed = 15
 // dictionary's sums run in the order of the rows, its ties are broken by
 // name, it is written sorted), and every product is rounded before it is
 // added, so the compiler fuses no multiply-add.
-func TrainModel(dir string, sets ...string) ([]byte, error) {
+func TrainModel(dir string, sets ...TrainingSet) ([]byte, error) {
 	all, err := LoadExamples(dir)
 	if err != nil {
 		return nil, err
@@ -119,15 +117,31 @@ func TrainModel(dir string, sets ...string) ([]byte, error) {
 	return train(append(all, more...), defaultTraining)
 }
 
-// TrainingSets are the labelled guard sets (sgrgraph eval's format, paths
+// TrainingSet is a labelled guard set (sgrgraph eval's format, its path
 // from this package's folder, where go generate runs) whose development
-// part the model is trained on beside testdata/train: the benign requests
-// that share a harmful request's topic and their harmful contrasts, in
-// English and in Russian. Their held-out parts are measured, never trained
-// on (docs/eval.md).
-var TrainingSets = []string{
-	"../../tests/testdata/guard_twins.jsonl",
-	"../../tests/testdata/guard_twins_ru.jsonl",
+// part the model is trained on beside testdata/train, and how much more one
+// of its rows weighs than a row of testdata/train. Its held-out part is
+// measured, never trained on (docs/eval.md).
+type TrainingSet struct {
+	Path   string
+	Weight float32
+}
+
+// TrainingSets are the benign requests that share a harmful request's
+// topic beside their harmful contrasts, in English and in Russian.
+//
+// The CoCoNot twins weigh 8: there their harmful-versus-benign ROC AUC,
+// cross-validated within their development parts, stopped rising. The
+// customer-support twins (a customer's own alarming situation beside a
+// request to harm someone in the same words) weigh 2: of 1, 2, 3 and 8,
+// the weight that flagged most of the other sets' harmful requests for
+// the fewest of their benign ones given Unsafe, on their development
+// parts; at 8 the model learnt the support set's wording and gave more
+// ordinary requests Unsafe (docs/guard-offline.md).
+var TrainingSets = []TrainingSet{
+	{"../../tests/testdata/guard_twins.jsonl", 8},
+	{"../../tests/testdata/guard_twins_ru.jsonl", 8},
+	{"../../tests/testdata/guard_support.jsonl", 2},
 }
 
 // setRow is a guard line of a labelled set as LoadSetExamples reads it.
@@ -144,17 +158,19 @@ type setRow struct {
 
 // LoadSetExamples reads the development part of labelled guard sets
 // (evalsplit.Of, the part sgrgraph eval reports as dev), in the order of the
-// paths and lines. A row's key (its id, group or pair) is also its pair, so
-// the Russian and English versions of one request learn to agree. A
-// Controversial row is trained as flagged, as an Unsafe one.
-func LoadSetExamples(paths []string) ([]Example, error) {
+// paths and lines. A row's key (its id, group or pair) places it in a part;
+// its pair, else that key, names the Russian and English versions of one
+// request, which learn to agree: a group may hold a request and its
+// harmful twin, two pairs (guard_support.jsonl). A Controversial row is
+// trained as flagged, as an Unsafe one.
+func LoadSetExamples(sets []TrainingSet) ([]Example, error) {
 	var out []Example
-	for _, name := range paths {
-		err := eachRow(name, func(r setRow) error {
+	for _, set := range sets {
+		err := eachRow(set.Path, func(r setRow) error {
 			key := evalsplit.Key(r.ID, r.Group, r.Pair, r.Text)
 			if evalsplit.Of(key) == evalsplit.Dev {
 				out = append(out, Example{Text: r.Text, Lang: r.Lang, Level: r.Level, Categories: r.Categories,
-					Group: key, Pair: key, Lookalike: r.Lookalike, Source: "sets", inSet: true})
+					Group: key, Pair: cmp.Or(r.Pair, key), Lookalike: r.Lookalike, Source: "sets", setWeight: set.Weight})
 			}
 			return nil
 		})
@@ -238,8 +254,8 @@ func train(all []Example, set trainSettings) ([]byte, error) {
 			other = count[e.Lang+string(contracts.LevelUnsafe)] + count[e.Lang+string(contracts.LevelControversial)]
 		}
 		r.weight = float32(math.Sqrt(float64(max(other, 1)) / float64(count[e.Lang+string(e.Level)])))
-		if e.inSet {
-			r.weight = float32(r.weight * set.sets)
+		if e.setWeight > 0 {
+			r.weight *= e.setWeight
 		}
 		if key, lang, ok := e.version(); ok {
 			sides := side[key]

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -92,9 +93,10 @@ func TestPairsLearnFromEachOther(t *testing.T) {
 }
 
 // TestSetRowsWeighMore trains on one source and the development parts of
-// the benign-twin sets, with the sets' rows weighing as a source row and
-// eight times as much, and checks that the weight makes the model fit them
-// closer: the mean probability it gives each row's label rises.
+// the labelled sets (TrainingSets), with the sets' rows weighing as a
+// source row and as TrainingSets weighs them, and checks that the weight
+// makes the model fit them closer: the mean probability it gives each
+// row's label rises.
 func TestSetRowsWeighMore(t *testing.T) {
 	all, err := LoadExamples("testdata/train")
 	require.NoError(t, err)
@@ -107,9 +109,13 @@ func TestSetRowsWeighMore(t *testing.T) {
 			rows = append(rows, e)
 		}
 	}
-	rows = append(rows, sets...)
-	fit := func(weight float32) float64 {
-		b, err := train(rows, trainSettings{runs: 1, epochs: 4, rate: 2, shrink: 0.98, agree: 4, sets: weight})
+	fit := func(weighs func(Example) float32) float64 {
+		weighed := slices.Clone(rows)
+		for _, e := range sets {
+			e.setWeight = weighs(e)
+			weighed = append(weighed, e)
+		}
+		b, err := train(weighed, trainSettings{runs: 1, epochs: 4, rate: 2, shrink: 0.98, agree: 4})
 		require.NoError(t, err)
 		m, err := decodeModel(b)
 		require.NoError(t, err)
@@ -124,7 +130,8 @@ func TestSetRowsWeighMore(t *testing.T) {
 		}
 		return sum / float64(len(sets))
 	}
-	once, eight := fit(1), fit(8)
-	t.Logf("mean probability of the sets' rows' labels: %.4f weighing 1, %.4f weighing 8", once, eight)
-	require.Greater(t, eight, once+0.02)
+	once := fit(func(Example) float32 { return 1 })
+	weighed := fit(func(e Example) float32 { return e.setWeight })
+	t.Logf("mean probability of the sets' rows' labels: %.4f weighing 1, %.4f weighing as TrainingSets says", once, weighed)
+	require.Greater(t, weighed, once+0.02)
 }
