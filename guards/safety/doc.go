@@ -26,7 +26,7 @@
 // the uncertain band and whenever a lexicon entry fires, and a benign
 // context the lexicon names still holds. `go generate ./guards/safety`
 // trains the model again from testdata/train and the development parts of
-// the benign-twin sets (internal/train), byte for byte, fits its
+// the labelled sets TrainingSets names (internal/train), byte for byte, fits its
 // calibration, and writes the lexicon decoded and its triggers parsed
 // (internal/parselexicon), which a process reads instead of doing it on its
 // first message.

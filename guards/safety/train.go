@@ -166,6 +166,9 @@ type setRow struct {
 func LoadSetExamples(sets []TrainingSet) ([]Example, error) {
 	var out []Example
 	for _, set := range sets {
+		if set.Weight <= 0 {
+			return nil, fmt.Errorf("%s: weight %g: must be more than 0", set.Path, set.Weight)
+		}
 		err := eachRow(set.Path, func(r setRow) error {
 			key := evalsplit.Key(r.ID, r.Group, r.Pair, r.Text)
 			if evalsplit.Of(key) == evalsplit.Dev {

@@ -110,12 +110,12 @@ func TestSetRowsWeighMore(t *testing.T) {
 		}
 	}
 	fit := func(weighs func(Example) float32) float64 {
-		weighed := slices.Clone(rows)
+		all := slices.Clone(rows)
 		for _, e := range sets {
 			e.setWeight = weighs(e)
-			weighed = append(weighed, e)
+			all = append(all, e)
 		}
-		b, err := train(weighed, trainSettings{runs: 1, epochs: 4, rate: 2, shrink: 0.98, agree: 4})
+		b, err := train(all, trainSettings{runs: 1, epochs: 4, rate: 2, shrink: 0.98, agree: 4})
 		require.NoError(t, err)
 		m, err := decodeModel(b)
 		require.NoError(t, err)
@@ -134,4 +134,12 @@ func TestSetRowsWeighMore(t *testing.T) {
 	weighed := fit(func(e Example) float32 { return e.setWeight })
 	t.Logf("mean probability of the sets' rows' labels: %.4f weighing 1, %.4f weighing as TrainingSets says", once, weighed)
 	require.Greater(t, weighed, once+0.02)
+}
+
+// TestSetWithoutWeightIsAnError: a set given no weight would be trained on
+// as rows of testdata/train are, its held-out part too; it is refused.
+func TestSetWithoutWeightIsAnError(t *testing.T) {
+	path := TrainingSets[0].Path
+	_, err := LoadSetExamples([]TrainingSet{{Path: path}})
+	require.EqualError(t, err, path+": weight 0: must be more than 0")
 }
