@@ -8,7 +8,8 @@ import (
 
 // Boilerplate is what a page says about itself or about other pages, not
 // about what a question asks: a line that sends the reader elsewhere
-// ("See Directory Sources.", "For more information, see …"), a heading
+// ("See Directory Sources.", "For more information, see …") or to the
+// lines after it ("Follow the steps below."), a heading
 // repeated as a line of a list (a table of contents, a list of links to
 // other pages: "Working with an unpublished minor version"), and a line
 // that reads like front matter or a reference page's field list
@@ -18,6 +19,11 @@ import (
 // pointsElsewhere opens a sentence that only sends the reader to another
 // page or section.
 var pointsElsewhere = regexp.MustCompile(`(?i)^(see|read more|learn more|for more( information| details)?|for details|more on this|подробнее|см\.)\b`)
+
+// pointsAhead ends a sentence that announces what the lines after it say
+// ("Follow the steps below.", "This will output the following HTML."):
+// quoted without them, it tells the reader there is more and not what.
+var pointsAhead = regexp.MustCompile(`(?i)(^|[^\pL\pN])(below|the following( \pL+)?|these steps|as follows|ниже|следующ\pL*( \pL+)?)\s*[.:]?\**$`)
 
 // metaLabels are the labels of front matter and of a reference page's
 // field lists, whose one value says nothing without the field it is of.
@@ -29,7 +35,7 @@ var metaLabels = set("title", "description", "tags", "weight", "date", "slug", "
 // knowledge base's titles and headings, as headingKey gives them.
 func boilerplate(text string, headings map[string]bool) bool {
 	t := strings.TrimSpace(text)
-	if pointsElsewhere.MatchString(t) {
+	if pointsElsewhere.MatchString(t) || pointsAhead.MatchString(t) {
 		return true
 	}
 	if !strings.ContainsAny(strings.TrimRight(t, ".!?"), ".!?") && headings[headingKey(t)] {
