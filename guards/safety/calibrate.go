@@ -74,6 +74,17 @@ func (c calibration) weights() [nFeatures]float64 {
 	return w
 }
 
+// calibrationOf is the calibration of weights in the order of features
+// (weights' inverse), each rounded to six places, fitted on rows rows.
+func calibrationOf(w [nFeatures]float64, rows int) calibration {
+	round := func(x float64) float64 { return math.Round(x*1e6) / 1e6 }
+	c := calibration{Model: round(w[0]), Bias: round(w[1]), LexiconModel: round(w[2]), Lexicon: map[string]float64{}, Rows: rows}
+	for i, cat := range categories {
+		c.Lexicon[cat] = round(w[3+i])
+	}
+	return c
+}
+
 // flagged is the calibrated probability that a message is harmful, found
 // the categories of the lexicon entries that fired on it.
 func (c calibration) flagged(model float64, found []string) float64 {
@@ -197,12 +208,7 @@ func fitPlatt(sig []signal) (calibration, error) {
 			if !flat(g, len(sig)) {
 				return calibration{}, fmt.Errorf("safety calibration: the fit on %d rows did not settle: it stopped short of the minimum (loss %g)", len(sig), loss)
 			}
-			round := func(x float64) float64 { return math.Round(x*1e6) / 1e6 }
-			c := calibration{Model: round(w[0]), Bias: round(w[1]), LexiconModel: round(w[2]), Lexicon: map[string]float64{}, Rows: len(sig)}
-			for i, cat := range categories {
-				c.Lexicon[cat] = round(w[3+i])
-			}
-			return c, nil
+			return calibrationOf(w, len(sig)), nil
 		}
 		w, loss = next, nextLoss
 	}
