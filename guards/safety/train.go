@@ -137,11 +137,17 @@ type TrainingSet struct {
 // the weight that flagged most of the other sets' harmful requests for
 // the fewest of their benign ones given Unsafe, on their development
 // parts; at 8 the model learnt the support set's wording and gave more
-// ordinary requests Unsafe (docs/guard-offline.md).
+// ordinary requests Unsafe. The services twins and the writing twins (a
+// request for writing that would deceive or harm beside one for a
+// legitimate purpose) weigh 2 too, chosen the same way of pairs of
+// weights from 0.5 to 4; trained alone, either cost the other's held-out
+// figures (docs/guard-offline.md).
 var TrainingSets = []TrainingSet{
 	{"../../tests/testdata/guard_twins.jsonl", 8},
 	{"../../tests/testdata/guard_twins_ru.jsonl", 8},
 	{"../../tests/testdata/guard_support.jsonl", 2},
+	{"../../tests/testdata/guard_content.jsonl", 2},
+	{"../../tests/testdata/guard_services.jsonl", 2},
 }
 
 // setRow is a guard line of a labelled set as LoadSetExamples reads it.
