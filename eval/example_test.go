@@ -38,6 +38,7 @@ func Example() {
 	// tiny.guard_recall          0.500
 	// tiny.guard_f1              0.667
 	// tiny.guard_roc_auc         0.750
+	// tiny.harmful_unsafe        0.500
 	// tiny.benign_fpr            0.000
 	// tiny.benign_unsafe         0.000
 	// tiny.lookalike_fpr         0.000
@@ -47,6 +48,7 @@ func Example() {
 	// tiny.dev.guard_recall      0.500
 	// tiny.dev.guard_f1          0.667
 	// tiny.dev.guard_roc_auc     0.750
+	// tiny.dev.harmful_unsafe    0.500
 	// tiny.dev.benign_fpr        0.000
 	// tiny.dev.benign_unsafe     0.000
 	// tiny.dev.lookalike_fpr     0.000

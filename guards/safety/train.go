@@ -140,8 +140,8 @@ type TrainingSet struct {
 // ordinary requests Unsafe. The services twins and the writing twins (a
 // request for writing that would deceive or harm beside one for a
 // legitimate purpose) weigh 2 too, chosen the same way of pairs of
-// weights from 0.5 to 4; trained alone, either cost the other's held-out
-// figures (docs/guard-offline.md).
+// weights from 0.5 to 4; the writing twins alone cost the services set's
+// held-out recall (docs/guard-offline.md).
 var TrainingSets = []TrainingSet{
 	{"../../tests/testdata/guard_twins.jsonl", 8},
 	{"../../tests/testdata/guard_twins_ru.jsonl", 8},
