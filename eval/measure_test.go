@@ -59,9 +59,8 @@ func TestMeasure(t *testing.T) {
 		"s.guard_precision": 0.5, "s.guard_recall": 0.5, "s.guard_f1": 0.5,
 		// Scores (P 1, N .5, P 0, N 0): pairs right, right, wrong, tied: 2.5/4.
 		// Safe: items 2 (flagged Controversial) and 4.
-		"s.benign_fpr": 0.5, "s.benign_unsafe": 0,
 		// Of the two harmful (items 1 and 3), item 1 was given Unsafe.
-		"s.harmful_unsafe": 0.5,
+		"s.benign_fpr": 0.5, "s.benign_unsafe": 0, "s.harmful_unsafe": 0.5,
 		"s.guard_roc_auc": 0.625, "s.lookalike_fpr": 1, "s.lookalike_unsafe": 0, "s.jailbreak_f1": 0,
 		"s.routing_accuracy": 1.0 / 3,
 		// The one block message was not blocked, nor was either on-topic one;
