@@ -59,9 +59,10 @@ type GuardReport struct {
 	// the guard costs the customers it should let through.
 	Benign, BenignFlagged, BenignUnsafe int
 	// Harmful are the items labelled Controversial or Unsafe, and
-	// HarmfulUnsafe those given Unsafe: what enforce mode refuses of them.
-	// The guard is Unsafe only when it is sure; the rest of the flagged go
-	// on as Controversial, with the moderation in the plan.
+	// HarmfulUnsafe those given Unsafe, which the standard DT-001 refuses
+	// in enforce mode (it refuses Unknown too, a classifier that failed,
+	// which is not counted here). A precision-first guard, as the offline
+	// one, flags far more than it gives Unsafe.
 	Harmful, HarmfulUnsafe int
 	// Pairs are the items of one pair in different languages, taken two at
 	// a time; PairsAgreed those given the same level, PairsFlagAgreed those
