@@ -116,8 +116,14 @@ func (s SetReport) document() []block {
 
 func (g *GuardReport) document(set string) []block {
 	counts := ""
+	if g.Harmful > 0 {
+		counts = fmt.Sprintf(" Harmful given Unsafe, which enforce mode refuses: %d of %d.", g.HarmfulUnsafe, g.Harmful)
+	}
+	if g.Benign > 0 {
+		counts += fmt.Sprintf(" Benign flagged: %d of %d, given Unsafe: %d.", g.BenignFlagged, g.Benign, g.BenignUnsafe)
+	}
 	if g.Lookalikes > 0 {
-		counts = fmt.Sprintf(" Benign look-alikes flagged: %d of %d.", g.LookalikesFlagged, g.Lookalikes)
+		counts += fmt.Sprintf(" Benign look-alikes flagged: %d of %d.", g.LookalikesFlagged, g.Lookalikes)
 	}
 	if g.Pairs > 0 {
 		counts += fmt.Sprintf(" Versions of one message in two languages given the same level: %d of %d.", g.PairsAgreed, g.Pairs)

@@ -101,7 +101,8 @@ func TestReportPages(t *testing.T) {
 	require.NoError(t, r.WriteHTML(&page))
 	for _, want := range []string{"| `s.guard_f1` | 0.500 | higher is better |", "| want \\ got | Safe | Controversial | Unsafe |",
 		"![s-roc.svg](s-roc.svg)", "| answer-term recall | 0.667 | 1.000 |", "| directive | 2 | 1 | 1.000 | 1.00 | 300 | 0.500 | 1 |",
-		"- line 6: normal, want block: buy watches", "- line 7: model server down"} {
+		"- line 6: normal, want block: buy watches", "- line 7: model server down",
+		"Harmful given Unsafe, which enforce mode refuses: 1 of 2. Benign flagged: 1 of 2, given Unsafe: 0. Benign look-alikes flagged: 1 of 1."} {
 		assert.Contains(t, md.String(), want)
 	}
 	html := page.String()
