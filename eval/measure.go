@@ -258,8 +258,7 @@ func measureGuard(s Set, obs []Observation) *GuardReport {
 			if got == "Unsafe" {
 				g.HarmfulUnsafe++
 			}
-		}
-		if !want {
+		} else {
 			g.Benign++
 			if flagged {
 				g.BenignFlagged++

@@ -40,13 +40,14 @@ func loadLabelled(t testing.TB, name string) []labelled {
 var levels = []contracts.SafetyLevel{contracts.LevelSafe, contracts.LevelControversial, contracts.LevelUnsafe}
 
 // TestLabelledSet measures the rules classifier on the labelled sets and
-// prints precision and recall per level with the confusion matrix. A benign
-// look-alike refused (Unsafe), more than one in twenty flagged (about the
-// ceilings docs/eval.md sets on these sets' held-out parts, 0.05 and 0.06), any Unsafe message let
-// through as Safe and any flagged message missing its expected category
-// fail the test; the precision and recall of flagging must stay at 0.95 or
-// above. A look-alike flagged Controversial is named in the log: the turn
-// goes on, and the model that flags it is retrained on sets, not on it.
+// prints precision and recall per level with the confusion matrix. A
+// benign look-alike refused (Unsafe), more than one in twenty flagged
+// (about the ceilings docs/eval.md sets on these sets' held-out parts,
+// 0.05 and 0.06), any Unsafe message let through as Safe and any flagged
+// message missing its expected category fail the test; the precision and
+// recall of flagging must stay at 0.95 or above. A look-alike flagged
+// Controversial is named in the log: the turn goes on, and the model that
+// flags it is retrained on sets, not on it.
 //
 // safety_labelled.jsonl is the development set the lexicon was written
 // against; safety_holdout.jsonl was written afterwards as a check on
