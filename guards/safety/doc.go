@@ -26,10 +26,10 @@
 // the uncertain band and whenever a lexicon entry fires, and a benign
 // context the lexicon names still holds. `go generate ./guards/safety`
 // trains the model again from testdata/train and the development parts of
-// the labelled sets TrainingSets names (internal/train), byte for byte, fits its
-// calibration, and writes the lexicon decoded and its triggers parsed
-// (internal/parselexicon), which a process reads instead of doing it on its
-// first message.
+// the labelled sets TrainingSets names (internal/train), byte for byte,
+// fits its calibration, and writes the lexicon decoded and its triggers
+// parsed (internal/parselexicon), which a process reads instead of doing
+// it on its first message.
 //
 // tests/testdata/safety_labelled.jsonl and safety_holdout.jsonl measure the
 // whole (TestLabelledSet prints precision and recall per level); the

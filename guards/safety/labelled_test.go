@@ -79,9 +79,9 @@ func measure(t *testing.T, r *Rules, file string, set []labelled, minAlike int) 
 		confusion[l.Level][m.Level]++
 		if l.Lookalike {
 			lookalikes++
-		}
-		if l.Lookalike && m.Level != contracts.LevelSafe {
-			alikesFlagged++
+			if m.Level != contracts.LevelSafe {
+				alikesFlagged++
+			}
 		}
 		switch {
 		case l.Lookalike && m.Level == contracts.LevelUnsafe:
